@@ -1,0 +1,76 @@
+/* planbench: basic types shared by every module.
+ *
+ * Status codes, diagnostics for bad input, the seeded random generator through which all
+ * randomness flows, and a monotonic clock. */
+#ifndef PLANBENCH_BASE_H
+#define PLANBENCH_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result of a fallible call: 0 is success, every failure is negative. */
+typedef enum pb_status {
+    PB_OK = 0,
+    PB_ERR_INVALID = -1,     /**< bad input: a file, an option or a value that does not parse */
+    PB_ERR_IO = -2,          /**< a file could not be opened, read or written */
+    PB_ERR_NOMEM = -3,       /**< an allocation failed */
+    PB_ERR_NOT_FOUND = -4,   /**< no engine, planner or parameter by that name */
+    PB_ERR_UNSUPPORTED = -5, /**< the request is valid but this build cannot do it */
+} pb_status;
+
+/** What went wrong and where, for a person to read. Caller-owned; every fallible call takes an
+ * optional pointer to one (NULL: no details wanted). */
+typedef struct pb_diag {
+    char file[256];    /**< the file (or option) at fault, "" when none */
+    int line;          /**< 1-based line in `file`, 0 when unknown */
+    int column;        /**< 1-based column, 0 when unknown */
+    char message[512]; /**< one sentence, no trailing newline */
+} pb_diag;
+
+/** Fill `diag` (when not NULL) with a printf-style message. `file` may be NULL. */
+void pb_diag_set(pb_diag *diag, const char *file, int line, int column, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/** Format `diag` as one line "file:line:column: message" into `buf` (always NUL-terminated). */
+void pb_diag_format(const pb_diag *diag, char *buf, size_t size);
+
+/** A short name for a status code ("invalid input", "i/o error", ...). */
+const char *pb_status_str(pb_status status);
+
+/** The library version, "MAJOR.MINOR.PATCH". */
+const char *pb_version(void);
+
+/** Seeded pseudo-random generator (xoshiro256**). Plain data: copy it to fork a stream.
+ * The same seed gives the same sequence on every platform. */
+typedef struct pb_rng {
+    uint64_t s[4];
+} pb_rng;
+
+/** Seed `rng` from a 64-bit seed (expanded with splitmix64). */
+void pb_rng_seed(pb_rng *rng, uint64_t seed);
+/** The next 64 random bits. */
+uint64_t pb_rng_next(pb_rng *rng);
+/** A double uniform in [0, 1). */
+double pb_rng_uniform(pb_rng *rng);
+/** A double uniform in [low, high). */
+double pb_rng_range(pb_rng *rng, double low, double high);
+/** An integer uniform in [0, n), n > 0, without modulo bias. */
+uint32_t pb_rng_below(pb_rng *rng, uint32_t n);
+/** A standard normal deviate (mean 0, deviation 1). */
+double pb_rng_normal(pb_rng *rng);
+
+/** Seconds from an arbitrary fixed point, monotonic, sub-microsecond resolution. */
+double pb_clock_seconds(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,113 @@
+/* planbench: the configuration space ("engine").
+ *
+ * An engine answers two questions about configurations (arrays of `dim` doubles):
+ * feasible(q) and visible(a, b). Planners, benchmarks, the visualiser and the simulation
+ * service only ever talk to an engine through this header. */
+#ifndef PLANBENCH_ENGINE_H
+#define PLANBENCH_ENGINE_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest dimension an engine may have. */
+#define PB_MAX_DIM 32
+
+typedef struct pb_engine pb_engine;
+typedef struct pb_engine_impl pb_engine_impl;
+
+/** Work counters of one engine handle. `n_feasible` and `n_visible` count the calls made
+ * through pb_engine_feasible() and pb_engine_visible(); the others are what the engine did
+ * inside them. */
+typedef struct pb_engine_counters {
+    uint64_t n_feasible;    /**< direct feasible() calls */
+    uint64_t n_visible;     /**< visible() calls (edge checks) */
+    uint64_t n_edge_states; /**< configurations checked inside interpolated edges */
+    uint64_t n_pixels;      /**< pixels read (image engines), inside and outside edges */
+} pb_engine_counters;
+
+/** One engine option, "name" = "value", as given on a command line or in a benchmark
+ * script. Both strings are borrowed for the duration of the call they are passed to. */
+typedef struct pb_option {
+    const char *name;
+    const char *value;
+} pb_option;
+
+/** Load an engine.
+ *
+ * `engine_name` picks a registered engine ("image2d", "blackbox", "stickarm4d", ...); NULL
+ * chooses from `path` (a .png is an image map). `path` may be NULL for engines that need no
+ * file. `options` are engine-specific (unknown names are an error). On success `*out` is a
+ * new engine owned by the caller (pb_engine_destroy). On failure `*out` is NULL and `diag`
+ * says what was wrong. */
+pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
+                         const pb_option *options, size_t n_options, pb_diag *diag);
+
+/** Destroy an engine; NULL is accepted. */
+void pb_engine_destroy(pb_engine *engine);
+
+/** A second handle onto the same C-space with its own counters, for another thread. The
+ * engine's data is shared read-only and freed with the last handle. Owned by the caller. */
+pb_status pb_engine_share(pb_engine **out, pb_engine *engine);
+
+/** The engine's registered name ("image2d", ...). Borrowed, static. */
+const char *pb_engine_name(const pb_engine *engine);
+/** Number of coordinates in a configuration. */
+int pb_engine_dim(const pb_engine *engine);
+/** Lower and upper bounds, `dim` values each; borrowed for the engine's lifetime. Sampling
+ * is uniform in [lower, upper). */
+const double *pb_engine_lower(const pb_engine *engine);
+const double *pb_engine_upper(const pb_engine *engine);
+/** Euclidean length of the bounds' diagonal (ignores any angle wrap), for scale defaults. */
+double pb_engine_extent(const pb_engine *engine);
+
+/** Is `q` inside the bounds and collision-free? Counted in n_feasible. */
+bool pb_engine_feasible(pb_engine *engine, const double *q);
+/** Is the straight edge from `a` to `b` (both endpoints included) collision-free? Counted in
+ * n_visible. Endpoint feasibility is part of the answer. */
+bool pb_engine_visible(pb_engine *engine, const double *a, const double *b);
+/** Distance under the engine's metric (Euclidean unless the engine says otherwise). */
+double pb_engine_distance(const pb_engine *engine, const double *a, const double *b);
+/** The configuration a fraction `t` in [0, 1] of the way from `a` to `b`, along the
+ * engine's geodesic (angles the short way round). `out` may alias neither input. */
+void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t,
+                           double *out);
+/** A configuration uniform in the bounds (not necessarily feasible). */
+void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out);
+
+/** Per-coordinate description of the metric, for nearest-neighbour structures: the metric is
+ * sqrt(sum_i (weight_i * d_i)^2) where d_i is the coordinate difference, wrapped into
+ * [-period_i/2, period_i/2] when period_i > 0. Returns false when the engine's metric is a
+ * black box (then only a linear scan is exact). `weights` and `periods` get `dim` values. */
+bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods);
+
+/** The engine's default start and goal (from the map file, for instance). Returns false and
+ * leaves the outputs alone when it has none. Each output gets `dim` values. */
+bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal);
+
+/** The counters since creation or the last reset. */
+pb_engine_counters pb_engine_get_counters(const pb_engine *engine);
+void pb_engine_reset_counters(pb_engine *engine);
+
+/** Engine-specific data for tools that draw (the image of an image map, say). NULL when the
+ * engine does not have `what`. Borrowed for the engine's lifetime. */
+const void *pb_engine_get_data(const pb_engine *engine, const char *what);
+
+/** Number of registered engines, and the i-th one's implementation (for listings). */
+size_t pb_engine_registry_count(void);
+const pb_engine_impl *pb_engine_registry_get(size_t index);
+/** A registered engine's name, one-line summary, NULL-terminated aliases and option help
+ * lines ("name=VALUE  what it does"); the lists may be empty, never NULL. Static strings. */
+const char *pb_engine_impl_name(const pb_engine_impl *impl);
+const char *pb_engine_impl_summary(const pb_engine_impl *impl);
+const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl);
+const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl);
+/** Find a registered engine by name or alias; NULL if none. */
+const pb_engine_impl *pb_engine_registry_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,95 @@
+/* planbench: the interface for engine implementers.
+ *
+ * An engine is a `pb_engine_impl` table (filled with designated initialisers) plus the
+ * engine's own data (`self`). The core wraps every call, counts it, and supplies defaults
+ * for the optional entries. Register a new engine by adding it to src/core/registry.c. */
+#ifndef PLANBENCH_IMPL_ENGINE_IMPL_H
+#define PLANBENCH_IMPL_ENGINE_IMPL_H
+
+#include "../engine.h"
+#include "../image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What an engine tells the core about its C-space when it is made. */
+typedef struct pb_engine_setup {
+    int dim;                     /**< 1..PB_MAX_DIM */
+    double lower[PB_MAX_DIM];    /**< bounds; lower < upper in every coordinate */
+    double upper[PB_MAX_DIM];
+    double weights[PB_MAX_DIM];  /**< metric weights (1 by default) */
+    double periods[PB_MAX_DIM];  /**< > 0 for a wrapping coordinate (2*pi for an angle), 0 otherwise */
+    bool opaque_metric;          /**< `distance` is a black box: nearest neighbours use a linear scan */
+    double resolution;           /**< default visible(): spacing of interpolated checks, metric units */
+    bool bisection;              /**< default visible(): check in bisection order (else sequential) */
+    bool has_defaults;           /**< start and goal below are the engine's defaults */
+    double default_start[PB_MAX_DIM];
+    double default_goal[PB_MAX_DIM];
+} pb_engine_setup;
+
+/** Start a setup for `dim` coordinates: weights 1, no wrap, no defaults, bisection order,
+ * resolution 0 (the core then uses 1/1000 of the bounds' diagonal). */
+pb_engine_setup pb_engine_setup_default(int dim);
+
+struct pb_engine_impl {
+    const char *name;              /**< registry name: "image2d" */
+    const char *const *aliases;    /**< NULL-terminated, may be NULL */
+    const char *summary;           /**< one line for `planbench list` */
+    const char *const *options_help; /**< NULL-terminated "name=VALUE  what it does" lines, may be NULL */
+
+    /** True when this engine is the natural reader of `path` (by its extension, say). NULL:
+     * never chosen automatically. */
+    bool (*accepts_path)(const char *path);
+    /** Make the engine's data from a file and options, filling `setup`. NULL when the engine
+     * can only be made from C (pb_engine_create()). */
+    pb_status (*load)(void **self, pb_engine_setup *setup, const char *path, const pb_option *options,
+                      size_t n_options, pb_diag *diag);
+    /** Free the engine's data. */
+    void (*destroy)(void *self);
+
+    /** Required. Inside the bounds and collision-free? `counters` collects engine-internal work
+     * (pixels read); the core already counts the call itself. Must be thread-safe on `self`. */
+    bool (*feasible)(const void *self, const double *q, pb_engine_counters *counters);
+    /** Optional: the edge check. NULL: the core's interpolated check at setup.resolution. */
+    bool (*visible)(const void *self, const double *a, const double *b, pb_engine_counters *counters);
+    /** Optional: the metric. NULL: weighted Euclidean with wrap, from setup. */
+    double (*distance)(const void *self, const double *a, const double *b);
+    /** Optional: geodesic interpolation. NULL: linear, wrapping coordinates the short way. */
+    void (*interpolate)(const void *self, const double *a, const double *b, double t, double *out);
+    /** Optional: sampling. NULL: uniform in the bounds. */
+    void (*sample)(const void *self, pb_rng *rng, double *out);
+    /** Optional: engine data for tools ("image" for image maps...). */
+    const void *(*get_data)(const void *self, const char *what);
+    /** Optional: draw the C-space's picture (see pb_image_render_engine). */
+    pb_status (*render)(const void *self, pb_image *image, double *scale, pb_diag *diag);
+    /** Optional: draw one configuration (default: a dot at its first two coordinates). */
+    void (*draw_config)(const void *self, pb_image *image, double scale, const double *q,
+                        pb_color color);
+};
+
+/** Wrap engine data made in C into an engine. Takes ownership of `self` (freed with
+ * impl->destroy, also on failure). */
+pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *self,
+                           const pb_engine_setup *setup, pb_diag *diag);
+
+/** The engine's data, for the engine's own helper functions. */
+void *pb_engine_self(const pb_engine *engine);
+/** The engine's implementation table. */
+const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine);
+/** The setup the engine was made with. Borrowed. */
+const pb_engine_setup *pb_engine_get_setup(const pb_engine *engine);
+
+/** Find an option by name in a list; NULL when absent. Marks nothing. */
+const char *pb_option_find(const pb_option *options, size_t n_options, const char *name);
+/** Fail with a diag naming the first option whose name is not in the NULL-terminated
+ * `known` list. */
+pb_status pb_option_check_known(const pb_option *options, size_t n_options, const char *const *known,
+                                const char *engine_name, pb_diag *diag);
+/** Parse "a,b,c" into at most `max` doubles; returns how many, or -1 on a malformed list. */
+int pb_parse_doubles(const char *text, double *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

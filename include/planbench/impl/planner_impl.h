@@ -1,0 +1,72 @@
+/* planbench: the interface for planner implementers.
+ *
+ * A planner is a `pb_planner_impl` table: its name, its parameter table (a struct of
+ * parameters described field by field) and a solve function. Planners never know which
+ * engine they run on: they use only the engine API. Register a new planner by adding it to
+ * src/core/registry.c. */
+#ifndef PLANBENCH_IMPL_PLANNER_IMPL_H
+#define PLANBENCH_IMPL_PLANNER_IMPL_H
+
+#include "../planner.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Everything a solve needs, prepared by the core. The start and goal have been checked
+ * for feasibility, the result is initialised and the engine counters reset. */
+typedef struct pb_solve_ctx {
+    pb_engine *engine;
+    const pb_problem *problem;
+    const pb_stop *stop;
+    pb_rng rng;              /**< seeded from the planner's seed */
+    pb_observer_fn observer; /**< NULL when nobody listens */
+    void *observer_payload;
+    double t_start;          /**< pb_clock_seconds() at the start of the solve */
+    int dim;
+    uint64_t stop_checks;    /**< internal: calls of pb_solve_should_stop */
+    int stop_reason;         /**< internal: why pb_solve_should_stop said yes (a pb_outcome) */
+} pb_solve_ctx;
+
+struct pb_planner_impl {
+    const char *name;           /**< registry name: "rrt" */
+    const char *const *aliases; /**< NULL-terminated, may be NULL */
+    const char *summary;        /**< one line for `planbench list` */
+    const pb_param_def *params; /**< the parameter table */
+    size_t n_params;
+    size_t params_size;         /**< sizeof the planner's parameter struct */
+    bool anytime;               /**< keeps improving after the first solution */
+    /** Solve. `params` points to the planner's parameter struct. Fill result->path (from the
+     * exact start to the exact goal), result->iterations and ->nodes, the cost trace, and
+     * return PB_OK; the core sets the outcome's time, cost and counters. Set
+     * result->outcome to EXACT when the path reaches the goal; otherwise the core derives
+     * the outcome from why the planner stopped. */
+    pb_status (*solve)(const void *params, pb_solve_ctx *ctx, pb_result *result);
+};
+
+/** Should the planner stop now? Checks the cancel flag and the iteration and node budgets
+ * every call, the clock every few calls, and stop->first_solution when `have_solution`. */
+bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
+
+/** Seconds since the solve started. */
+static inline double pb_solve_elapsed(const pb_solve_ctx *ctx) { return pb_clock_seconds() - ctx->t_start; }
+
+/** Send an event to the observer, if any. */
+static inline void pb_solve_emit(const pb_solve_ctx *ctx, const pb_event *event)
+{
+    if (ctx->observer)
+        ctx->observer(event, ctx->observer_payload);
+}
+
+/** Record a new best solution: appends to the cost trace, sets time_to_first_s on the first
+ * one, and emits PB_EVENT_SOLUTION with `path` (which may be NULL). */
+void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost, const pb_path *path);
+
+/** The step size to use: `step_size` when > 0, else the documented default, 2% of the
+ * engine's bounds diagonal. */
+double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

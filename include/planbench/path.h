@@ -1,0 +1,51 @@
+/* planbench: paths, sequences of configurations. */
+#ifndef PLANBENCH_PATH_H
+#define PLANBENCH_PATH_H
+
+#include "engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A path of `n` configurations of `dim` coordinates each, stored row after row in `q`.
+ * Plain caller storage: pb_path_init() / pb_path_finish(). */
+typedef struct pb_path {
+    int dim;
+    size_t n;
+    size_t capacity; /**< configurations that fit in `q` before it grows */
+    double *q;       /**< n * dim values, owned by the path */
+} pb_path;
+
+/** Make an empty path of dimension `dim` (1..PB_MAX_DIM). Allocates nothing yet. */
+void pb_path_init(pb_path *path, int dim);
+/** Free what the path holds; the struct may be initialised again. NULL is accepted. */
+void pb_path_finish(pb_path *path);
+/** Append a copy of `q` (dim values). */
+pb_status pb_path_append(pb_path *path, const double *q);
+/** Remove every configuration, keeping the memory. */
+void pb_path_clear(pb_path *path);
+/** Reverse the order in place. */
+void pb_path_reverse(pb_path *path);
+/** Replace `dst`'s contents with a copy of `src` (same dim). */
+pb_status pb_path_copy(pb_path *dst, const pb_path *src);
+/** The i-th configuration, borrowed until the path changes. */
+static inline const double *pb_path_at(const pb_path *path, size_t i) { return path->q + i * (size_t)path->dim; }
+/** Sum of the engine's distances between consecutive configurations; 0 for n < 2. */
+double pb_path_length(const pb_path *path, const pb_engine *engine);
+
+/** Re-validate a path independently of the planner that made it: it must begin exactly at
+ * `start`, end exactly at `goal` (when not NULL), and every configuration and edge must be
+ * feasible and visible. Returns true when valid; otherwise `diag` says which edge failed. */
+bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start,
+                      const double *goal, pb_diag *diag);
+
+/** Write the path as CSV, one configuration per line ("x,y" in 2D), 17 significant digits,
+ * atomically: a temporary file beside `file` renamed over it, so a failure leaves no
+ * half-written file. */
+pb_status pb_path_save_csv(const pb_path *path, const char *file, pb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

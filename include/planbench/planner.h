@@ -1,0 +1,177 @@
+/* planbench: planners, problems, stop conditions and results.
+ *
+ * A planner is made for one engine, configured through named parameters, and solves
+ * problems (start, goal region) under a stop condition. A planner outcome (no path found in
+ * time, say) is not an error: it is reported in the result. */
+#ifndef PLANBENCH_PLANNER_H
+#define PLANBENCH_PLANNER_H
+
+#include "engine.h"
+#include "path.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How a solve ended. */
+typedef enum pb_outcome {
+    PB_OUTCOME_EXACT,         /**< a path from the start to the goal */
+    PB_OUTCOME_APPROXIMATE,   /**< the budget ran out; the path ends at the node nearest the goal */
+    PB_OUTCOME_TIMEOUT,       /**< the time limit ran out without a path */
+    PB_OUTCOME_INVALID_START, /**< the start is infeasible */
+    PB_OUTCOME_INVALID_GOAL,  /**< the goal is infeasible */
+    PB_OUTCOME_NO_SOLUTION,   /**< the iteration or node budget ran out without a path */
+    PB_OUTCOME_COUNT
+} pb_outcome;
+
+/** The outcome's name as printed in JSON: "exact", "approximate", "timeout", ... */
+const char *pb_outcome_str(pb_outcome outcome);
+
+/** A planning query. Borrowed by pb_planner_solve() for the duration of the call. */
+typedef struct pb_problem {
+    const double *start; /**< dim values */
+    const double *goal;  /**< dim values */
+    double goal_radius;  /**< a node within this distance that sees the goal reaches it; > 0 */
+} pb_problem;
+
+/** When to stop. Zero in a field means "no limit" for that field. */
+typedef struct pb_stop {
+    double time_limit_s;     /**< wall-clock seconds of planning */
+    uint64_t max_iterations; /**< planner iterations (samples drawn) */
+    uint64_t max_nodes;      /**< nodes in the tree(s) or roadmap */
+    bool first_solution;     /**< stop as soon as any path is found */
+    bool approximate;        /**< on running out, return the path to the node nearest the goal */
+    const volatile int *cancel; /**< when not NULL, stop as soon as *cancel != 0 */
+} pb_stop;
+
+/** Defaults: 10 s, no iteration or node limit, stop at the first solution. */
+pb_stop pb_stop_default(void);
+
+/** One point of a planner's cost-over-time trace. */
+typedef struct pb_cost_sample {
+    double time_s;
+    double cost;
+} pb_cost_sample;
+
+/** Named planner-specific statistic (rewirings, batches, ...). */
+typedef struct pb_extra_stat {
+    const char *name; /**< static string */
+    double value;
+} pb_extra_stat;
+
+#define PB_MAX_EXTRA_STATS 8
+
+/** What a solve produced. Caller storage: pb_result_init() / pb_result_finish(). */
+typedef struct pb_result {
+    pb_outcome outcome;
+    pb_path path;            /**< empty unless outcome is EXACT or APPROXIMATE */
+    double cost;             /**< path length under the engine's metric; INFINITY when no path */
+    double time_s;           /**< planning time */
+    double time_to_first_s;  /**< time of the first solution; negative when none */
+    uint64_t iterations;
+    uint64_t nodes;
+    pb_engine_counters counters; /**< engine work done by this solve */
+    pb_cost_sample *cost_trace;  /**< (time, cost) at every improvement, owned */
+    size_t n_cost_trace;
+    size_t cost_trace_capacity;
+    pb_extra_stat extra[PB_MAX_EXTRA_STATS];
+    size_t n_extra;
+} pb_result;
+
+void pb_result_init(pb_result *result, int dim);
+void pb_result_finish(pb_result *result);
+/** Append (time_s, cost) to the cost trace. */
+pb_status pb_result_trace(pb_result *result, double time_s, double cost);
+/** Set (or add) the named extra statistic; `name` must be a static string. */
+void pb_result_set_extra(pb_result *result, const char *name, double value);
+
+/** Observer events, sent while planning. Pointers in an event are borrowed for the duration
+ * of the callback only. */
+typedef enum pb_event_type {
+    PB_EVENT_SAMPLE,       /**< a sample was drawn: q */
+    PB_EVENT_NODE_ADDED,   /**< node `node` of tree `tree` at q, joined to `parent` at parent_q */
+    PB_EVENT_EDGE_REMOVED, /**< node `node` left parent `parent` (rewiring) */
+    PB_EVENT_SOLUTION,     /**< a new best path: path, cost */
+    PB_EVENT_ITERATION,    /**< an iteration finished: iteration */
+    PB_EVENT_COUNT
+} pb_event_type;
+
+typedef struct pb_event {
+    pb_event_type type;
+    int tree;
+    uint32_t node;
+    uint32_t parent; /**< UINT32_MAX for a root */
+    const double *q;
+    const double *parent_q;
+    const pb_path *path;
+    double cost;
+    uint64_t iteration;
+} pb_event;
+
+/** Observer callback; `payload` is the pointer given with pb_planner_set_observer(). */
+typedef void (*pb_observer_fn)(const pb_event *event, void *payload);
+
+/** Parameter types. */
+typedef enum pb_param_type { PB_PARAM_DOUBLE, PB_PARAM_INT, PB_PARAM_BOOL, PB_PARAM_TYPE_COUNT } pb_param_type;
+
+/** One entry of a planner's parameter table: the parameter is set by name with no
+ * per-planner parsing. `offset` is into the planner's parameter struct; the field is a
+ * double, an int or a bool according to `type`. */
+typedef struct pb_param_def {
+    const char *name;
+    pb_param_type type;
+    size_t offset;
+    double low;          /**< smallest allowed value */
+    double default_value;
+    double high;         /**< largest allowed value */
+    const char *doc;     /**< one line, with units and what 0 means where it is special */
+} pb_param_def;
+
+typedef struct pb_planner_impl pb_planner_impl;
+typedef struct pb_planner pb_planner;
+
+/** Make a planner by registered name or alias for `engine` (borrowed: it must outlive the
+ * planner). Parameters start at their defaults. Owned by the caller. */
+pb_status pb_planner_create(pb_planner **out, const char *name, pb_engine *engine, pb_diag *diag);
+/** Destroy a planner; NULL is accepted. */
+void pb_planner_destroy(pb_planner *planner);
+/** The planner's registered name. Static. */
+const char *pb_planner_name(const pb_planner *planner);
+
+/** Set a parameter from text ("0.05", "10", "true"): checks the type and range. */
+pb_status pb_planner_set_param(pb_planner *planner, const char *name, const char *value, pb_diag *diag);
+/** Set a parameter from a number: checks the range (and integrality for int/bool). */
+pb_status pb_planner_set_param_double(pb_planner *planner, const char *name, double value, pb_diag *diag);
+/** Read a parameter as a number. PB_ERR_NOT_FOUND when the planner has no such parameter. */
+pb_status pb_planner_get_param(const pb_planner *planner, const char *name, double *value);
+bool pb_planner_has_param(const pb_planner *planner, const char *name);
+
+/** Seed of the planner's random stream for the next solve (default 1). */
+void pb_planner_set_seed(pb_planner *planner, uint64_t seed);
+/** Listen to planning events; fn NULL stops listening. */
+void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload);
+
+/** Solve `problem` under `stop`, filling `result` (initialised by the caller with the
+ * engine's dim). Returns an error only when the problem is malformed (wrong goal radius) or
+ * memory runs out; every planning outcome, including an infeasible start, is in `result`. */
+pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop,
+                           pb_result *result);
+
+/* The registry, for listings. */
+size_t pb_planner_registry_count(void);
+const pb_planner_impl *pb_planner_registry_get(size_t index);
+/** Find by name or alias; NULL if none. */
+const pb_planner_impl *pb_planner_registry_find(const char *name);
+const char *pb_planner_impl_name(const pb_planner_impl *impl);
+const char *pb_planner_impl_summary(const pb_planner_impl *impl);
+/** True for anytime planners (they keep improving the path until the budget runs out). */
+bool pb_planner_impl_anytime(const pb_planner_impl *impl);
+/** NULL-terminated list of aliases (possibly empty). */
+const char *const *pb_planner_impl_aliases(const pb_planner_impl *impl);
+/** The parameter table; `*n` gets its length. */
+const pb_param_def *pb_planner_impl_params(const pb_planner_impl *impl, size_t *n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

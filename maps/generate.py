@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""Generate planbench's bundled maps (Python 3 standard library only).
+
+    python3 maps/generate.py [OUTPUT_DIR]      (default: the folder of this script)
+
+Writes room1.png, maze.png, forest.png, narrow.png and 4d.png as 8-bit greyscale PNGs:
+255 (white) is free, 0 (black) is an obstacle. Each file carries its default problem in
+tEXt chunks placed before IDAT:
+
+    planbench:start, planbench:goal                     "X,Y"  pixel-centre coordinates
+    planbench:stickarm4d:start, planbench:stickarm4d:goal   "X,Y,TH1,TH2" (4d.png only)
+
+x is the column, y the row from the top; angles are radians from +x towards +y (down).
+
+Everything is deterministic: randomness comes from a fixed-seed splitmix64 written out
+here (not Python's `random`, whose algorithms may change between versions), so the same
+script writes byte-identical files. Before writing, every map is VERIFIED, and the script
+exits non-zero if any check fails:
+  * every default start and goal pixel is free;
+  * start and goal are 8-connected through free pixels of the map eroded by CLEARANCE px
+    (a pixel survives erosion when the whole (2*CLEARANCE+1)^2 square around it is free);
+  * for 4d.png, the two-link arm (links 30, 30 px) at its 4D start and goal is collision
+    free: both links rasterised with integer Bresenham from floor(joint) to floor(tip),
+    every pixel inside the image and free.
+"""
+import math
+import os
+import re
+import struct
+import sys
+import zlib
+
+CLEARANCE = 3
+ARM_LINKS = (30.0, 30.0)
+FREE, OCCUPIED = 255, 0
+
+
+class Rng:
+    """splitmix64: tiny, fixed, and the same on every Python version."""
+
+    MASK = (1 << 64) - 1
+
+    def __init__(self, seed):
+        self.state = seed & self.MASK
+
+    def next64(self):
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self.MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+        return z ^ (z >> 31)
+
+    def uniform(self, low, high):
+        return low + (high - low) * ((self.next64() >> 11) / float(1 << 53))
+
+    def below(self, n):
+        """An integer in [0, n) without modulo bias (rejection sampling)."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            v = self.next64()
+            if v < limit:
+                return v % n
+
+    def shuffle(self, items):
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Grid:
+    """A greyscale raster, one bytearray per row."""
+
+    def __init__(self, width, height, value=FREE):
+        self.width, self.height = width, height
+        self.rows = [bytearray([value]) * width for _ in range(height)]
+
+    def rect(self, x0, y0, x1, y1, value=OCCUPIED):
+        """Fill the half-open rectangle [x0,x1) x [y0,y1), clipped to the image."""
+        x0, y0 = max(0, x0), max(0, y0)
+        x1, y1 = min(self.width, x1), min(self.height, y1)
+        if x1 <= x0:
+            return
+        fill = bytes([value]) * (x1 - x0)
+        for y in range(y0, y1):
+            self.rows[y][x0:x1] = fill
+
+    def disc(self, cx, cy, radius, value=OCCUPIED):
+        """Fill pixels whose centre lies within `radius` of (cx, cy)."""
+        for y in range(max(0, int(cy - radius) - 1), min(self.height, int(cy + radius) + 2)):
+            dy = y + 0.5 - cy
+            if dy * dy > radius * radius:
+                continue
+            half = math.sqrt(radius * radius - dy * dy)
+            # pixel x is inside when |x + 0.5 - cx| <= half
+            x0 = max(0, math.ceil(cx - half - 0.5))
+            x1 = min(self.width - 1, math.floor(cx + half - 0.5))
+            if x1 >= x0:
+                self.rows[y][x0:x1 + 1] = bytes([value]) * (x1 - x0 + 1)
+
+    def is_free(self, x, y):
+        return 0 <= x < self.width and 0 <= y < self.height and self.rows[y][x] == FREE
+
+    def count_free(self):
+        return sum(row.count(FREE) for row in self.rows)
+
+
+# ---------------------------------------------------------------------------------------
+# PNG writing
+
+def png_chunk(tag, data):
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+
+def png_bytes(grid, text):
+    """8-bit greyscale PNG, filter type 0, zlib level 9, tEXt chunks before IDAT."""
+    raw = b"".join(b"\x00" + bytes(row) for row in grid.rows)
+    out = [b"\x89PNG\r\n\x1a\n",
+           png_chunk(b"IHDR", struct.pack(">IIBBBBB", grid.width, grid.height, 8, 0, 0, 0, 0))]
+    for key, value in text:
+        out.append(png_chunk(b"tEXt", key.encode("latin-1") + b"\x00" + value.encode("latin-1")))
+    out.append(png_chunk(b"IDAT", zlib.compress(raw, 9)))
+    out.append(png_chunk(b"IEND", b""))
+    return b"".join(out)
+
+
+def png_check_roundtrip(data, grid, text):
+    """Parse what we wrote (chunk CRCs, header, text, pixels) and compare to the source."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, seen_text = 8, b"", []
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        if crc != zlib.crc32(tag + body) & 0xFFFFFFFF:
+            fail("bad CRC in chunk %r" % tag)
+        if tag == b"IHDR":
+            w, h = struct.unpack(">II", body[:8])
+            if (w, h) != (grid.width, grid.height):
+                fail("IHDR size mismatch")
+        elif tag == b"tEXt":
+            if idat:
+                fail("tEXt after IDAT")
+            k, v = body.split(b"\x00", 1)
+            seen_text.append((k.decode("latin-1"), v.decode("latin-1")))
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + length
+    if seen_text != list(text):
+        fail("text chunks do not round-trip")
+    raw = zlib.decompress(idat)
+    stride = grid.width + 1
+    for y, row in enumerate(grid.rows):
+        if raw[y * stride] != 0 or raw[y * stride + 1:(y + 1) * stride] != row:
+            fail("pixel row %d does not round-trip" % y)
+
+
+# ---------------------------------------------------------------------------------------
+# Verification
+
+def fail(message):
+    sys.exit("generate.py: VERIFICATION FAILED: " + message)
+
+
+def row_masks(grid):
+    """Each row as an int, bit x set when pixel x is free."""
+    table = bytes(0x31 if v == FREE else 0x30 for v in range(256))  # '1' / '0'
+    return [int(bytes(row).translate(table)[::-1], 2) for row in grid.rows]
+
+
+def erode(masks, width, radius):
+    """Square (Chebyshev) erosion: outside the image counts as occupied."""
+    full = (1 << width) - 1
+    horizontal = []
+    for m in masks:
+        e = m
+        for k in range(1, radius + 1):
+            e &= (m >> k) & (m << k)
+        horizontal.append(e & full)
+    out = []
+    for y in range(len(masks)):
+        e = full
+        for dy in range(-radius, radius + 1):
+            yy = y + dy
+            e &= horizontal[yy] if 0 <= yy < len(masks) else 0
+        out.append(e)
+    return out
+
+
+def runs_of(masks, width):
+    """Free runs per row as (x_first, x_last) pairs, ascending."""
+    result = []
+    for m in masks:
+        bits = format(m, "0%db" % width)[::-1]
+        result.append([(r.start(), r.end() - 1) for r in re.finditer("1+", bits)])
+    return result
+
+
+def connected(masks, width, a, b):
+    """Are pixels a and b (x, y) 8-connected through set bits? Union-find over row runs."""
+    runs = runs_of(masks, width)
+    index, parent = {}, []
+    for y, row in enumerate(runs):
+        for i in range(len(row)):
+            index[(y, i)] = len(parent)
+            parent.append(len(parent))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for y in range(1, len(runs)):
+        upper, lower = runs[y - 1], runs[y]
+        i = j = 0
+        while i < len(upper) and j < len(lower):
+            (a0, a1), (b0, b1) = upper[i], lower[j]
+            if a0 <= b1 + 1 and b0 <= a1 + 1:  # overlap, diagonal contact included
+                parent[find(index[(y - 1, i)])] = find(index[(y, j)])
+            if a1 < b1:
+                i += 1
+            else:
+                j += 1
+
+    def run_of(p):
+        x, y = p
+        for i, (x0, x1) in enumerate(runs[y]):
+            if x0 <= x <= x1:
+                return index[(y, i)]
+        return None
+
+    ra, rb = run_of(a), run_of(b)
+    return ra is not None and rb is not None and find(ra) == find(rb)
+
+
+def bresenham(x0, y0, x1, y1):
+    """Integer Bresenham line, both ends included."""
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
+    err = dx + dy
+    while True:
+        yield x0, y0
+        if x0 == x1 and y0 == y1:
+            return
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+
+
+def arm_points(q):
+    x, y, th1, th2 = q
+    jx, jy = x + ARM_LINKS[0] * math.cos(th1), y + ARM_LINKS[0] * math.sin(th1)
+    tx, ty = jx + ARM_LINKS[1] * math.cos(th1 + th2), jy + ARM_LINKS[1] * math.sin(th1 + th2)
+    return (x, y), (jx, jy), (tx, ty)
+
+
+def arm_free(grid, q):
+    base, joint, tip = arm_points(q)
+    for p0, p1 in ((base, joint), (joint, tip)):
+        for px, py in bresenham(math.floor(p0[0]), math.floor(p0[1]), math.floor(p1[0]), math.floor(p1[1])):
+            if not grid.is_free(px, py):
+                return False
+    return True
+
+
+def verify(name, grid, start, goal, arm=None):
+    for label, p in (("start", start), ("goal", goal)):
+        px, py = math.floor(p[0]), math.floor(p[1])
+        if not grid.is_free(px, py):
+            fail("%s: default %s %r is not free" % (name, label, p))
+    masks = erode(row_masks(grid), grid.width, CLEARANCE)
+    a = (math.floor(start[0]), math.floor(start[1]))
+    b = (math.floor(goal[0]), math.floor(goal[1]))
+    if not connected(masks, grid.width, a, b):
+        fail("%s: start and goal are not connected with %d px clearance" % (name, CLEARANCE))
+    if arm:
+        for label, q in (("start", arm[0]), ("goal", arm[1])):
+            if not arm_free(grid, q):
+                fail("%s: stick arm at the 4D %s %r collides" % (name, label, q))
+
+
+# ---------------------------------------------------------------------------------------
+# The maps
+
+def room1():
+    """An office floor, 500x400: six rooms around a corridor, 5 px walls, 26 px doorways.
+
+    Start in the top-left office, goal in the bottom-right one; the only route is
+    A -> B -> corridor -> E -> F through four doorways."""
+    g = Grid(500, 400)
+    wall, door = 5, 26
+    # outer walls
+    g.rect(0, 0, 500, wall)
+    g.rect(0, 400 - wall, 500, 400)
+    g.rect(0, 0, wall, 400)
+    g.rect(500 - wall, 0, 500, 400)
+    # corridor y in [175, 225), walls above and below
+    g.rect(0, 170, 500, 175)
+    g.rect(0, 225, 500, 230)
+    # top row of rooms: A [5,165), B [170,330), C [335,495)
+    g.rect(165, 0, 170, 175)
+    g.rect(330, 0, 335, 175)
+    # C is split into two small offices C1 (top) and C2 (bottom)
+    g.rect(335, 85, 500, 90)
+    # bottom row of rooms: D [5,150), E [155,320), F [325,495)
+    g.rect(150, 225, 155, 400)
+    g.rect(320, 225, 325, 400)
+    # doorways (value FREE cuts the wall)
+    g.rect(165, 120, 170, 120 + door, FREE)  # A <-> B
+    g.rect(290, 170, 290 + door, 175, FREE)  # B <-> corridor
+    g.rect(360, 170, 360 + door, 175, FREE)  # C2 <-> corridor
+    g.rect(440, 85, 440 + door, 90, FREE)  # C1 <-> C2
+    g.rect(60, 225, 60 + door, 230, FREE)  # corridor <-> D
+    g.rect(180, 225, 180 + door, 230, FREE)  # corridor <-> E
+    g.rect(320, 340, 325, 340 + door, FREE)  # E <-> F
+    # furniture: desks and tables
+    g.rect(70, 60, 125, 90)  # A: desk
+    g.rect(20, 130, 60, 150)  # A: cabinet
+    g.rect(205, 50, 295, 110)  # B: meeting table
+    g.rect(370, 25, 420, 50)  # C1: desk
+    g.rect(400, 115, 470, 140)  # C2: desk
+    g.rect(30, 290, 110, 320)  # D: desk
+    g.rect(200, 280, 280, 300)  # E: desk
+    g.rect(230, 345, 290, 375)  # E: desk
+    g.rect(370, 250, 450, 280)  # F: table
+    g.rect(420, 310, 490, 325)  # F: shelf against the wall
+    return g, (30.5, 30.5), (460.5, 365.5), None
+
+
+def maze(seed=20240521):
+    """A 18x18-cell perfect maze, 1000x1000: 45 px corridors, 10 px walls (pitch 55)."""
+    cells, pitch, wall = 18, 55, 10
+    size = cells * pitch + wall
+    g = Grid(size, size, OCCUPIED)
+    for cy in range(cells):
+        for cx in range(cells):
+            g.rect(cx * pitch + wall, cy * pitch + wall, (cx + 1) * pitch, (cy + 1) * pitch, FREE)
+    rng = Rng(seed)
+    visited = [[False] * cells for _ in range(cells)]
+    stack = [(0, 0)]
+    visited[0][0] = True
+    while stack:
+        cx, cy = stack[-1]
+        options = [(cx + dx, cy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                   if 0 <= cx + dx < cells and 0 <= cy + dy < cells and not visited[cy + dy][cx + dx]]
+        if not options:
+            stack.pop()
+            continue
+        rng.shuffle(options)
+        nx, ny = options[0]
+        visited[ny][nx] = True
+        # open the wall between the two cells
+        x0, y0 = min(cx, nx), min(cy, ny)
+        if nx != cx:
+            g.rect((x0 + 1) * pitch, y0 * pitch + wall, (x0 + 1) * pitch + wall, (y0 + 1) * pitch, FREE)
+        else:
+            g.rect(x0 * pitch + wall, (y0 + 1) * pitch, (x0 + 1) * pitch, (y0 + 1) * pitch + wall, FREE)
+        stack.append((nx, ny))
+    centre = wall + (pitch - wall) // 2 + 0.5
+    far = (cells - 1) * pitch + centre
+    return g, (centre, centre), (far, far), None
+
+
+def scatter_discs(g, rng, target, r_min, r_max, keep_clear):
+    """Drop random discs until `target` of the map is covered, never within the keep-clear
+    circles [(x, y, radius)]."""
+    total = g.width * g.height
+    covered = total - g.count_free()
+    while covered < target * total:
+        r = rng.uniform(r_min, r_max)
+        cx = rng.uniform(0, g.width)
+        cy = rng.uniform(0, g.height)
+        if any(math.hypot(cx - x, cy - y) < r + clear for x, y, clear in keep_clear):
+            continue
+        g.disc(cx, cy, r)
+        covered = total - g.count_free()
+
+
+def forest(seed=7):
+    """Random discs (radius 15-45 px) over 1000x1000 until 22% is covered."""
+    g = Grid(1000, 1000)
+    start, goal = (40.5, 40.5), (959.5, 959.5)
+    scatter_discs(g, Rng(seed), 0.22, 15, 45, [(start[0], start[1], 30), (goal[0], goal[1], 30)])
+    return g, start, goal, None
+
+
+def narrow(gap_x=620, gap_width=10, wall_top=460, wall_bottom=540):
+    """A wall 80 px thick across the middle with one 10 px wide, 80 px long passage."""
+    g = Grid(1000, 1000)
+    g.rect(0, wall_top, 1000, wall_bottom)
+    g.rect(gap_x, wall_top, gap_x + gap_width, wall_bottom, FREE)
+    return g, (100.5, 100.5), (900.5, 900.5), None
+
+
+def four_d(seed=4):
+    """Sparser discs (radius 15-45 px, 12% covered) for a two-link 30+30 px stick arm."""
+    g = Grid(1000, 1000)
+    start, goal = (100.5, 100.5), (900.5, 900.5)
+    reach = ARM_LINKS[0] + ARM_LINKS[1]
+    scatter_discs(g, Rng(seed), 0.12, 15, 45,
+                  [(start[0], start[1], reach + 20), (goal[0], goal[1], reach + 20)])
+    arm = ((start[0], start[1], 0.0, 0.0), (goal[0], goal[1], math.pi / 2, -math.pi / 2))
+    return g, start, goal, arm
+
+
+MAPS = [("room1.png", room1), ("maze.png", maze), ("forest.png", forest), ("narrow.png", narrow),
+        ("4d.png", four_d)]
+
+
+def fmt_number(v):
+    """Shortest text that reads back as the same double ("60.5", "1.5707963267948966", "0")."""
+    text = repr(float(v))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    os.makedirs(out_dir, exist_ok=True)
+    for filename, make in MAPS:
+        grid, start, goal, arm = make()
+        verify(filename, grid, start, goal, arm)
+        text = [("planbench:start", ",".join(fmt_number(v) for v in start)),
+                ("planbench:goal", ",".join(fmt_number(v) for v in goal))]
+        if arm:
+            text += [("planbench:stickarm4d:start", ",".join(fmt_number(v) for v in arm[0])),
+                     ("planbench:stickarm4d:goal", ",".join(fmt_number(v) for v in arm[1]))]
+        data = png_bytes(grid, text)
+        png_check_roundtrip(data, grid, text)
+        path = os.path.join(out_dir, filename)
+        tmp = path + ".tmp.%d" % os.getpid()
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+        coverage = 1.0 - grid.count_free() / float(grid.width * grid.height)
+        print("%-10s %4dx%-4d  %5.1f%% occupied  %6d bytes  start %s  goal %s" % (
+            filename, grid.width, grid.height, 100 * coverage, len(data), text[0][1], text[1][1]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+/* `planbench list`: engines, planners with their parameters, bundled maps. */
+#include "cli.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *type_name(pb_param_type t)
+{
+    switch (t) {
+    case PB_PARAM_DOUBLE:
+        return "real";
+    case PB_PARAM_INT:
+        return "int";
+    case PB_PARAM_BOOL:
+        return "bool";
+    case PB_PARAM_TYPE_COUNT:
+        break;
+    }
+    return "?";
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void list_maps(void)
+{
+    const char *dir = cli_maps_dir();
+    printf("\nBundled maps");
+    if (!dir) {
+        printf(": none found (set PLANBENCH_MAPS or run from the source tree)\n");
+        return;
+    }
+    printf(" (%s):\n", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char *names[256];
+    size_t n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) && n < 256) {
+        const size_t len = strlen(ent->d_name);
+        if (len > 4 && strcmp(ent->d_name + len - 4, ".png") == 0)
+            names[n++] = strdup(ent->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i])
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        pb_engine *engine = NULL;
+        pb_diag diag = {0};
+        if (pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK) {
+            double s[PB_MAX_DIM], g[PB_MAX_DIM];
+            const double *hi = pb_engine_upper(engine);
+            printf("  %-16s %5.0fx%-5.0f", names[i], hi[0], hi[1]);
+            if (pb_engine_defaults(engine, s, g))
+                printf("  start %g,%g  goal %g,%g", s[0], s[1], g[0], g[1]);
+            printf("\n");
+        } else {
+            printf("  %-16s (unreadable: %s)\n", names[i], diag.message);
+        }
+        pb_engine_destroy(engine);
+        free(names[i]);
+    }
+}
+
+int cli_list(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("Engines:\n");
+    for (size_t i = 0; i < pb_engine_registry_count(); i++) {
+        const pb_engine_impl *e = pb_engine_registry_get(i);
+        printf("  %s", pb_engine_impl_name(e));
+        const char *const *aliases = pb_engine_impl_aliases(e);
+        if (aliases[0]) {
+            printf(" (alias");
+            for (size_t k = 0; aliases[k]; k++)
+                printf(" %s", aliases[k]);
+            printf(")");
+        }
+        printf(": %s\n", pb_engine_impl_summary(e));
+        for (const char *const *o = pb_engine_impl_options_help(e); *o; o++)
+            printf("      %s\n", *o);
+    }
+    printf("\nPlanners (set parameters with --param NAME=VALUE):\n");
+    for (size_t i = 0; i < pb_planner_registry_count(); i++) {
+        const pb_planner_impl *p = pb_planner_registry_get(i);
+        printf("  %s", pb_planner_impl_name(p));
+        const char *const *aliases = pb_planner_impl_aliases(p);
+        if (aliases[0]) {
+            printf(" (alias");
+            for (size_t k = 0; aliases[k]; k++)
+                printf(" %s", aliases[k]);
+            printf(")");
+        }
+        printf(": %s%s\n", pb_planner_impl_summary(p), pb_planner_impl_anytime(p) ? " [anytime]" : "");
+        size_t n;
+        const pb_param_def *defs = pb_planner_impl_params(p, &n);
+        for (size_t k = 0; k < n; k++) {
+            const pb_param_def *d = &defs[k];
+            printf("      %-22s %-4s default %-8g range [%g, %g]  %s\n", d->name, type_name(d->type), d->default_value,
+                   d->low, d->high > 1e300 ? INFINITY : d->high, d->doc);
+        }
+    }
+    list_maps();
+    return 0;
+}

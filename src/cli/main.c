@@ -1,0 +1,73 @@
+/* planbench: the command line. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char help_text[] =
+    "planbench %s: sampling-based motion planning and benchmarks\n"
+    "\n"
+    "Usage:\n"
+    "  planbench <planner> <map> [start X,Y goal X,Y] [options]   plan once and report\n"
+    "  planbench list                                              engines, planners, parameters, maps\n"
+    "  planbench --help | --version\n"
+    "\n"
+    "Examples:\n"
+    "  planbench rrt maps/room1.png\n"
+    "  planbench rrt maps/maze.png start 25.5,25.5 goal 975.5,975.5 --step 40 --json\n"
+    "\n"
+    "Problem:\n"
+    "  start X,Y / --start X,Y     start configuration (default: the map's own)\n"
+    "  goal X,Y  / --goal X,Y      goal configuration (default: the map's own)\n"
+    "  --goal-radius R             a node within R that sees the goal reaches it (default: the step size)\n"
+    "  --engine NAME               the C-space (default: chosen from the map file; see 'planbench list')\n"
+    "  --engine-option NAME=VALUE  any engine option; shortcuts: --bounds, --expr, --plugin,\n"
+    "                              --resolution, --arm-lengths\n"
+    "Planner:\n"
+    "  --seed N                    random seed (default 1); the same seed gives the same path\n"
+    "  --step S, --epsilon S       step size (default: 2%% of the bounds' diagonal)\n"
+    "  --goal-bias P               probability of sampling the goal (default 0.05)\n"
+    "  --param NAME=VALUE          any planner parameter (see 'planbench list')\n"
+    "Budget:\n"
+    "  --time-limit SECONDS        default 10\n"
+    "  --max-iterations N          default: no limit\n"
+    "  --max-nodes N               default: no limit\n"
+    "  --stop first|budget         stop at the first solution (default for non-anytime planners)\n"
+    "                              or use the whole budget (default for anytime planners)\n"
+    "  --approximate               when the budget runs out, return the path to the node nearest the goal\n"
+    "Output:\n"
+    "  --json                      one JSON object on stdout\n"
+    "  --save-path FILE            the path as CSV (x,y per line)\n"
+    "  --save-image FILE           a PNG of the map with the tree, start, goal and path\n"
+    "  -q, --quiet                 no summary\n"
+    "\n"
+    "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, help_text, pb_version());
+        return PB_EXIT_BAD_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        printf(help_text, pb_version());
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("planbench %s\n", pb_version());
+        return 0;
+    }
+    if (strcmp(cmd, "list") == 0)
+        return cli_list(argc - 1, argv + 1);
+    if (cmd[0] == '-') {
+        cli_error("expected a planner or a command before '%s'", cmd);
+        fputs("Run 'planbench --help' for the options.\n", stderr);
+        return PB_EXIT_BAD_INPUT;
+    }
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf(help_text, pb_version());
+            return 0;
+        }
+    return cli_plan(argc - 1, argv + 1);
+}

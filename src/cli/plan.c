@@ -1,0 +1,598 @@
+/* `planbench <planner> <map> [start X,Y goal X,Y] [options]`: plan once and report. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPTIONS 32
+#define MAX_PARAMS 64
+
+typedef struct plan_args {
+    const char *planner;
+    const char *map;
+    const char *engine;
+    const char *start_text, *goal_text;
+    pb_option engine_options[MAX_OPTIONS];
+    size_t n_engine_options;
+    const char *params[MAX_PARAMS]; /* NAME=VALUE */
+    size_t n_params;
+    uint64_t seed;
+    double step_size; /* < 0: not given */
+    double goal_radius;
+    double goal_bias;
+    uint64_t max_iterations, max_nodes;
+    double time_limit;
+    bool stop_at_first; /* --stop first|budget; default: first unless the planner is anytime */
+    bool stop_given;
+    bool approximate;
+    bool json;
+    bool quiet;
+    const char *save_path;
+    const char *save_image;
+} plan_args;
+
+static void usage_hint(void) { fputs("Run 'planbench --help' for the options.\n", stderr); }
+
+/* Match "--name VALUE" or "--name=VALUE"; advances *i past the value. */
+static bool take_value(int argc, char **argv, int *i, const char *name, const char **value, bool *error)
+{
+    const char *arg = argv[*i];
+    const size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return false;
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return true;
+    }
+    if (arg[n] != '\0')
+        return false;
+    if (*i + 1 >= argc) {
+        cli_error("%s needs a value", name);
+        *error = true;
+        return true;
+    }
+    *value = argv[++*i];
+    return true;
+}
+
+static bool add_engine_option(plan_args *a, const char *name, const char *value)
+{
+    if (a->n_engine_options == MAX_OPTIONS) {
+        cli_error("too many engine options (at most %d)", MAX_OPTIONS);
+        return false;
+    }
+    a->engine_options[a->n_engine_options++] = (pb_option){name, value};
+    return true;
+}
+
+/* Returns -1 when parsing succeeded, else an exit status. */
+static int parse_args(int argc, char **argv, plan_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->seed = 1;
+    a->step_size = -1.0;
+    a->goal_radius = -1.0;
+    a->goal_bias = -1.0;
+    a->time_limit = 10.0;
+    a->planner = argv[0];
+    static char engine_option_names[MAX_OPTIONS][64];
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *v = NULL;
+        bool err = false;
+        if (strcmp(arg, "start") == 0 || strcmp(arg, "goal") == 0) {
+            if (i + 1 >= argc) {
+                cli_error("'%s' needs coordinates, as in '%s 10,20'", arg, arg);
+                return PB_EXIT_BAD_INPUT;
+            }
+            *(arg[0] == 's' ? &a->start_text : &a->goal_text) = argv[++i];
+        } else if (take_value(argc, argv, &i, "--start", &v, &err)) {
+            a->start_text = v;
+        } else if (take_value(argc, argv, &i, "--goal", &v, &err)) {
+            a->goal_text = v;
+        } else if (take_value(argc, argv, &i, "--seed", &v, &err)) {
+            if (!err && !cli_parse_u64("--seed", v, &a->seed))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--step", &v, &err) ||
+                   take_value(argc, argv, &i, "--epsilon", &v, &err)) {
+            if (err || !cli_parse_double("--step", v, &a->step_size))
+                return PB_EXIT_BAD_INPUT;
+            if (!(a->step_size > 0.0)) {
+                cli_error("--step: expected a step size > 0, got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (take_value(argc, argv, &i, "--goal-radius", &v, &err)) {
+            if (err || !cli_parse_double("--goal-radius", v, &a->goal_radius))
+                return PB_EXIT_BAD_INPUT;
+            if (!(a->goal_radius > 0.0)) {
+                cli_error("--goal-radius: expected a radius > 0, got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (take_value(argc, argv, &i, "--goal-bias", &v, &err)) {
+            if (err || !cli_parse_double("--goal-bias", v, &a->goal_bias))
+                return PB_EXIT_BAD_INPUT;
+            if (!(a->goal_bias >= 0.0 && a->goal_bias <= 1.0)) {
+                cli_error("--goal-bias: expected a probability in [0, 1], got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (take_value(argc, argv, &i, "--max-iterations", &v, &err)) {
+            if (err || !cli_parse_u64("--max-iterations", v, &a->max_iterations))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--max-nodes", &v, &err)) {
+            if (err || !cli_parse_u64("--max-nodes", v, &a->max_nodes))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--time-limit", &v, &err)) {
+            if (err || !cli_parse_double("--time-limit", v, &a->time_limit))
+                return PB_EXIT_BAD_INPUT;
+            if (!(a->time_limit > 0.0)) {
+                cli_error("--time-limit: expected seconds > 0, got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (take_value(argc, argv, &i, "--stop", &v, &err)) {
+            if (err)
+                return PB_EXIT_BAD_INPUT;
+            if (strcmp(v, "first") != 0 && strcmp(v, "budget") != 0) {
+                cli_error("--stop: expected 'first' (first solution) or 'budget' (use the whole budget), got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+            a->stop_at_first = strcmp(v, "first") == 0;
+            a->stop_given = true;
+        } else if (take_value(argc, argv, &i, "--param", &v, &err)) {
+            if (err)
+                return PB_EXIT_BAD_INPUT;
+            if (!strchr(v, '=')) {
+                cli_error("--param: expected NAME=VALUE, got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+            if (a->n_params == MAX_PARAMS) {
+                cli_error("too many --param options (at most %d)", MAX_PARAMS);
+                return PB_EXIT_BAD_INPUT;
+            }
+            a->params[a->n_params++] = v;
+        } else if (take_value(argc, argv, &i, "--engine", &v, &err)) {
+            a->engine = v;
+        } else if (take_value(argc, argv, &i, "--engine-option", &v, &err)) {
+            if (err)
+                return PB_EXIT_BAD_INPUT;
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof engine_option_names[0]) {
+                cli_error("--engine-option: expected NAME=VALUE, got '%s'", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+            if (a->n_engine_options == MAX_OPTIONS) {
+                cli_error("too many engine options (at most %d)", MAX_OPTIONS);
+                return PB_EXIT_BAD_INPUT;
+            }
+            char *name = engine_option_names[a->n_engine_options];
+            memcpy(name, v, (size_t)(eq - v));
+            name[eq - v] = '\0';
+            if (!add_engine_option(a, name, eq + 1))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--bounds", &v, &err)) {
+            if (err || !add_engine_option(a, "bounds", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--expr", &v, &err)) {
+            if (err || !add_engine_option(a, "expr", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--plugin", &v, &err)) {
+            if (err || !add_engine_option(a, "plugin", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--resolution", &v, &err)) {
+            if (err || !add_engine_option(a, "resolution", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--arm-lengths", &v, &err)) {
+            if (err || !add_engine_option(a, "arm_lengths", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--save-path", &v, &err)) {
+            a->save_path = v;
+        } else if (take_value(argc, argv, &i, "--save-image", &v, &err)) {
+            a->save_image = v;
+        } else if (strcmp(arg, "--approximate") == 0) {
+            a->approximate = true;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+            a->quiet = true;
+        } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9')) {
+            cli_error("unknown option '%s'", arg);
+            usage_hint();
+            return PB_EXIT_BAD_INPUT;
+        } else if (!a->map) {
+            a->map = arg;
+        } else {
+            cli_error("unexpected argument '%s' (the map is already '%s')", arg, a->map);
+            usage_hint();
+            return PB_EXIT_BAD_INPUT;
+        }
+        if (err)
+            return PB_EXIT_BAD_INPUT;
+    }
+    return -1;
+}
+
+/* ---- the tree, collected from observer events for --save-image ---- */
+
+typedef struct drawn_edge {
+    double a[PB_MAX_DIM], b[PB_MAX_DIM];
+    int tree;
+    bool live;
+} drawn_edge;
+
+typedef struct recorder {
+    int dim;
+    drawn_edge *edges;
+    size_t n, capacity;
+    bool failed;
+} recorder;
+
+static void record_event(const pb_event *ev, void *payload)
+{
+    recorder *r = payload;
+    if (r->failed)
+        return;
+    if (ev->type == PB_EVENT_NODE_ADDED && ev->parent_q) {
+        if (r->n == r->capacity) {
+            size_t cap = r->capacity ? 2 * r->capacity : 1024;
+            drawn_edge *e = realloc(r->edges, cap * sizeof *e);
+            if (!e) {
+                r->failed = true; /* the picture loses its tree, the plan goes on */
+                return;
+            }
+            r->edges = e;
+            r->capacity = cap;
+        }
+        drawn_edge *e = &r->edges[r->n++];
+        memcpy(e->a, ev->parent_q, (size_t)r->dim * sizeof(double));
+        memcpy(e->b, ev->q, (size_t)r->dim * sizeof(double));
+        e->tree = ev->tree;
+        e->live = true;
+    } else if (ev->type == PB_EVENT_EDGE_REMOVED && ev->q && ev->parent_q) {
+        /* find the newest live edge with these endpoints */
+        for (size_t i = r->n; i-- > 0;) {
+            drawn_edge *e = &r->edges[i];
+            if (e->live && memcmp(e->b, ev->q, (size_t)r->dim * sizeof(double)) == 0 &&
+                memcmp(e->a, ev->parent_q, (size_t)r->dim * sizeof(double)) == 0) {
+                e->live = false;
+                break;
+            }
+        }
+    }
+}
+
+static const pb_color tree_colors[] = {{120, 160, 230}, {230, 160, 100}, {140, 200, 140}, {200, 140, 200}};
+
+static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec, const pb_problem *problem,
+                      const pb_result *result)
+{
+    pb_image image;
+    double scale = 1.0;
+    pb_diag diag = {0};
+    if (pb_image_render_engine(&image, engine, &scale, &diag) != PB_OK) {
+        cli_error("--save-image %s: %s", a->save_image, diag.message);
+        return PB_EXIT_BAD_INPUT;
+    }
+    const double *lo = pb_engine_lower(engine);
+    const int dim = pb_engine_dim(engine);
+    const bool draw_points = dim == 2;
+#define PX(q) (((q)[0] - lo[0]) * scale)
+#define PY(q) ((dim > 1 ? (q)[1] - lo[1] : 0.0) * scale)
+    for (size_t i = 0; i < rec->n; i++) {
+        const drawn_edge *e = &rec->edges[i];
+        if (e->live)
+            pb_image_draw_line(&image, PX(e->a), PY(e->a), PX(e->b), PY(e->b),
+                               tree_colors[(unsigned)e->tree % (sizeof tree_colors / sizeof tree_colors[0])]);
+    }
+    const pb_color path_color = {220, 20, 20};
+    const pb_path *path = &result->path;
+    for (size_t i = 0; i < path->n; i++) {
+        const double *q = pb_path_at(path, i);
+        if (i > 0) {
+            const double *p = pb_path_at(path, i - 1);
+            pb_image_draw_line(&image, PX(p), PY(p), PX(q), PY(q), path_color);
+        }
+        if (!draw_points)
+            pb_image_draw_config(&image, engine, scale, q, (pb_color){200, 60, 60});
+    }
+    const pb_color start_color = {30, 170, 60}, goal_color = {30, 60, 220};
+    if (!draw_points) {
+        pb_image_draw_config(&image, engine, scale, problem->start, start_color);
+        pb_image_draw_config(&image, engine, scale, problem->goal, goal_color);
+    }
+    pb_image_draw_disc(&image, PX(problem->start), PY(problem->start), 4.0, start_color);
+    pb_image_draw_disc(&image, PX(problem->goal), PY(problem->goal), 4.0, goal_color);
+    pb_image_draw_circle(&image, PX(problem->goal), PY(problem->goal), problem->goal_radius * scale, goal_color);
+#undef PX
+#undef PY
+    const pb_status st = pb_image_save_png(&image, a->save_image, &diag);
+    pb_image_finish(&image);
+    if (st != PB_OK) {
+        cli_diag(&diag);
+        return PB_EXIT_BAD_INPUT;
+    }
+    return -1;
+}
+
+/* Parse "X,Y,..." into exactly `dim` numbers. */
+static bool parse_config(const char *what, const char *text, int dim, double *out)
+{
+    const char *p = text;
+    int n = 0;
+    for (;;) {
+        char *end;
+        const double v = strtod(p, &end);
+        if (end == p || !isfinite(v)) {
+            cli_error("%s: expected %d comma-separated numbers, got '%s'", what, dim, text);
+            return false;
+        }
+        if (n < dim)
+            out[n] = v;
+        n++;
+        if (*end == '\0')
+            break;
+        if (*end != ',') {
+            cli_error("%s: expected %d comma-separated numbers, got '%s'", what, dim, text);
+            return false;
+        }
+        p = end + 1;
+    }
+    if (n != dim) {
+        cli_error("%s: expected %d coordinates for this engine, got %d ('%s')", what, dim, n, text);
+        return false;
+    }
+    return true;
+}
+
+static void format_config(char *buf, size_t size, const double *q, int dim)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < dim && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, i ? ", %g" : "%g", q[i]);
+}
+
+/* Check that an endpoint is inside the bounds and feasible; explain when it is not. */
+static bool check_endpoint(pb_engine *engine, const char *what, const double *q, const char *map)
+{
+    const int dim = pb_engine_dim(engine);
+    const double *lo = pb_engine_lower(engine), *hi = pb_engine_upper(engine);
+    char where[256];
+    format_config(where, sizeof where, q, dim);
+    for (int i = 0; i < dim; i++) {
+        if (!(q[i] >= lo[i] && q[i] < hi[i])) {
+            cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g)", what, where,
+                      map ? "map" : "bounds", i, lo[i], hi[i]);
+            return false;
+        }
+    }
+    if (!pb_engine_feasible(engine, q)) {
+        cli_error("%s (%s) is %s", what, where, map ? "on an obstacle" : "infeasible (in collision)");
+        return false;
+    }
+    return true;
+}
+
+static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine, const pb_problem *problem,
+                       const pb_result *r)
+{
+    const int dim = pb_engine_dim(engine);
+    fputs("{\"planner\": ", out);
+    json_string(out, a->planner);
+    fputs(", \"engine\": ", out);
+    json_string(out, pb_engine_name(engine));
+    fputs(", \"map\": ", out);
+    if (map)
+        json_string(out, map);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"seed\": %llu, \"start\": ", (unsigned long long)a->seed);
+    json_config(out, problem->start, dim);
+    fputs(", \"goal\": ", out);
+    json_config(out, problem->goal, dim);
+    fputs(", \"goal_radius\": ", out);
+    json_number(out, problem->goal_radius);
+    fputs(", \"outcome\": ", out);
+    json_string(out, pb_outcome_str(r->outcome));
+    fputs(", \"cost\": ", out);
+    json_number(out, r->cost);
+    fputs(", \"time_s\": ", out);
+    json_number(out, r->time_s);
+    fputs(", \"time_to_first_s\": ", out);
+    json_number(out, r->time_to_first_s >= 0.0 ? r->time_to_first_s : NAN);
+    fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu", (unsigned long long)r->iterations,
+            (unsigned long long)r->nodes);
+    fprintf(out, ", \"n_feasible\": %llu, \"n_visible\": %llu, \"n_edge_states\": %llu, \"n_pixels\": %llu",
+            (unsigned long long)r->counters.n_feasible, (unsigned long long)r->counters.n_visible,
+            (unsigned long long)r->counters.n_edge_states, (unsigned long long)r->counters.n_pixels);
+    for (size_t i = 0; i < r->n_extra; i++) {
+        fputs(", ", out);
+        json_string(out, r->extra[i].name);
+        fputs(": ", out);
+        json_number(out, r->extra[i].value);
+    }
+    fputs(", \"cost_trace\": [", out);
+    for (size_t i = 0; i < r->n_cost_trace; i++) {
+        fputs(i ? ", [" : "[", out);
+        json_number(out, r->cost_trace[i].time_s);
+        fputs(", ", out);
+        json_number(out, r->cost_trace[i].cost);
+        fputc(']', out);
+    }
+    fputs("], \"path\": [", out);
+    for (size_t i = 0; i < r->path.n; i++) {
+        if (i)
+            fputs(", ", out);
+        json_config(out, pb_path_at(&r->path, i), dim);
+    }
+    fputs("]}\n", out);
+}
+
+static void print_summary(FILE *out, const plan_args *a, const char *map, pb_engine *engine, const pb_result *r)
+{
+    fprintf(out, "%s on %s (%s): %s\n", a->planner, map ? map : "(no map)", pb_engine_name(engine),
+            pb_outcome_str(r->outcome));
+    if (r->path.n > 0)
+        fprintf(out, "  cost        %.6g (%zu waypoints)\n", r->cost, r->path.n);
+    fprintf(out, "  time        %.3f ms", r->time_s * 1e3);
+    if (r->time_to_first_s >= 0.0)
+        fprintf(out, " (first solution after %.3f ms)", r->time_to_first_s * 1e3);
+    fprintf(out, "\n  iterations  %llu\n  nodes       %llu\n", (unsigned long long)r->iterations,
+            (unsigned long long)r->nodes);
+    fprintf(out, "  checks      %llu feasible, %llu visible", (unsigned long long)r->counters.n_feasible,
+            (unsigned long long)r->counters.n_visible);
+    if (r->counters.n_pixels)
+        fprintf(out, ", %llu pixels read", (unsigned long long)r->counters.n_pixels);
+    if (r->counters.n_edge_states)
+        fprintf(out, ", %llu edge states", (unsigned long long)r->counters.n_edge_states);
+    fputc('\n', out);
+}
+
+int cli_plan(int argc, char **argv)
+{
+    plan_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    const pb_planner_impl *impl = pb_planner_registry_find(a.planner);
+    if (!impl) {
+        char names[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < pb_planner_registry_count() && used < sizeof names; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                     pb_planner_impl_name(pb_planner_registry_get(i)));
+        cli_error("unknown planner '%s' (planners: %s; engines are chosen with --engine)", a.planner, names);
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (!a.map && !a.engine) {
+        cli_error("no map given, as in 'planbench %s maps/room1.png'", a.planner);
+        return PB_EXIT_BAD_INPUT;
+    }
+    char map_buf[4096];
+    const char *map = a.map ? cli_resolve_map(a.map, map_buf, sizeof map_buf) : NULL;
+
+    pb_diag diag = {0};
+    pb_engine *engine = NULL;
+    pb_planner *planner = NULL;
+    pb_result result;
+    recorder rec = {0};
+    int exit_code = PB_EXIT_BAD_INPUT;
+    bool have_result = false;
+    if (pb_engine_load(&engine, a.engine, map, a.engine_options, a.n_engine_options, &diag) != PB_OK) {
+        cli_diag(&diag);
+        return PB_EXIT_BAD_INPUT;
+    }
+    const int dim = pb_engine_dim(engine);
+    double start[PB_MAX_DIM], goal[PB_MAX_DIM], dstart[PB_MAX_DIM], dgoal[PB_MAX_DIM];
+    const bool has_defaults = pb_engine_defaults(engine, dstart, dgoal);
+    if ((!a.start_text || !a.goal_text) && !has_defaults) {
+        cli_error("%s has no default start and goal: give them, as in 'start X,Y goal X,Y'",
+                  map ? map : "this engine");
+        goto done;
+    }
+    if (a.start_text) {
+        if (!parse_config("start", a.start_text, dim, start))
+            goto done;
+    } else {
+        memcpy(start, dstart, sizeof start);
+    }
+    if (a.goal_text) {
+        if (!parse_config("goal", a.goal_text, dim, goal))
+            goto done;
+    } else {
+        memcpy(goal, dgoal, sizeof goal);
+    }
+
+    if (pb_planner_create(&planner, a.planner, engine, &diag) != PB_OK) {
+        cli_diag(&diag);
+        goto done;
+    }
+    pb_planner_set_seed(planner, a.seed);
+    if (a.step_size > 0.0) {
+        if (pb_planner_has_param(planner, "step_size")) {
+            if (pb_planner_set_param_double(planner, "step_size", a.step_size, &diag) != PB_OK) {
+                cli_error("--step: %s", diag.message);
+                goto done;
+            }
+        } else if (!a.quiet) {
+            fprintf(stderr, "planbench: note: planner '%s' has no step size; --step is ignored\n", a.planner);
+        }
+    }
+    if (a.goal_bias >= 0.0) {
+        if (pb_planner_has_param(planner, "goal_bias")) {
+            if (pb_planner_set_param_double(planner, "goal_bias", a.goal_bias, &diag) != PB_OK) {
+                cli_error("--goal-bias: %s", diag.message);
+                goto done;
+            }
+        } else if (!a.quiet) {
+            fprintf(stderr, "planbench: note: planner '%s' has no goal bias; --goal-bias is ignored\n", a.planner);
+        }
+    }
+    for (size_t i = 0; i < a.n_params; i++) {
+        char name[128];
+        const char *eq = strchr(a.params[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - a.params[i]), a.params[i]);
+        if (pb_planner_set_param(planner, name, eq + 1, &diag) != PB_OK) {
+            cli_error("--param %s: %s", a.params[i], diag.message);
+            goto done;
+        }
+    }
+
+    double step = 0.0;
+    if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
+        step = 0.02 * pb_engine_extent(engine);
+    pb_problem problem = {.start = start, .goal = goal, .goal_radius = a.goal_radius > 0.0 ? a.goal_radius : step};
+    pb_stop stop = pb_stop_default();
+    stop.time_limit_s = a.time_limit;
+    stop.max_iterations = a.max_iterations;
+    stop.max_nodes = a.max_nodes;
+    stop.first_solution = a.stop_given ? a.stop_at_first : !pb_planner_impl_anytime(impl);
+    stop.approximate = a.approximate;
+
+    pb_result_init(&result, dim);
+    have_result = true;
+    const bool start_ok = check_endpoint(engine, "start", start, map);
+    const bool goal_ok = start_ok && check_endpoint(engine, "goal", goal, map);
+    if (!start_ok || !goal_ok) {
+        result.outcome = start_ok ? PB_OUTCOME_INVALID_GOAL : PB_OUTCOME_INVALID_START;
+        if (a.json)
+            print_json(stdout, &a, map, engine, &problem, &result);
+        goto done;
+    }
+
+    if (a.save_image) {
+        rec.dim = dim;
+        pb_planner_set_observer(planner, record_event, &rec);
+    }
+    if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK) {
+        cli_error("planning failed: out of memory");
+        goto done;
+    }
+    if (a.json)
+        print_json(stdout, &a, map, engine, &problem, &result);
+    else if (!a.quiet)
+        print_summary(stdout, &a, map, engine, &result);
+    fflush(stdout);
+
+    exit_code = result.outcome == PB_OUTCOME_EXACT ? PB_EXIT_FOUND : PB_EXIT_NOT_FOUND;
+    if (a.save_path) {
+        if (result.path.n == 0) {
+            if (!a.quiet)
+                fprintf(stderr, "planbench: note: no path, so %s was not written\n", a.save_path);
+        } else if (pb_path_save_csv(&result.path, a.save_path, &diag) != PB_OK) {
+            cli_diag(&diag);
+            exit_code = PB_EXIT_BAD_INPUT;
+        }
+    }
+    if (a.save_image) {
+        rc = save_image(&a, engine, &rec, &problem, &result);
+        if (rc >= 0)
+            exit_code = rc;
+    }
+done:
+    free(rec.edges);
+    if (have_result)
+        pb_result_finish(&result);
+    pb_planner_destroy(planner);
+    pb_engine_destroy(engine);
+    return exit_code;
+}

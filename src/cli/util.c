@@ -1,0 +1,124 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void cli_error(const char *fmt, ...)
+{
+    fputs("planbench: ", stderr);
+    va_list args;
+    va_start(args, fmt);
+    vfprintf(stderr, fmt, args);
+    va_end(args);
+    fputc('\n', stderr);
+}
+
+void cli_diag(const pb_diag *diag)
+{
+    char buf[1024];
+    pb_diag_format(diag, buf, sizeof buf);
+    cli_error("%s", buf);
+}
+
+bool cli_parse_double(const char *what, const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        cli_error("%s: expected a number, got '%s'", what, text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_u64(const char *what, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (text[0] == '-' || text[0] == '\0') {
+        cli_error("%s: expected a whole number >= 0, got '%s'", what, text);
+        return false;
+    }
+    const unsigned long long v = strtoull(text, &end, 10);
+    if (*end != '\0' || errno == ERANGE) {
+        cli_error("%s: expected a whole number >= 0, got '%s'", what, text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *cli_maps_dir(void)
+{
+    const char *env = getenv("PLANBENCH_MAPS");
+    if (env && is_dir(env))
+        return env;
+    if (is_dir("maps"))
+        return "maps";
+#ifdef PB_SOURCE_MAPS
+    if (is_dir(PB_SOURCE_MAPS))
+        return PB_SOURCE_MAPS;
+#endif
+#ifdef PB_INSTALLED_MAPS
+    if (is_dir(PB_INSTALLED_MAPS))
+        return PB_INSTALLED_MAPS;
+#endif
+    return NULL;
+}
+
+const char *cli_resolve_map(const char *path, char *buf, size_t size)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 || strchr(path, '/'))
+        return path;
+    const char *dir = cli_maps_dir();
+    if (!dir)
+        return path;
+    snprintf(buf, size, "%s/%s", dir, path);
+    return stat(buf, &st) == 0 ? buf : path;
+}
+
+void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void json_number(FILE *out, double v)
+{
+    if (!isfinite(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.17g", v);
+}
+
+void json_config(FILE *out, const double *q, int dim)
+{
+    fputc('[', out);
+    for (int i = 0; i < dim; i++) {
+        if (i)
+            fputs(", ", out);
+        json_number(out, q[i]);
+    }
+    fputc(']', out);
+}

@@ -1,0 +1,311 @@
+/* The engine wrapper: counts calls, supplies the default metric, interpolation, sampling
+ * and edge check, and shares an engine's data between handles. */
+#include "planbench/impl/engine_impl.h"
+#include "checkers/checkers.h"
+#include "core/metric.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What handles onto one C-space share. */
+typedef struct engine_shared {
+    const pb_engine_impl *impl;
+    void *self;
+    pb_engine_setup setup;
+    double extent;
+    atomic_int refs;
+} engine_shared;
+
+struct pb_engine {
+    engine_shared *shared;
+    pb_engine_counters counters;
+};
+
+pb_engine_setup pb_engine_setup_default(int dim)
+{
+    pb_engine_setup s;
+    memset(&s, 0, sizeof s);
+    s.dim = dim;
+    for (int i = 0; i < PB_MAX_DIM; i++)
+        s.weights[i] = 1.0;
+    s.bisection = true;
+    return s;
+}
+
+pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *self,
+                           const pb_engine_setup *setup, pb_diag *diag)
+{
+    *out = NULL;
+    if (setup->dim < 1 || setup->dim > PB_MAX_DIM) {
+        pb_diag_set(diag, NULL, 0, 0, "%s: dimension %d is outside 1..%d", impl->name, setup->dim, PB_MAX_DIM);
+        goto fail;
+    }
+    for (int i = 0; i < setup->dim; i++) {
+        if (!(setup->lower[i] < setup->upper[i]) || !isfinite(setup->lower[i]) || !isfinite(setup->upper[i])) {
+            pb_diag_set(diag, NULL, 0, 0, "%s: bounds of coordinate %d must satisfy lower < upper (got %g:%g)",
+                        impl->name, i, setup->lower[i], setup->upper[i]);
+            goto fail;
+        }
+        if (!(setup->weights[i] > 0.0) || !(setup->periods[i] >= 0.0)) {
+            pb_diag_set(diag, NULL, 0, 0, "%s: metric weight and period of coordinate %d must be positive",
+                        impl->name, i);
+            goto fail;
+        }
+    }
+    engine_shared *shared = calloc(1, sizeof *shared);
+    pb_engine *engine = calloc(1, sizeof *engine);
+    if (!shared || !engine) {
+        free(shared);
+        free(engine);
+        pb_diag_set(diag, NULL, 0, 0, "out of memory");
+        if (impl->destroy)
+            impl->destroy(self);
+        return PB_ERR_NOMEM;
+    }
+    shared->impl = impl;
+    shared->self = self;
+    shared->setup = *setup;
+    double sum = 0.0;
+    for (int i = 0; i < setup->dim; i++) {
+        const double d = setup->upper[i] - setup->lower[i];
+        sum += d * d;
+    }
+    shared->extent = sqrt(sum);
+    if (!(shared->setup.resolution > 0.0))
+        shared->setup.resolution = shared->extent / 1000.0;
+    atomic_init(&shared->refs, 1);
+    engine->shared = shared;
+    *out = engine;
+    return PB_OK;
+fail:
+    if (impl->destroy)
+        impl->destroy(self);
+    return PB_ERR_INVALID;
+}
+
+pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
+                         const pb_option *options, size_t n_options, pb_diag *diag)
+{
+    *out = NULL;
+    const pb_engine_impl *impl = NULL;
+    if (engine_name) {
+        impl = pb_engine_registry_find(engine_name);
+        if (!impl) {
+            pb_diag_set(diag, NULL, 0, 0, "unknown engine '%s' (see 'planbench list')", engine_name);
+            return PB_ERR_NOT_FOUND;
+        }
+    } else if (path) {
+        for (size_t i = 0; i < pb_engine_registry_count() && !impl; i++) {
+            const pb_engine_impl *candidate = pb_engine_registry_get(i);
+            if (candidate->accepts_path && candidate->accepts_path(path))
+                impl = candidate;
+        }
+        if (!impl) {
+            pb_diag_set(diag, path, 0, 0, "no engine reads this kind of file (expected a .png map); choose one with --engine");
+            return PB_ERR_INVALID;
+        }
+    } else {
+        pb_diag_set(diag, NULL, 0, 0, "no map or engine given");
+        return PB_ERR_INVALID;
+    }
+    if (!impl->load) {
+        pb_diag_set(diag, NULL, 0, 0, "engine '%s' can only be made from C", impl->name);
+        return PB_ERR_UNSUPPORTED;
+    }
+    void *self = NULL;
+    pb_engine_setup setup = pb_engine_setup_default(0);
+    pb_status st = impl->load(&self, &setup, path, options, n_options, diag);
+    if (st != PB_OK)
+        return st;
+    return pb_engine_create(out, impl, self, &setup, diag);
+}
+
+void pb_engine_destroy(pb_engine *engine)
+{
+    if (!engine)
+        return;
+    engine_shared *shared = engine->shared;
+    if (atomic_fetch_sub(&shared->refs, 1) == 1) {
+        if (shared->impl->destroy)
+            shared->impl->destroy(shared->self);
+        free(shared);
+    }
+    free(engine);
+}
+
+pb_status pb_engine_share(pb_engine **out, pb_engine *engine)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return PB_ERR_NOMEM;
+    (*out)->shared = engine->shared;
+    atomic_fetch_add(&engine->shared->refs, 1);
+    return PB_OK;
+}
+
+const char *pb_engine_name(const pb_engine *engine) { return engine->shared->impl->name; }
+int pb_engine_dim(const pb_engine *engine) { return engine->shared->setup.dim; }
+const double *pb_engine_lower(const pb_engine *engine) { return engine->shared->setup.lower; }
+const double *pb_engine_upper(const pb_engine *engine) { return engine->shared->setup.upper; }
+double pb_engine_extent(const pb_engine *engine) { return engine->shared->extent; }
+void *pb_engine_self(const pb_engine *engine) { return engine->shared->self; }
+const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine) { return engine->shared->impl; }
+const pb_engine_setup *pb_engine_get_setup(const pb_engine *engine) { return &engine->shared->setup; }
+
+bool pb_engine_feasible(pb_engine *engine, const double *q)
+{
+    engine->counters.n_feasible++;
+    const engine_shared *s = engine->shared;
+    return s->impl->feasible(s->self, q, &engine->counters);
+}
+
+bool pb_engine_visible(pb_engine *engine, const double *a, const double *b)
+{
+    engine->counters.n_visible++;
+    const engine_shared *s = engine->shared;
+    if (s->impl->visible)
+        return s->impl->visible(s->self, a, b, &engine->counters);
+    return pb_edge_interpolated(engine, s->self, s->impl->feasible, a, b, s->setup.resolution, s->setup.bisection,
+                                &engine->counters);
+}
+
+double pb_engine_distance(const pb_engine *engine, const double *a, const double *b)
+{
+    const engine_shared *s = engine->shared;
+    if (s->impl->distance)
+        return s->impl->distance(s->self, a, b);
+    const pb_engine_setup *st = &s->setup;
+    double sum = 0.0;
+    for (int i = 0; i < st->dim; i++) {
+        const double d = st->weights[i] * pb_coord_delta(a[i], b[i], st->periods[i]);
+        sum += d * d;
+    }
+    return sqrt(sum);
+}
+
+void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t, double *out)
+{
+    const engine_shared *s = engine->shared;
+    if (s->impl->interpolate) {
+        s->impl->interpolate(s->self, a, b, t, out);
+        return;
+    }
+    const pb_engine_setup *st = &s->setup;
+    for (int i = 0; i < st->dim; i++) {
+        const double period = st->periods[i];
+        if (t >= 1.0) {
+            out[i] = b[i]; /* the exact endpoint, not a rounded one */
+            continue;
+        }
+        double v = a[i] + t * pb_coord_delta(a[i], b[i], period);
+        if (period > 0.0) {
+            /* back into [lower, lower + period) */
+            const double lo = st->lower[i];
+            v = lo + fmod(v - lo, period);
+            if (v < lo)
+                v += period;
+        }
+        out[i] = v;
+    }
+}
+
+void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out)
+{
+    const engine_shared *s = engine->shared;
+    if (s->impl->sample) {
+        s->impl->sample(s->self, rng, out);
+        return;
+    }
+    for (int i = 0; i < s->setup.dim; i++)
+        out[i] = pb_rng_range(rng, s->setup.lower[i], s->setup.upper[i]);
+}
+
+bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods)
+{
+    const pb_engine_setup *st = &engine->shared->setup;
+    for (int i = 0; i < st->dim; i++) {
+        weights[i] = st->weights[i];
+        periods[i] = st->periods[i];
+    }
+    return !(st->opaque_metric || engine->shared->impl->distance);
+}
+
+bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal)
+{
+    const pb_engine_setup *st = &engine->shared->setup;
+    if (!st->has_defaults)
+        return false;
+    memcpy(start, st->default_start, (size_t)st->dim * sizeof(double));
+    memcpy(goal, st->default_goal, (size_t)st->dim * sizeof(double));
+    return true;
+}
+
+pb_engine_counters pb_engine_get_counters(const pb_engine *engine) { return engine->counters; }
+void pb_engine_reset_counters(pb_engine *engine) { memset(&engine->counters, 0, sizeof engine->counters); }
+
+const void *pb_engine_get_data(const pb_engine *engine, const char *what)
+{
+    const engine_shared *s = engine->shared;
+    return s->impl->get_data ? s->impl->get_data(s->self, what) : NULL;
+}
+
+const char *pb_option_find(const pb_option *options, size_t n_options, const char *name)
+{
+    for (size_t i = 0; i < n_options; i++)
+        if (strcmp(options[i].name, name) == 0)
+            return options[i].value;
+    return NULL;
+}
+
+pb_status pb_option_check_known(const pb_option *options, size_t n_options, const char *const *known,
+                                const char *engine_name, pb_diag *diag)
+{
+    for (size_t i = 0; i < n_options; i++) {
+        bool found = false;
+        for (const char *const *k = known; k && *k && !found; k++)
+            found = strcmp(*k, options[i].name) == 0;
+        if (!found) {
+            pb_diag_set(diag, NULL, 0, 0, "engine '%s' has no option '%s'", engine_name, options[i].name);
+            return PB_ERR_INVALID;
+        }
+    }
+    return PB_OK;
+}
+
+int pb_parse_doubles(const char *text, double *out, int max)
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        if (n == max)
+            return -1;
+        errno = 0;
+        char *end;
+        const double v = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(v))
+            return -1;
+        out[n++] = v;
+        while (*end == ' ')
+            end++;
+        if (*end == '\0')
+            return n;
+        if (*end != ',')
+            return -1;
+        p = end + 1;
+    }
+}
+
+static const char *const no_strings[] = {NULL};
+const char *pb_engine_impl_name(const pb_engine_impl *impl) { return impl->name; }
+const char *pb_engine_impl_summary(const pb_engine_impl *impl) { return impl->summary ? impl->summary : ""; }
+const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl)
+{
+    return impl->aliases ? impl->aliases : no_strings;
+}
+const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl)
+{
+    return impl->options_help ? impl->options_help : no_strings;
+}

@@ -1,0 +1,550 @@
+/* Nearest neighbours: an incremental kd-tree with buckets and bounding boxes.
+ *
+ * Points live in fixed-size buckets (coordinates copied in, so a bucket scan reads one
+ * contiguous block). A full bucket splits at the median of its widest coordinate. Every
+ * node keeps the bounding box of its points; a search visits the nearer child first and
+ * skips any node whose box is farther than the best found so far. The box distance honours
+ * weights and wrapping coordinates, so the search is exact under the engine's metric. */
+#include "core/nn.h"
+#include "core/metric.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bucket size: the measured crossover below which a linear scan beats descending the tree
+ * (bench/bench_nn.c). */
+#define BUCKET 16
+#define NONE UINT32_MAX
+
+typedef struct bucket {
+    uint32_t count;
+    uint32_t next; /* overflow chain, only for buckets of identical points */
+} bucket;
+
+typedef struct kd_node {
+    int32_t split_dim; /* -1 for a leaf */
+    double split;      /* points with q[split_dim] < split go left */
+    uint32_t child[2];
+    uint32_t bucket; /* leaf: head of its bucket chain */
+} kd_node;
+
+struct pb_nn {
+    int dim;
+    bool linear;
+    bool opaque;
+    bool any_period;
+    const pb_engine *engine;
+    double weight[PB_MAX_DIM];
+    double period[PB_MAX_DIM];
+    size_t size;
+
+    kd_node *nodes;
+    double *box; /* per node: lower[dim] then upper[dim] */
+    uint32_t n_nodes, cap_nodes;
+
+    bucket *buckets;
+    double *bq;    /* per bucket: BUCKET * dim coordinates */
+    uint32_t *bid; /* per bucket: BUCKET ids */
+    uint32_t n_buckets, cap_buckets;
+
+    /* linear mode */
+    double *lq;
+    uint32_t *lid;
+    size_t cap_linear;
+};
+
+void pb_nn_hits_finish(pb_nn_hits *hits)
+{
+    free(hits->ids);
+    free(hits->dists);
+    memset(hits, 0, sizeof *hits);
+}
+
+pb_status pb_nn_create(pb_nn **out, const pb_engine *engine)
+{
+    pb_nn *nn = calloc(1, sizeof *nn);
+    *out = nn;
+    if (!nn)
+        return PB_ERR_NOMEM;
+    nn->dim = pb_engine_dim(engine);
+    nn->engine = engine;
+    nn->opaque = !pb_engine_metric(engine, nn->weight, nn->period);
+    nn->linear = nn->opaque;
+    for (int i = 0; i < nn->dim; i++)
+        nn->any_period |= nn->period[i] > 0.0;
+    return PB_OK;
+}
+
+void pb_nn_destroy(pb_nn *nn)
+{
+    if (!nn)
+        return;
+    free(nn->nodes);
+    free(nn->box);
+    free(nn->buckets);
+    free(nn->bq);
+    free(nn->bid);
+    free(nn->lq);
+    free(nn->lid);
+    free(nn);
+}
+
+void pb_nn_set_mode(pb_nn *nn, pb_nn_mode mode) { nn->linear = nn->opaque || mode == PB_NN_LINEAR; }
+
+void pb_nn_clear(pb_nn *nn)
+{
+    nn->size = 0;
+    nn->n_nodes = 0;
+    nn->n_buckets = 0;
+}
+
+size_t pb_nn_size(const pb_nn *nn) { return nn->size; }
+
+size_t pb_nn_memory(const pb_nn *nn)
+{
+    const size_t d = (size_t)nn->dim;
+    return sizeof *nn + nn->cap_nodes * (sizeof(kd_node) + 2 * d * sizeof(double)) +
+           nn->cap_buckets * (sizeof(bucket) + BUCKET * (d * sizeof(double) + sizeof(uint32_t))) +
+           nn->cap_linear * (d * sizeof(double) + sizeof(uint32_t));
+}
+
+/* Squared distance under the metric, without the square root. */
+static inline double dist2(const pb_nn *nn, const double *a, const double *b)
+{
+    double sum = 0.0;
+    if (!nn->any_period) {
+        for (int i = 0; i < nn->dim; i++) {
+            const double d = nn->weight[i] * (b[i] - a[i]);
+            sum += d * d;
+        }
+    } else {
+        for (int i = 0; i < nn->dim; i++) {
+            const double d = nn->weight[i] * pb_coord_delta(a[i], b[i], nn->period[i]);
+            sum += d * d;
+        }
+    }
+    return sum;
+}
+
+double pb_nn_distance(const pb_nn *nn, const double *a, const double *b)
+{
+    if (nn->opaque)
+        return pb_engine_distance(nn->engine, a, b);
+    return sqrt(dist2(nn, a, b));
+}
+
+/* Squared distance from q to the box of node `index` (a lower bound for its points). */
+static inline double box_dist2(const pb_nn *nn, uint32_t index, const double *q)
+{
+    const double *lo = nn->box + (size_t)index * 2 * (size_t)nn->dim;
+    const double *hi = lo + nn->dim;
+    double sum = 0.0;
+    for (int i = 0; i < nn->dim; i++) {
+        double gap = 0.0;
+        if (q[i] < lo[i])
+            gap = lo[i] - q[i];
+        else if (q[i] > hi[i])
+            gap = q[i] - hi[i];
+        if (gap > 0.0 && nn->period[i] > 0.0) {
+            /* the other way round may be shorter */
+            const double a = fabs(pb_coord_delta(q[i], lo[i], nn->period[i]));
+            const double b = fabs(pb_coord_delta(q[i], hi[i], nn->period[i]));
+            gap = a < b ? a : b;
+        }
+        gap *= nn->weight[i];
+        sum += gap * gap;
+    }
+    return sum;
+}
+
+static uint32_t new_bucket(pb_nn *nn)
+{
+    if (nn->n_buckets == nn->cap_buckets) {
+        const uint32_t cap = nn->cap_buckets ? 2 * nn->cap_buckets : 16;
+        bucket *buckets = realloc(nn->buckets, cap * sizeof *buckets);
+        if (!buckets)
+            return NONE;
+        nn->buckets = buckets;
+        double *bq = realloc(nn->bq, (size_t)cap * BUCKET * (size_t)nn->dim * sizeof *bq);
+        if (!bq)
+            return NONE;
+        nn->bq = bq;
+        uint32_t *bid = realloc(nn->bid, (size_t)cap * BUCKET * sizeof *bid);
+        if (!bid)
+            return NONE;
+        nn->bid = bid;
+        nn->cap_buckets = cap;
+    }
+    const uint32_t b = nn->n_buckets++;
+    nn->buckets[b].count = 0;
+    nn->buckets[b].next = NONE;
+    return b;
+}
+
+static uint32_t new_node(pb_nn *nn)
+{
+    if (nn->n_nodes == nn->cap_nodes) {
+        const uint32_t cap = nn->cap_nodes ? 2 * nn->cap_nodes : 16;
+        kd_node *nodes = realloc(nn->nodes, cap * sizeof *nodes);
+        if (!nodes)
+            return NONE;
+        nn->nodes = nodes;
+        double *box = realloc(nn->box, (size_t)cap * 2 * (size_t)nn->dim * sizeof *box);
+        if (!box)
+            return NONE;
+        nn->box = box;
+        nn->cap_nodes = cap;
+    }
+    const uint32_t n = nn->n_nodes++;
+    nn->nodes[n].split_dim = -1;
+    nn->nodes[n].bucket = NONE;
+    return n;
+}
+
+static void box_set_point(pb_nn *nn, uint32_t node, const double *q)
+{
+    double *lo = nn->box + (size_t)node * 2 * (size_t)nn->dim;
+    memcpy(lo, q, (size_t)nn->dim * sizeof(double));
+    memcpy(lo + nn->dim, q, (size_t)nn->dim * sizeof(double));
+}
+
+static void box_extend(pb_nn *nn, uint32_t node, const double *q)
+{
+    double *lo = nn->box + (size_t)node * 2 * (size_t)nn->dim;
+    double *hi = lo + nn->dim;
+    for (int i = 0; i < nn->dim; i++) {
+        if (q[i] < lo[i])
+            lo[i] = q[i];
+        if (q[i] > hi[i])
+            hi[i] = q[i];
+    }
+}
+
+/* Append (id, q) to the leaf's head bucket, which must have room. */
+static void bucket_push(pb_nn *nn, uint32_t b, uint32_t id, const double *q)
+{
+    const uint32_t k = nn->buckets[b].count++;
+    memcpy(nn->bq + ((size_t)b * BUCKET + k) * (size_t)nn->dim, q, (size_t)nn->dim * sizeof(double));
+    nn->bid[(size_t)b * BUCKET + k] = id;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Turn full leaf `leaf` into an internal node with two leaves. Returns false when its points
+ * cannot be separated (all identical) or memory ran out: then the caller chains a bucket. */
+static bool split_leaf(pb_nn *nn, uint32_t leaf)
+{
+    const int dim = nn->dim;
+    const double *lo = nn->box + (size_t)leaf * 2 * (size_t)dim;
+    const double *hi = lo + dim;
+    int best = -1;
+    double spread = 0.0;
+    for (int i = 0; i < dim; i++) {
+        const double s = (hi[i] - lo[i]) * nn->weight[i];
+        if (s > spread) {
+            spread = s;
+            best = i;
+        }
+    }
+    if (best < 0)
+        return false;
+    const uint32_t head = nn->nodes[leaf].bucket;
+    if (nn->buckets[head].next != NONE)
+        return false; /* a chain of identical points stays a chain */
+    const uint32_t count = nn->buckets[head].count;
+    double values[BUCKET];
+    for (uint32_t k = 0; k < count; k++)
+        values[k] = nn->bq[((size_t)head * BUCKET + k) * (size_t)dim + (size_t)best];
+    qsort(values, count, sizeof(double), cmp_double);
+    double split = values[count / 2];
+    if (split <= values[0]) {
+        /* many equal to the minimum: split just above it */
+        uint32_t k = count / 2;
+        while (k < count && values[k] <= values[0])
+            k++;
+        if (k == count)
+            return false;
+        split = values[k];
+    }
+    const uint32_t left = new_node(nn);
+    const uint32_t right = left == NONE ? NONE : new_node(nn);
+    const uint32_t right_bucket = right == NONE ? NONE : new_bucket(nn);
+    if (right_bucket == NONE)
+        return false; /* nodes allocated above are simply unused */
+    const uint32_t left_bucket = head; /* reuse: compact in place */
+    nn->nodes[left].bucket = left_bucket;
+    nn->nodes[right].bucket = right_bucket;
+    double tmp_q[BUCKET * PB_MAX_DIM];
+    uint32_t tmp_id[BUCKET];
+    memcpy(tmp_q, nn->bq + (size_t)head * BUCKET * (size_t)dim, (size_t)count * (size_t)dim * sizeof(double));
+    memcpy(tmp_id, nn->bid + (size_t)head * BUCKET, count * sizeof(uint32_t));
+    nn->buckets[left_bucket].count = 0;
+    bool left_empty = true, right_empty = true;
+    for (uint32_t k = 0; k < count; k++) {
+        const double *q = tmp_q + (size_t)k * (size_t)dim;
+        if (q[best] < split) {
+            bucket_push(nn, left_bucket, tmp_id[k], q);
+            if (left_empty)
+                box_set_point(nn, left, q);
+            else
+                box_extend(nn, left, q);
+            left_empty = false;
+        } else {
+            bucket_push(nn, right_bucket, tmp_id[k], q);
+            if (right_empty)
+                box_set_point(nn, right, q);
+            else
+                box_extend(nn, right, q);
+            right_empty = false;
+        }
+    }
+    kd_node *node = &nn->nodes[leaf];
+    node->split_dim = best;
+    node->split = split;
+    node->child[0] = left;
+    node->child[1] = right;
+    node->bucket = NONE;
+    return true;
+}
+
+pb_status pb_nn_add(pb_nn *nn, uint32_t id, const double *q)
+{
+    const size_t d = (size_t)nn->dim;
+    if (nn->linear) {
+        if (nn->size == nn->cap_linear) {
+            size_t cap = nn->cap_linear ? 2 * nn->cap_linear : 64;
+            double *lq = realloc(nn->lq, cap * d * sizeof(double));
+            if (!lq)
+                return PB_ERR_NOMEM;
+            nn->lq = lq;
+            uint32_t *lid = realloc(nn->lid, cap * sizeof(uint32_t));
+            if (!lid)
+                return PB_ERR_NOMEM;
+            nn->lid = lid;
+            nn->cap_linear = cap;
+        }
+        memcpy(nn->lq + nn->size * d, q, d * sizeof(double));
+        nn->lid[nn->size++] = id;
+        return PB_OK;
+    }
+    if (nn->n_nodes == 0) {
+        const uint32_t root = new_node(nn);
+        const uint32_t b = root == NONE ? NONE : new_bucket(nn);
+        if (b == NONE)
+            return PB_ERR_NOMEM;
+        nn->nodes[root].bucket = b;
+        box_set_point(nn, root, q);
+    }
+    uint32_t node = 0;
+    for (;;) {
+        box_extend(nn, node, q);
+        const kd_node *n = &nn->nodes[node];
+        if (n->split_dim >= 0) {
+            node = n->child[q[n->split_dim] < n->split ? 0 : 1];
+            continue;
+        }
+        uint32_t head = n->bucket;
+        if (nn->buckets[head].count < BUCKET) {
+            bucket_push(nn, head, id, q);
+            break;
+        }
+        if (split_leaf(nn, node))
+            continue; /* descend into the new children */
+        const uint32_t b = new_bucket(nn);
+        if (b == NONE)
+            return PB_ERR_NOMEM;
+        nn->buckets[b].next = nn->nodes[node].bucket;
+        nn->nodes[node].bucket = b;
+        bucket_push(nn, b, id, q);
+        break;
+    }
+    nn->size++;
+    return PB_OK;
+}
+
+/* ---- searches ---- */
+
+typedef struct knn_state {
+    size_t k, n;
+    uint32_t *ids;
+    double *d2; /* sorted ascending */
+} knn_state;
+
+static inline double knn_bound(const knn_state *s) { return s->n < s->k ? DBL_MAX : s->d2[s->n - 1]; }
+
+static inline void knn_offer(knn_state *s, uint32_t id, double d2)
+{
+    if (s->n == s->k && !(d2 < s->d2[s->n - 1] || (d2 == s->d2[s->n - 1] && id < s->ids[s->n - 1])))
+        return;
+    size_t i = s->n < s->k ? s->n++ : s->n - 1;
+    while (i > 0 && (s->d2[i - 1] > d2 || (s->d2[i - 1] == d2 && s->ids[i - 1] > id))) {
+        s->d2[i] = s->d2[i - 1];
+        s->ids[i] = s->ids[i - 1];
+        i--;
+    }
+    s->d2[i] = d2;
+    s->ids[i] = id;
+}
+
+static void knn_leaf(const pb_nn *nn, uint32_t b, const double *q, knn_state *s)
+{
+    const size_t d = (size_t)nn->dim;
+    for (; b != NONE; b = nn->buckets[b].next) {
+        const double *p = nn->bq + (size_t)b * BUCKET * d;
+        const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
+        for (uint32_t k = 0; k < nn->buckets[b].count; k++)
+            knn_offer(s, ids[k], dist2(nn, q, p + k * d));
+    }
+}
+
+static void knn_node(const pb_nn *nn, uint32_t node, const double *q, knn_state *s)
+{
+    const kd_node *n = &nn->nodes[node];
+    if (n->split_dim < 0) {
+        knn_leaf(nn, n->bucket, q, s);
+        return;
+    }
+    const double b0 = box_dist2(nn, n->child[0], q);
+    const double b1 = box_dist2(nn, n->child[1], q);
+    const int first = b1 < b0;
+    const double bf = first ? b1 : b0, bs = first ? b0 : b1;
+    if (bf <= knn_bound(s))
+        knn_node(nn, n->child[first], q, s);
+    if (bs <= knn_bound(s))
+        knn_node(nn, n->child[!first], q, s);
+}
+
+static double linear_d2(const pb_nn *nn, const double *q, size_t i)
+{
+    if (nn->opaque) {
+        const double dd = pb_engine_distance(nn->engine, q, nn->lq + i * (size_t)nn->dim);
+        return dd * dd;
+    }
+    return dist2(nn, q, nn->lq + i * (size_t)nn->dim);
+}
+
+size_t pb_nn_knearest(const pb_nn *nn, const double *q, size_t k, uint32_t *ids, double *dists)
+{
+    if (k == 0 || nn->size == 0)
+        return 0;
+    knn_state s = {k, 0, ids, dists};
+    if (nn->linear) {
+        for (size_t i = 0; i < nn->size; i++)
+            knn_offer(&s, nn->lid[i], linear_d2(nn, q, i));
+    } else {
+        knn_node(nn, 0, q, &s);
+    }
+    for (size_t i = 0; i < s.n; i++)
+        dists[i] = sqrt(dists[i]);
+    return s.n;
+}
+
+uint32_t pb_nn_nearest(const pb_nn *nn, const double *q, double *dist)
+{
+    uint32_t id;
+    double d;
+    if (pb_nn_knearest(nn, q, 1, &id, &d) == 0)
+        return NONE;
+    if (dist)
+        *dist = d;
+    return id;
+}
+
+static bool hits_push(pb_nn_hits *h, uint32_t id, double d2)
+{
+    if (h->n == h->capacity) {
+        size_t cap = h->capacity ? 2 * h->capacity : 64;
+        uint32_t *ids = realloc(h->ids, cap * sizeof *ids);
+        if (!ids)
+            return false;
+        h->ids = ids;
+        double *ds = realloc(h->dists, cap * sizeof *ds);
+        if (!ds)
+            return false;
+        h->dists = ds;
+        h->capacity = cap;
+    }
+    h->ids[h->n] = id;
+    h->dists[h->n] = d2;
+    h->n++;
+    return true;
+}
+
+static bool radius_node(const pb_nn *nn, uint32_t node, const double *q, double r2, pb_nn_hits *h)
+{
+    if (box_dist2(nn, node, q) > r2)
+        return true;
+    const kd_node *n = &nn->nodes[node];
+    if (n->split_dim >= 0)
+        return radius_node(nn, n->child[0], q, r2, h) && radius_node(nn, n->child[1], q, r2, h);
+    const size_t d = (size_t)nn->dim;
+    for (uint32_t b = n->bucket; b != NONE; b = nn->buckets[b].next) {
+        const double *p = nn->bq + (size_t)b * BUCKET * d;
+        const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
+        for (uint32_t k = 0; k < nn->buckets[b].count; k++) {
+            const double d2 = dist2(nn, q, p + k * d);
+            if (d2 <= r2 && !hits_push(h, ids[k], d2))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Sort hits by (distance, id): insertion sort for the usual short lists, else qsort. */
+typedef struct hit {
+    double d2;
+    uint32_t id;
+} hit;
+
+static int cmp_hit(const void *a, const void *b)
+{
+    const hit *x = a, *y = b;
+    if (x->d2 != y->d2)
+        return (x->d2 > y->d2) - (x->d2 < y->d2);
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static bool sort_hits(pb_nn_hits *h)
+{
+    if (h->n < 2)
+        return true;
+    hit *tmp = malloc(h->n * sizeof *tmp);
+    if (!tmp)
+        return false;
+    for (size_t i = 0; i < h->n; i++)
+        tmp[i] = (hit){h->dists[i], h->ids[i]};
+    qsort(tmp, h->n, sizeof *tmp, cmp_hit);
+    for (size_t i = 0; i < h->n; i++) {
+        h->dists[i] = tmp[i].d2;
+        h->ids[i] = tmp[i].id;
+    }
+    free(tmp);
+    return true;
+}
+
+pb_status pb_nn_radius(const pb_nn *nn, const double *q, double radius, pb_nn_hits *hits)
+{
+    hits->n = 0;
+    if (nn->size == 0 || !(radius >= 0.0))
+        return PB_OK;
+    const double r2 = radius * radius;
+    if (nn->linear) {
+        for (size_t i = 0; i < nn->size; i++) {
+            const double d2 = linear_d2(nn, q, i);
+            if (d2 <= r2 && !hits_push(hits, nn->lid[i], d2))
+                return PB_ERR_NOMEM;
+        }
+    } else if (!radius_node(nn, 0, q, r2, hits)) {
+        return PB_ERR_NOMEM;
+    }
+    if (!sort_hits(hits))
+        return PB_ERR_NOMEM;
+    for (size_t i = 0; i < hits->n; i++)
+        hits->dists[i] = sqrt(hits->dists[i]);
+    return PB_OK;
+}

@@ -1,0 +1,362 @@
+/* Planners: creation by name, parameters by name, and the solve wrapper that checks the
+ * problem, times the solve, counts engine work and derives the outcome. */
+#include "planbench/impl/planner_impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct pb_planner {
+    const pb_planner_impl *impl;
+    pb_engine *engine;
+    void *params;
+    uint64_t seed;
+    pb_observer_fn observer;
+    void *observer_payload;
+};
+
+const char *pb_outcome_str(pb_outcome outcome)
+{
+    static const char *const names[PB_OUTCOME_COUNT] = {
+        "exact", "approximate", "timeout", "invalid_start", "invalid_goal", "no_solution",
+    };
+    return (unsigned)outcome < PB_OUTCOME_COUNT ? names[outcome] : "unknown";
+}
+
+pb_stop pb_stop_default(void)
+{
+    pb_stop stop;
+    memset(&stop, 0, sizeof stop);
+    stop.time_limit_s = 10.0;
+    stop.first_solution = true;
+    return stop;
+}
+
+void pb_result_init(pb_result *result, int dim)
+{
+    memset(result, 0, sizeof *result);
+    pb_path_init(&result->path, dim);
+    result->cost = INFINITY;
+    result->time_to_first_s = -1.0;
+}
+
+void pb_result_finish(pb_result *result)
+{
+    if (!result)
+        return;
+    pb_path_finish(&result->path);
+    free(result->cost_trace);
+    result->cost_trace = NULL;
+    result->n_cost_trace = result->cost_trace_capacity = 0;
+}
+
+pb_status pb_result_trace(pb_result *result, double time_s, double cost)
+{
+    if (result->n_cost_trace == result->cost_trace_capacity) {
+        size_t cap = result->cost_trace_capacity ? 2 * result->cost_trace_capacity : 64;
+        pb_cost_sample *t = realloc(result->cost_trace, cap * sizeof *t);
+        if (!t)
+            return PB_ERR_NOMEM;
+        result->cost_trace = t;
+        result->cost_trace_capacity = cap;
+    }
+    result->cost_trace[result->n_cost_trace++] = (pb_cost_sample){time_s, cost};
+    return PB_OK;
+}
+
+void pb_result_set_extra(pb_result *result, const char *name, double value)
+{
+    for (size_t i = 0; i < result->n_extra; i++)
+        if (strcmp(result->extra[i].name, name) == 0) {
+            result->extra[i].value = value;
+            return;
+        }
+    if (result->n_extra < PB_MAX_EXTRA_STATS)
+        result->extra[result->n_extra++] = (pb_extra_stat){name, value};
+}
+
+/* ---- registry views ---- */
+
+const char *pb_planner_impl_name(const pb_planner_impl *impl) { return impl->name; }
+const char *pb_planner_impl_summary(const pb_planner_impl *impl) { return impl->summary; }
+bool pb_planner_impl_anytime(const pb_planner_impl *impl) { return impl->anytime; }
+const char *const *pb_planner_impl_aliases(const pb_planner_impl *impl)
+{
+    static const char *const none[] = {NULL};
+    return impl->aliases ? impl->aliases : none;
+}
+const pb_param_def *pb_planner_impl_params(const pb_planner_impl *impl, size_t *n)
+{
+    *n = impl->n_params;
+    return impl->params;
+}
+
+/* ---- parameters ---- */
+
+static const pb_param_def *find_param(const pb_planner_impl *impl, const char *name)
+{
+    for (size_t i = 0; i < impl->n_params; i++)
+        if (strcmp(impl->params[i].name, name) == 0)
+            return &impl->params[i];
+    return NULL;
+}
+
+static void store_param(void *params, const pb_param_def *def, double value)
+{
+    char *field = (char *)params + def->offset;
+    switch (def->type) {
+    case PB_PARAM_DOUBLE:
+        memcpy(field, &value, sizeof value);
+        break;
+    case PB_PARAM_INT: {
+        int v = (int)value;
+        memcpy(field, &v, sizeof v);
+        break;
+    }
+    case PB_PARAM_BOOL: {
+        bool v = value != 0.0;
+        memcpy(field, &v, sizeof v);
+        break;
+    }
+    case PB_PARAM_TYPE_COUNT:
+        break;
+    }
+}
+
+static double load_param(const void *params, const pb_param_def *def)
+{
+    const char *field = (const char *)params + def->offset;
+    switch (def->type) {
+    case PB_PARAM_DOUBLE: {
+        double v;
+        memcpy(&v, field, sizeof v);
+        return v;
+    }
+    case PB_PARAM_INT: {
+        int v;
+        memcpy(&v, field, sizeof v);
+        return v;
+    }
+    case PB_PARAM_BOOL: {
+        bool v;
+        memcpy(&v, field, sizeof v);
+        return v;
+    }
+    case PB_PARAM_TYPE_COUNT:
+        break;
+    }
+    return 0.0;
+}
+
+pb_status pb_planner_create(pb_planner **out, const char *name, pb_engine *engine, pb_diag *diag)
+{
+    *out = NULL;
+    const pb_planner_impl *impl = pb_planner_registry_find(name);
+    if (!impl) {
+        pb_diag_set(diag, NULL, 0, 0, "unknown planner '%s' (see 'planbench list')", name);
+        return PB_ERR_NOT_FOUND;
+    }
+    pb_planner *p = calloc(1, sizeof *p);
+    void *params = calloc(1, impl->params_size ? impl->params_size : 1);
+    if (!p || !params) {
+        free(p);
+        free(params);
+        pb_diag_set(diag, NULL, 0, 0, "out of memory");
+        return PB_ERR_NOMEM;
+    }
+    p->impl = impl;
+    p->engine = engine;
+    p->params = params;
+    p->seed = 1;
+    for (size_t i = 0; i < impl->n_params; i++)
+        store_param(params, &impl->params[i], impl->params[i].default_value);
+    *out = p;
+    return PB_OK;
+}
+
+void pb_planner_destroy(pb_planner *planner)
+{
+    if (!planner)
+        return;
+    free(planner->params);
+    free(planner);
+}
+
+const char *pb_planner_name(const pb_planner *planner) { return planner->impl->name; }
+
+bool pb_planner_has_param(const pb_planner *planner, const char *name)
+{
+    return find_param(planner->impl, name) != NULL;
+}
+
+pb_status pb_planner_set_param_double(pb_planner *planner, const char *name, double value, pb_diag *diag)
+{
+    const pb_param_def *def = find_param(planner->impl, name);
+    if (!def) {
+        pb_diag_set(diag, NULL, 0, 0, "planner '%s' has no parameter '%s' (see 'planbench list')",
+                    planner->impl->name, name);
+        return PB_ERR_NOT_FOUND;
+    }
+    if (!isfinite(value) || value < def->low || value > def->high) {
+        pb_diag_set(diag, NULL, 0, 0, "parameter '%s' of '%s' must be in [%g, %g], got %g", name,
+                    planner->impl->name, def->low, def->high, value);
+        return PB_ERR_INVALID;
+    }
+    if (def->type != PB_PARAM_DOUBLE && value != floor(value)) {
+        pb_diag_set(diag, NULL, 0, 0, "parameter '%s' of '%s' must be a whole number, got %g", name,
+                    planner->impl->name, value);
+        return PB_ERR_INVALID;
+    }
+    store_param(planner->params, def, value);
+    return PB_OK;
+}
+
+pb_status pb_planner_set_param(pb_planner *planner, const char *name, const char *value, pb_diag *diag)
+{
+    const pb_param_def *def = find_param(planner->impl, name);
+    if (!def)
+        return pb_planner_set_param_double(planner, name, 0.0, diag); /* reports the unknown name */
+    double v;
+    if (def->type == PB_PARAM_BOOL && (strcasecmp(value, "true") == 0 || strcasecmp(value, "yes") == 0 ||
+                                       strcasecmp(value, "on") == 0)) {
+        v = 1.0;
+    } else if (def->type == PB_PARAM_BOOL && (strcasecmp(value, "false") == 0 || strcasecmp(value, "no") == 0 ||
+                                              strcasecmp(value, "off") == 0)) {
+        v = 0.0;
+    } else {
+        char *end;
+        errno = 0;
+        v = strtod(value, &end);
+        if (end == value || *end != '\0' || errno == ERANGE) {
+            pb_diag_set(diag, NULL, 0, 0, "parameter '%s' of '%s' expects a %s, got '%s'", name,
+                        planner->impl->name,
+                        def->type == PB_PARAM_BOOL  ? "boolean (true/false)"
+                        : def->type == PB_PARAM_INT ? "whole number"
+                                                    : "number",
+                        value);
+            return PB_ERR_INVALID;
+        }
+    }
+    return pb_planner_set_param_double(planner, name, v, diag);
+}
+
+pb_status pb_planner_get_param(const pb_planner *planner, const char *name, double *value)
+{
+    const pb_param_def *def = find_param(planner->impl, name);
+    if (!def)
+        return PB_ERR_NOT_FOUND;
+    *value = load_param(planner->params, def);
+    return PB_OK;
+}
+
+void pb_planner_set_seed(pb_planner *planner, uint64_t seed) { planner->seed = seed; }
+
+void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload)
+{
+    planner->observer = fn;
+    planner->observer_payload = payload;
+}
+
+/* ---- solving ---- */
+
+bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution)
+{
+    const pb_stop *stop = ctx->stop;
+    if (have_solution && stop->first_solution) {
+        ctx->stop_reason = PB_OUTCOME_EXACT;
+        return true;
+    }
+    if (stop->cancel && *stop->cancel) {
+        ctx->stop_reason = PB_OUTCOME_TIMEOUT;
+        return true;
+    }
+    if ((stop->max_iterations && iterations >= stop->max_iterations) ||
+        (stop->max_nodes && nodes >= stop->max_nodes)) {
+        ctx->stop_reason = PB_OUTCOME_NO_SOLUTION;
+        return true;
+    }
+    /* The clock is read every 16 calls: cheap, and still within microseconds of the limit. */
+    if (stop->time_limit_s > 0.0 && (ctx->stop_checks++ & 15) == 0 && pb_solve_elapsed(ctx) >= stop->time_limit_s) {
+        ctx->stop_reason = PB_OUTCOME_TIMEOUT;
+        return true;
+    }
+    return false;
+}
+
+void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost, const pb_path *path)
+{
+    const double t = pb_solve_elapsed(ctx);
+    if (result->time_to_first_s < 0.0)
+        result->time_to_first_s = t;
+    pb_result_trace(result, t, cost); /* a trace that cannot grow loses a point, not the solve */
+    if (ctx->observer) {
+        pb_event ev = {.type = PB_EVENT_SOLUTION, .path = path, .cost = cost};
+        ctx->observer(&ev, ctx->observer_payload);
+    }
+}
+
+double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size)
+{
+    return step_size > 0.0 ? step_size : 0.02 * pb_engine_extent(ctx->engine);
+}
+
+static void counters_sub(pb_engine_counters *out, const pb_engine_counters *after, const pb_engine_counters *before)
+{
+    out->n_feasible = after->n_feasible - before->n_feasible;
+    out->n_visible = after->n_visible - before->n_visible;
+    out->n_edge_states = after->n_edge_states - before->n_edge_states;
+    out->n_pixels = after->n_pixels - before->n_pixels;
+}
+
+pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop, pb_result *result)
+{
+    if (!(problem->goal_radius > 0.0) || !isfinite(problem->goal_radius))
+        return PB_ERR_INVALID;
+    const int dim = pb_engine_dim(planner->engine);
+    pb_path_clear(&result->path);
+    result->path.dim = dim;
+    result->outcome = PB_OUTCOME_COUNT; /* "not decided" */
+    result->cost = INFINITY;
+    result->time_s = 0.0;
+    result->time_to_first_s = -1.0;
+    result->iterations = result->nodes = 0;
+    result->n_cost_trace = 0;
+    result->n_extra = 0;
+
+    const pb_engine_counters before = pb_engine_get_counters(planner->engine);
+    pb_solve_ctx ctx = {
+        .engine = planner->engine,
+        .problem = problem,
+        .stop = stop,
+        .observer = planner->observer,
+        .observer_payload = planner->observer_payload,
+        .t_start = pb_clock_seconds(),
+        .dim = dim,
+        .stop_reason = PB_OUTCOME_NO_SOLUTION,
+    };
+    pb_rng_seed(&ctx.rng, planner->seed);
+
+    pb_status st = PB_OK;
+    if (!pb_engine_feasible(planner->engine, problem->start))
+        result->outcome = PB_OUTCOME_INVALID_START;
+    else if (!pb_engine_feasible(planner->engine, problem->goal))
+        result->outcome = PB_OUTCOME_INVALID_GOAL;
+    else
+        st = planner->impl->solve(planner->params, &ctx, result);
+
+    result->time_s = pb_solve_elapsed(&ctx);
+    const pb_engine_counters after = pb_engine_get_counters(planner->engine);
+    counters_sub(&result->counters, &after, &before);
+    if (result->outcome == PB_OUTCOME_COUNT) {
+        if (result->path.n > 0 && stop->approximate)
+            result->outcome = PB_OUTCOME_APPROXIMATE;
+        else
+            result->outcome = ctx.stop_reason == PB_OUTCOME_EXACT ? PB_OUTCOME_NO_SOLUTION : (pb_outcome)ctx.stop_reason;
+    }
+    if (result->outcome != PB_OUTCOME_EXACT && result->outcome != PB_OUTCOME_APPROXIMATE)
+        pb_path_clear(&result->path);
+    result->cost = result->path.n > 0 ? pb_path_length(&result->path, planner->engine) : INFINITY;
+    return st;
+}

@@ -1,0 +1,1047 @@
+/* The expression compiler behind the black-box engine's `--expr`: a recursive-descent parser
+ * that emits a flat stack-machine program, with a small peephole optimiser, and the
+ * interpreter that runs it. See expr.h for the grammar. */
+#include "engines/expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Recursion limit of the parser (nested parentheses, unary operators, `^` chains): deep
+ * enough for any expression a person writes, shallow enough that hostile input cannot
+ * overflow the C stack. It also bounds the evaluation stack. */
+#define MAX_NESTING 100
+#define EVAL_STACK 256
+#define MAX_CODE (1u << 16)
+
+/* ---- the instruction set ------------------------------------------------------------ */
+
+/* Unary operators: name, C expression in `v`. */
+#define UNARY_OPS(X)                                                                                       \
+    X(NEG, -v)                                                                                             \
+    X(NOT, (double)(v == 0.0))                                                                             \
+    X(SQUARE, v *v)                                                                                        \
+    X(SIN, sin(v))                                                                                         \
+    X(COS, cos(v))                                                                                         \
+    X(TAN, tan(v))                                                                                         \
+    X(ASIN, asin(v))                                                                                       \
+    X(ACOS, acos(v))                                                                                       \
+    X(ATAN, atan(v))                                                                                       \
+    X(SQRT, sqrt(v))                                                                                       \
+    X(ABS, fabs(v))                                                                                        \
+    X(EXP, exp(v))                                                                                         \
+    X(LOG, log(v))                                                                                         \
+    X(FLOOR, floor(v))                                                                                     \
+    X(CEIL, ceil(v))
+
+/* Binary operators: name, C expression in `l` and `r`. */
+#define BINARY_OPS(X)                                                                                      \
+    X(ADD, l + r)                                                                                          \
+    X(SUB, l - r)                                                                                          \
+    X(MUL, l *r)                                                                                           \
+    X(DIV, l / r)                                                                                          \
+    X(POW, pow(l, r))                                                                                      \
+    X(LT, (double)(l < r))                                                                                 \
+    X(LE, (double)(l <= r))                                                                                \
+    X(GT, (double)(l > r))                                                                                 \
+    X(GE, (double)(l >= r))                                                                                \
+    X(EQ, (double)(l == r))                                                                                \
+    X(NE, (double)(l != r))                                                                                \
+    X(MIN, fmin(l, r))                                                                                     \
+    X(MAX, fmax(l, r))                                                                                     \
+    X(ATAN2, atan2(l, r))                                                                                  \
+    X(HYPOT, hypot(l, r))
+
+#define ENUM_ITEM(name, expr) U_##name,
+enum unary_op { UNARY_OPS(ENUM_ITEM) UNARY_COUNT };
+#undef ENUM_ITEM
+#define ENUM_ITEM(name, expr) B_##name,
+enum binary_op { BINARY_OPS(ENUM_ITEM) BINARY_COUNT };
+#undef ENUM_ITEM
+
+/* Where a binary operator's right operand comes from: the stack, the instruction's constant,
+ * or a variable. Fusing the last two saves a dispatch and a stack move per operand. */
+enum { FORM_STACK, FORM_CONST, FORM_VAR, FORM_COUNT };
+
+enum {
+    OP_END,
+    OP_CONST,          /* push k */
+    OP_VAR,            /* push x[arg] */
+    OP_JUMP_IF_FALSE,  /* `and`: when the top is false jump to arg keeping it, else pop it */
+    OP_JUMP_IF_TRUE,   /* `or`: when the top is true jump to arg keeping it, else pop it */
+    OP_UNARY_FIRST,    /* OP_UNARY_FIRST + enum unary_op */
+    OP_BINARY_FIRST = OP_UNARY_FIRST + UNARY_COUNT, /* + 3 * enum binary_op + form */
+    OP_COUNT = OP_BINARY_FIRST + FORM_COUNT * BINARY_COUNT
+};
+
+#define UNARY(u) (OP_UNARY_FIRST + (u))
+#define BINARY(b, form) (OP_BINARY_FIRST + FORM_COUNT * (b) + (form))
+
+typedef struct insn {
+    int32_t op;
+    int32_t arg;
+    double k;
+} insn;
+
+struct pb_expr {
+    insn *code;
+    size_t n;
+    bool condition;
+};
+
+static double apply_unary(int u, double v)
+{
+    switch (u) {
+#define CASE(name, expr)                                                                                   \
+    case U_##name:                                                                                         \
+        return expr;
+        UNARY_OPS(CASE)
+#undef CASE
+    }
+    return NAN;
+}
+
+static double apply_binary(int b, double l, double r)
+{
+    switch (b) {
+#define CASE(name, expr)                                                                                   \
+    case B_##name:                                                                                         \
+        return expr;
+        BINARY_OPS(CASE)
+#undef CASE
+    }
+    return NAN;
+}
+
+/* ---- the interpreter ---------------------------------------------------------------- */
+
+double pb_expr_eval(const pb_expr *expr, const double *x)
+{
+    /* `top` points one past the top of the stack. */
+    double stack[EVAL_STACK];
+    double *top = stack;
+    const insn *code = expr->code;
+    for (const insn *p = code;; p++) {
+        switch (p->op) {
+        case OP_END:
+            return top[-1];
+        case OP_CONST:
+            *top++ = p->k;
+            break;
+        case OP_VAR:
+            *top++ = x[p->arg];
+            break;
+        case OP_JUMP_IF_FALSE:
+            if (top[-1] == 0.0)
+                p = code + p->arg - 1;
+            else
+                top--;
+            break;
+        case OP_JUMP_IF_TRUE:
+            if (top[-1] != 0.0)
+                p = code + p->arg - 1;
+            else
+                top--;
+            break;
+#define CASE(name, expr)                                                                                   \
+    case UNARY(U_##name): {                                                                                \
+        const double v = top[-1];                                                                          \
+        top[-1] = expr;                                                                                    \
+        break;                                                                                             \
+    }
+            UNARY_OPS(CASE)
+#undef CASE
+#define CASE(name, expr)                                                                                   \
+    case BINARY(B_##name, FORM_STACK): {                                                                   \
+        const double l = top[-2], r = top[-1];                                                             \
+        top--;                                                                                             \
+        top[-1] = expr;                                                                                    \
+        break;                                                                                             \
+    }                                                                                                      \
+    case BINARY(B_##name, FORM_CONST): {                                                                   \
+        const double l = top[-1], r = p->k;                                                                \
+        top[-1] = expr;                                                                                    \
+        break;                                                                                             \
+    }                                                                                                      \
+    case BINARY(B_##name, FORM_VAR): {                                                                     \
+        const double l = top[-1], r = x[p->arg];                                                           \
+        top[-1] = expr;                                                                                    \
+        break;                                                                                             \
+    }
+            BINARY_OPS(CASE)
+#undef CASE
+        default:
+            return NAN; /* unreachable: the compiler emits only the opcodes above */
+        }
+    }
+}
+
+/* ---- the lexer ---------------------------------------------------------------------- */
+
+typedef enum token_kind {
+    T_END,
+    T_NUMBER,
+    T_IDENT,
+    T_LPAREN,
+    T_RPAREN,
+    T_COMMA,
+    T_PLUS,
+    T_MINUS,
+    T_STAR,
+    T_SLASH,
+    T_POW,
+    T_LT,
+    T_LE,
+    T_GT,
+    T_GE,
+    T_EQ,
+    T_NE,
+    T_AND,
+    T_OR,
+    T_NOT,
+} token_kind;
+
+typedef enum value_type { TYPE_ERROR = -1, TYPE_NUMBER = 0, TYPE_CONDITION = 1 } value_type;
+
+typedef struct parser {
+    const char *text;
+    size_t pos; /* next byte to lex */
+    /* the current token */
+    token_kind tok;
+    size_t tok_start;
+    size_t tok_len;
+    double number;
+
+    int n_vars;
+    int nesting;
+    insn *code;
+    size_t n;
+    size_t capacity;
+    size_t barrier; /* the peephole never rewrites instructions before this (a jump target) */
+    bool failed;
+    bool nomem;
+    pb_expr_error *error;
+} parser;
+
+static int column_of(size_t offset) { return (int)offset + 1; }
+
+static void fail_at(parser *p, size_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void fail_at(parser *p, size_t offset, const char *fmt, ...)
+{
+    if (p->failed)
+        return; /* keep the first error: it is where the mistake is */
+    p->failed = true;
+    if (!p->error)
+        return;
+    p->error->column = column_of(offset);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->error->message, sizeof p->error->message, fmt, ap);
+    va_end(ap);
+}
+
+static bool is_ident_start(int c) { return isalpha(c) || c == '_'; }
+static bool is_ident_char(int c) { return isalnum(c) || c == '_'; }
+
+/* Describe the current token for a message: "'foo'" or "the end of the expression". */
+static void describe_token(const parser *p, char *buf, size_t size)
+{
+    if (p->tok == T_END) {
+        snprintf(buf, size, "the end of the expression");
+        return;
+    }
+    int len = p->tok_len > 40 ? 40 : (int)p->tok_len;
+    snprintf(buf, size, "'%.*s%s'", len, p->text + p->tok_start, p->tok_len > 40 ? "..." : "");
+}
+
+static bool lex_number(parser *p)
+{
+    const char *s = p->text + p->pos;
+    size_t i = 0;
+    size_t digits = 0;
+    while (isdigit((unsigned char)s[i])) {
+        i++;
+        digits++;
+    }
+    if (s[i] == '.') {
+        i++;
+        while (isdigit((unsigned char)s[i])) {
+            i++;
+            digits++;
+        }
+    }
+    bool bad = digits == 0;
+    if (!bad && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (s[j] == '+' || s[j] == '-')
+            j++;
+        if (isdigit((unsigned char)s[j])) {
+            while (isdigit((unsigned char)s[j]))
+                j++;
+            i = j;
+        } else if (j > i + 1 || !is_ident_char((unsigned char)s[j])) {
+            bad = true; /* "2e", "2e+" */
+            i = j;
+        }
+        /* else "2exp(1)": the number 2 followed by a name, left to the parser */
+    }
+    /* a number glued to more digits or dots ("1.2.3") is one malformed number */
+    while (s[i] == '.' || isdigit((unsigned char)s[i])) {
+        bad = true;
+        i++;
+    }
+    p->tok = T_NUMBER;
+    p->tok_len = i;
+    if (bad) {
+        fail_at(p, p->pos, "malformed number '%.*s'", (int)(i > 40 ? 40 : i), s);
+        return false;
+    }
+    /* strtod on a private copy: the token grammar above is a subset of strtod's decimal
+     * syntax, and the copy keeps strtod from reading hex or "inf" past the token. */
+    char small[64];
+    char *copy = i < sizeof small ? small : malloc(i + 1);
+    if (!copy) {
+        p->nomem = true;
+        fail_at(p, p->pos, "out of memory");
+        return false;
+    }
+    memcpy(copy, s, i);
+    copy[i] = '\0';
+    p->number = strtod(copy, NULL);
+    if (copy != small)
+        free(copy);
+    if (!isfinite(p->number)) {
+        fail_at(p, p->pos, "number '%.*s' is too large", (int)(i > 40 ? 40 : i), s);
+        return false;
+    }
+    p->pos += i;
+    return true;
+}
+
+/* Read the next token into p->tok. Returns false (with the error set) on a lexical error. */
+static bool next(parser *p)
+{
+    const char *s = p->text;
+    while (s[p->pos] == ' ' || s[p->pos] == '\t' || s[p->pos] == '\n' || s[p->pos] == '\r')
+        p->pos++;
+    p->tok_start = p->pos;
+    const unsigned char c = (unsigned char)s[p->pos];
+    const unsigned char c1 = c ? (unsigned char)s[p->pos + 1] : 0;
+    size_t len = 1;
+    switch (c) {
+    case '\0':
+        p->tok = T_END;
+        len = 0;
+        break;
+    case '(':
+        p->tok = T_LPAREN;
+        break;
+    case ')':
+        p->tok = T_RPAREN;
+        break;
+    case ',':
+        p->tok = T_COMMA;
+        break;
+    case '+':
+        p->tok = T_PLUS;
+        break;
+    case '-':
+        p->tok = T_MINUS;
+        break;
+    case '/':
+        p->tok = T_SLASH;
+        break;
+    case '^':
+        p->tok = T_POW;
+        break;
+    case '*':
+        p->tok = c1 == '*' ? T_POW : T_STAR;
+        len = c1 == '*' ? 2 : 1;
+        break;
+    case '<':
+        p->tok = c1 == '=' ? T_LE : T_LT;
+        len = c1 == '=' ? 2 : 1;
+        break;
+    case '>':
+        p->tok = c1 == '=' ? T_GE : T_GT;
+        len = c1 == '=' ? 2 : 1;
+        break;
+    case '=':
+        if (c1 != '=') {
+            fail_at(p, p->pos, "'=' is not an operator; compare with '=='");
+            return false;
+        }
+        p->tok = T_EQ;
+        len = 2;
+        break;
+    case '!':
+        p->tok = c1 == '=' ? T_NE : T_NOT;
+        len = c1 == '=' ? 2 : 1;
+        break;
+    case '&':
+        if (c1 != '&') {
+            fail_at(p, p->pos, "'&' is not an operator; use 'and' (or '&&')");
+            return false;
+        }
+        p->tok = T_AND;
+        len = 2;
+        break;
+    case '|':
+        if (c1 != '|') {
+            fail_at(p, p->pos, "'|' is not an operator; use 'or' (or '||')");
+            return false;
+        }
+        p->tok = T_OR;
+        len = 2;
+        break;
+    default:
+        if (isdigit(c) || (c == '.' && isdigit(c1)))
+            return lex_number(p);
+        if (is_ident_start(c)) {
+            while (is_ident_char((unsigned char)s[p->pos + len]))
+                len++;
+            p->tok = T_IDENT;
+            if (len == 3 && memcmp(s + p->pos, "and", 3) == 0)
+                p->tok = T_AND;
+            else if (len == 2 && memcmp(s + p->pos, "or", 2) == 0)
+                p->tok = T_OR;
+            else if (len == 3 && memcmp(s + p->pos, "not", 3) == 0)
+                p->tok = T_NOT;
+            break;
+        }
+        if (c == '.')
+            fail_at(p, p->pos, "malformed number '.'");
+        else if (isprint(c))
+            fail_at(p, p->pos, "unexpected character '%c'", c);
+        else
+            fail_at(p, p->pos, "unexpected byte 0x%02X", c);
+        return false;
+    }
+    p->tok_len = len;
+    p->pos += len;
+    return true;
+}
+
+/* ---- code generation with a peephole optimiser -------------------------------------- */
+
+static bool emit(parser *p, int op, int32_t arg, double k)
+{
+    if (p->n == p->capacity) {
+        if (p->capacity >= MAX_CODE) {
+            fail_at(p, p->tok_start, "expression is too long (more than %u instructions)", MAX_CODE);
+            return false;
+        }
+        size_t capacity = p->capacity ? 2 * p->capacity : 32;
+        insn *code = realloc(p->code, capacity * sizeof *code);
+        if (!code) {
+            p->nomem = true;
+            fail_at(p, p->tok_start, "out of memory");
+            return false;
+        }
+        p->code = code;
+        p->capacity = capacity;
+    }
+    p->code[p->n++] = (insn){.op = op, .arg = arg, .k = k};
+    return true;
+}
+
+/* The i-th instruction from the end when the peephole may touch it, else NULL. */
+static insn *recent(parser *p, size_t back)
+{
+    if (p->n < back || p->n - back < p->barrier)
+        return NULL;
+    return &p->code[p->n - back];
+}
+
+static bool emit_unary(parser *p, int u)
+{
+    insn *last = recent(p, 1);
+    if (last && last->op == OP_CONST) {
+        last->k = apply_unary(u, last->k);
+        return true;
+    }
+    return emit(p, UNARY(u), 0, 0.0);
+}
+
+/* The comparison with its operands swapped: a < b is b > a. */
+static int swapped(int b)
+{
+    switch (b) {
+    case B_LT:
+        return B_GT;
+    case B_LE:
+        return B_GE;
+    case B_GT:
+        return B_LT;
+    case B_GE:
+        return B_LE;
+    case B_ADD:
+    case B_MUL:
+    case B_EQ:
+    case B_NE:
+    case B_MIN:
+    case B_MAX:
+    case B_HYPOT:
+        return b;
+    default:
+        return -1;
+    }
+}
+
+/* Emit binary operator `b` whose left operand's code starts at `lhs_start` and right
+ * operand's at `rhs_start`. Number-typed code never contains jumps, so moving it is safe. */
+static bool emit_binary(parser *p, int b, size_t lhs_start, size_t rhs_start)
+{
+    insn *last = recent(p, 1);
+    insn *before = recent(p, 2);
+    if (last && before && last->op == OP_CONST && before->op == OP_CONST && rhs_start == p->n - 1) {
+        before->k = apply_binary(b, before->k, last->k);
+        p->n--;
+        return true;
+    }
+    /* A single-instruction left operand of a commutative operator becomes the fused right
+     * operand: 2*cos(x0) runs as cos(x0)*2. */
+    const int swap = swapped(b);
+    if (swap >= 0 && lhs_start >= p->barrier && rhs_start == lhs_start + 1 && p->n > rhs_start + 1 &&
+        (p->code[lhs_start].op == OP_CONST || p->code[lhs_start].op == OP_VAR)) {
+        const insn operand = p->code[lhs_start];
+        memmove(&p->code[lhs_start], &p->code[rhs_start], (p->n - rhs_start) * sizeof(insn));
+        p->code[p->n - 1] = operand;
+        b = swap;
+        last = recent(p, 1);
+    }
+    if (last && last->op == OP_CONST) {
+        const double k = last->k;
+        if (b == B_POW && k == 2.0) {
+            p->n--;
+            return emit(p, UNARY(U_SQUARE), 0, 0.0);
+        }
+        last->op = BINARY(b, FORM_CONST);
+        return true;
+    }
+    if (last && last->op == OP_VAR) {
+        last->op = BINARY(b, FORM_VAR);
+        return true;
+    }
+    return emit(p, BINARY(b, FORM_STACK), 0, 0.0);
+}
+
+/* ---- the parser --------------------------------------------------------------------- */
+
+static value_type parse_or(parser *p);
+
+static const char *type_name(value_type t) { return t == TYPE_CONDITION ? "a condition" : "a number"; }
+
+static bool enter(parser *p)
+{
+    if (++p->nesting > MAX_NESTING) {
+        fail_at(p, p->tok_start, "expression is nested too deeply (more than %d levels)", MAX_NESTING);
+        return false;
+    }
+    return true;
+}
+
+typedef struct function_def {
+    const char *name;
+    int arity;
+    int op; /* enum unary_op for arity 1, enum binary_op for arity 2 */
+} function_def;
+
+static const function_def functions[] = {
+    {"sin", 1, U_SIN},     {"cos", 1, U_COS},     {"tan", 1, U_TAN},     {"asin", 1, U_ASIN},
+    {"acos", 1, U_ACOS},   {"atan", 1, U_ATAN},   {"sqrt", 1, U_SQRT},   {"abs", 1, U_ABS},
+    {"exp", 1, U_EXP},     {"log", 1, U_LOG},     {"floor", 1, U_FLOOR}, {"ceil", 1, U_CEIL},
+    {"min", 2, B_MIN},     {"max", 2, B_MAX},     {"atan2", 2, B_ATAN2}, {"hypot", 2, B_HYPOT},
+    {"pow", 2, B_POW},
+};
+
+static const function_def *find_function(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+        if (strlen(functions[i].name) == len && memcmp(functions[i].name, name, len) == 0)
+            return &functions[i];
+    return NULL;
+}
+
+/* A variable name "x<index>" with a canonical index (no leading zeros): the index, else -1. */
+static long variable_index(const char *name, size_t len)
+{
+    if (len < 2 || name[0] != 'x' || len > 12)
+        return -1;
+    if (name[1] == '0' && len > 2)
+        return -1;
+    long index = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (!isdigit((unsigned char)name[i]))
+            return -1;
+        index = index * 10 + (name[i] - '0');
+    }
+    return index;
+}
+
+static value_type parse_call(parser *p, const function_def *fn, size_t name_start)
+{
+    const size_t open = p->tok_start;
+    if (!next(p)) /* past '(' */
+        return TYPE_ERROR;
+    int n_args = 0;
+    for (;;) {
+        const size_t arg_start = p->tok_start;
+        if (p->tok == T_RPAREN && n_args == 0)
+            break;
+        const value_type t = parse_or(p);
+        if (t == TYPE_ERROR)
+            return TYPE_ERROR;
+        n_args++;
+        if (t != TYPE_NUMBER) {
+            fail_at(p, arg_start, "'%s' needs numbers, but argument %d is a condition", fn->name, n_args);
+            return TYPE_ERROR;
+        }
+        if (p->tok != T_COMMA)
+            break;
+        if (!next(p))
+            return TYPE_ERROR;
+    }
+    if (p->tok != T_RPAREN) {
+        char what[64];
+        describe_token(p, what, sizeof what);
+        fail_at(p, p->tok_start, "expected ',' or ')' to close '(' at column %d, found %s",
+                column_of(open), what);
+        return TYPE_ERROR;
+    }
+    if (n_args != fn->arity) {
+        fail_at(p, name_start, "'%s' takes %d argument%s, got %d", fn->name, fn->arity,
+                fn->arity == 1 ? "" : "s", n_args);
+        return TYPE_ERROR;
+    }
+    if (!next(p)) /* past ')' */
+        return TYPE_ERROR;
+    return TYPE_NUMBER;
+}
+
+static value_type parse_unary(parser *p);
+
+static value_type parse_primary(parser *p)
+{
+    const size_t start = p->tok_start;
+    switch (p->tok) {
+    case T_NUMBER:
+        if (!emit(p, OP_CONST, 0, p->number) || !next(p))
+            return TYPE_ERROR;
+        return TYPE_NUMBER;
+    case T_LPAREN: {
+        if (!enter(p) || !next(p))
+            return TYPE_ERROR;
+        const value_type t = parse_or(p);
+        if (t == TYPE_ERROR)
+            return TYPE_ERROR;
+        if (p->tok != T_RPAREN) {
+            char what[64];
+            describe_token(p, what, sizeof what);
+            fail_at(p, p->tok_start, "expected ')' to close '(' at column %d, found %s", column_of(start),
+                    what);
+            return TYPE_ERROR;
+        }
+        p->nesting--;
+        if (!next(p))
+            return TYPE_ERROR;
+        return t;
+    }
+    case T_IDENT: {
+        const char *name = p->text + start;
+        const size_t len = p->tok_len;
+        const int shown = len > 40 ? 40 : (int)len;
+        if (!next(p))
+            return TYPE_ERROR;
+        const function_def *fn = find_function(name, len);
+        if (p->tok == T_LPAREN) {
+            if (!fn) {
+                fail_at(p, start, "unknown function '%.*s'", shown, name);
+                return TYPE_ERROR;
+            }
+            if (!enter(p))
+                return TYPE_ERROR;
+            const value_type t = parse_call(p, fn, start);
+            p->nesting--;
+            if (t == TYPE_ERROR)
+                return TYPE_ERROR;
+            return fn->arity == 1 ? (emit_unary(p, fn->op) ? TYPE_NUMBER : TYPE_ERROR)
+                                  : TYPE_NUMBER; /* binary: emitted by the caller below */
+        }
+        if (fn) {
+            fail_at(p, start, "'%s' is a function; call it as %s(...)", fn->name, fn->name);
+            return TYPE_ERROR;
+        }
+        if (len == 2 && memcmp(name, "pi", 2) == 0)
+            return emit(p, OP_CONST, 0, 3.14159265358979323846) ? TYPE_NUMBER : TYPE_ERROR;
+        if (len == 1 && name[0] == 'e')
+            return emit(p, OP_CONST, 0, 2.71828182845904523536) ? TYPE_NUMBER : TYPE_ERROR;
+        if (len == 4 && memcmp(name, "true", 4) == 0)
+            return emit(p, OP_CONST, 0, 1.0) ? TYPE_CONDITION : TYPE_ERROR;
+        if (len == 5 && memcmp(name, "false", 5) == 0)
+            return emit(p, OP_CONST, 0, 0.0) ? TYPE_CONDITION : TYPE_ERROR;
+        const long index = variable_index(name, len);
+        if (index < 0 && !(len >= 2 && name[0] == 'x' && isdigit((unsigned char)name[1]))) {
+            fail_at(p, start, "unknown variable '%.*s'", shown, name);
+            return TYPE_ERROR;
+        }
+        if (index < 0 || index >= p->n_vars) {
+            if (p->n_vars == 0)
+                fail_at(p, start, "unknown variable '%.*s' (there are no coordinates)", shown, name);
+            else if (p->n_vars == 1)
+                fail_at(p, start, "unknown variable '%.*s' (the only coordinate is x0)", shown, name);
+            else
+                fail_at(p, start, "unknown variable '%.*s' (the coordinates are x0 to x%d)", shown, name,
+                        p->n_vars - 1);
+            return TYPE_ERROR;
+        }
+        return emit(p, OP_VAR, (int32_t)index, 0.0) ? TYPE_NUMBER : TYPE_ERROR;
+    }
+    default: {
+        char what[64];
+        describe_token(p, what, sizeof what);
+        fail_at(p, start, "expected a number, a variable, a function or '(', found %s", what);
+        return TYPE_ERROR;
+    }
+    }
+}
+
+/* A call of a two-argument function leaves both arguments on the stack; emit its operator.
+ * Separated from parse_primary so that the operands' code positions are known. */
+static value_type parse_primary_full(parser *p)
+{
+    const size_t code_start = p->n;
+    const bool is_call = p->tok == T_IDENT;
+    const function_def *fn = is_call ? find_function(p->text + p->tok_start, p->tok_len) : NULL;
+    const value_type t = parse_primary(p);
+    if (t == TYPE_ERROR || !fn || fn->arity != 2)
+        return t;
+    /* Find where the second argument's code starts: with no jumps in number code the stack
+     * depth after each instruction tells where the first argument ended. */
+    int depth = 0;
+    size_t rhs_start = code_start;
+    for (size_t i = code_start; i < p->n; i++) {
+        const int op = p->code[i].op;
+        if (op == OP_CONST || op == OP_VAR)
+            depth++;
+        else if (op >= OP_BINARY_FIRST && (op - OP_BINARY_FIRST) % FORM_COUNT == FORM_STACK)
+            depth--;
+        if (depth == 1) {
+            rhs_start = i + 1;
+        }
+    }
+    /* depth 1 is last reached at the end of the first argument */
+    return emit_binary(p, fn->op, code_start, rhs_start) ? TYPE_NUMBER : TYPE_ERROR;
+}
+
+static value_type parse_power(parser *p)
+{
+    const size_t lhs_start = p->n;
+    const value_type t = parse_primary_full(p);
+    if (t == TYPE_ERROR || p->tok != T_POW)
+        return t;
+    const size_t op_at = p->tok_start;
+    if (!next(p))
+        return TYPE_ERROR;
+    const size_t rhs_start = p->n;
+    if (!enter(p))
+        return TYPE_ERROR;
+    const value_type r = parse_unary(p); /* right-associative, and 2^-1 is allowed */
+    p->nesting--;
+    if (r == TYPE_ERROR)
+        return TYPE_ERROR;
+    if (t != TYPE_NUMBER || r != TYPE_NUMBER) {
+        fail_at(p, op_at, "'^' needs numbers, but its %s operand is a condition",
+                t != TYPE_NUMBER ? "left" : "right");
+        return TYPE_ERROR;
+    }
+    return emit_binary(p, B_POW, lhs_start, rhs_start) ? TYPE_NUMBER : TYPE_ERROR;
+}
+
+static value_type parse_unary(parser *p)
+{
+    if (p->tok != T_MINUS && p->tok != T_PLUS)
+        return parse_power(p);
+    const bool negate = p->tok == T_MINUS;
+    const size_t op_at = p->tok_start;
+    if (!enter(p) || !next(p))
+        return TYPE_ERROR;
+    const value_type t = parse_unary(p);
+    p->nesting--;
+    if (t == TYPE_ERROR)
+        return TYPE_ERROR;
+    if (t != TYPE_NUMBER) {
+        fail_at(p, op_at, "'%c' needs a number, but its operand is a condition", negate ? '-' : '+');
+        return TYPE_ERROR;
+    }
+    return !negate || emit_unary(p, U_NEG) ? TYPE_NUMBER : TYPE_ERROR;
+}
+
+static value_type parse_product(parser *p)
+{
+    const size_t lhs_start = p->n;
+    value_type t = parse_unary(p);
+    while (t != TYPE_ERROR && (p->tok == T_STAR || p->tok == T_SLASH)) {
+        const int b = p->tok == T_STAR ? B_MUL : B_DIV;
+        const char sym = p->tok == T_STAR ? '*' : '/';
+        const size_t op_at = p->tok_start;
+        if (!next(p))
+            return TYPE_ERROR;
+        const size_t rhs_start = p->n;
+        const value_type r = parse_unary(p);
+        if (r == TYPE_ERROR)
+            return TYPE_ERROR;
+        if (t != TYPE_NUMBER || r != TYPE_NUMBER) {
+            fail_at(p, op_at, "'%c' needs numbers, but its %s operand is a condition", sym,
+                    t != TYPE_NUMBER ? "left" : "right");
+            return TYPE_ERROR;
+        }
+        if (!emit_binary(p, b, lhs_start, rhs_start))
+            return TYPE_ERROR;
+    }
+    return t;
+}
+
+static value_type parse_sum(parser *p)
+{
+    const size_t lhs_start = p->n;
+    value_type t = parse_product(p);
+    while (t != TYPE_ERROR && (p->tok == T_PLUS || p->tok == T_MINUS)) {
+        const int b = p->tok == T_PLUS ? B_ADD : B_SUB;
+        const char sym = p->tok == T_PLUS ? '+' : '-';
+        const size_t op_at = p->tok_start;
+        if (!next(p))
+            return TYPE_ERROR;
+        const size_t rhs_start = p->n;
+        const value_type r = parse_product(p);
+        if (r == TYPE_ERROR)
+            return TYPE_ERROR;
+        if (t != TYPE_NUMBER || r != TYPE_NUMBER) {
+            fail_at(p, op_at, "'%c' needs numbers, but its %s operand is a condition", sym,
+                    t != TYPE_NUMBER ? "left" : "right");
+            return TYPE_ERROR;
+        }
+        if (!emit_binary(p, b, lhs_start, rhs_start))
+            return TYPE_ERROR;
+    }
+    return t;
+}
+
+static int comparison_of(token_kind tok)
+{
+    switch (tok) {
+    case T_LT:
+        return B_LT;
+    case T_LE:
+        return B_LE;
+    case T_GT:
+        return B_GT;
+    case T_GE:
+        return B_GE;
+    case T_EQ:
+        return B_EQ;
+    case T_NE:
+        return B_NE;
+    default:
+        return -1;
+    }
+}
+
+static value_type parse_compare(parser *p)
+{
+    const size_t lhs_start = p->n;
+    const value_type t = parse_sum(p);
+    const int b = comparison_of(p->tok);
+    if (t == TYPE_ERROR || b < 0)
+        return t;
+    const size_t op_at = p->tok_start;
+    const int op_len = (int)p->tok_len;
+    if (!next(p))
+        return TYPE_ERROR;
+    const size_t rhs_start = p->n;
+    const value_type r = parse_sum(p);
+    if (r == TYPE_ERROR)
+        return TYPE_ERROR;
+    if (t != TYPE_NUMBER || r != TYPE_NUMBER) {
+        fail_at(p, op_at, "'%.*s' compares numbers, but its %s operand is a condition", op_len,
+                p->text + op_at, t != TYPE_NUMBER ? "left" : "right");
+        return TYPE_ERROR;
+    }
+    if (comparison_of(p->tok) >= 0) {
+        fail_at(p, p->tok_start, "comparisons cannot be chained; join them with 'and' (a < b and b < c)");
+        return TYPE_ERROR;
+    }
+    return emit_binary(p, b, lhs_start, rhs_start) ? TYPE_CONDITION : TYPE_ERROR;
+}
+
+static value_type parse_not(parser *p)
+{
+    if (p->tok != T_NOT)
+        return parse_compare(p);
+    const size_t op_at = p->tok_start;
+    if (!enter(p) || !next(p))
+        return TYPE_ERROR;
+    const value_type t = parse_not(p);
+    p->nesting--;
+    if (t == TYPE_ERROR)
+        return TYPE_ERROR;
+    if (t != TYPE_CONDITION) {
+        fail_at(p, op_at, "'not' needs a condition, but its operand is a number (compare it: x0 > 0)");
+        return TYPE_ERROR;
+    }
+    return emit_unary(p, U_NOT) ? TYPE_CONDITION : TYPE_ERROR;
+}
+
+/* `and` and `or` chains: every jump of a chain goes to its end (once one operand of an
+ * `and` is false, the whole chain is). Pending jumps are linked through their arg fields. */
+static value_type parse_logic(parser *p, token_kind tok)
+{
+    const char *name = tok == T_AND ? "and" : "or";
+    value_type t = tok == T_AND ? parse_not(p) : parse_logic(p, T_AND);
+    int32_t pending = -1;
+    while (t != TYPE_ERROR && p->tok == tok) {
+        const size_t op_at = p->tok_start;
+        if (t != TYPE_CONDITION) {
+            fail_at(p, op_at, "'%s' needs conditions, but its left operand is %s (compare it: x0 > 0)", name,
+                    type_name(t));
+            return TYPE_ERROR;
+        }
+        if (!emit(p, tok == T_AND ? OP_JUMP_IF_FALSE : OP_JUMP_IF_TRUE, pending, 0.0))
+            return TYPE_ERROR;
+        pending = (int32_t)(p->n - 1);
+        p->barrier = p->n;
+        if (!next(p))
+            return TYPE_ERROR;
+        const value_type r = tok == T_AND ? parse_not(p) : parse_logic(p, T_AND);
+        if (r == TYPE_ERROR)
+            return TYPE_ERROR;
+        if (r != TYPE_CONDITION) {
+            fail_at(p, op_at, "'%s' needs conditions, but its right operand is %s (compare it: x0 > 0)", name,
+                    type_name(r));
+            return TYPE_ERROR;
+        }
+    }
+    if (t == TYPE_ERROR)
+        return TYPE_ERROR;
+    while (pending >= 0) {
+        const int32_t previous = p->code[pending].arg;
+        p->code[pending].arg = (int32_t)p->n;
+        pending = previous;
+    }
+    return t;
+}
+
+static value_type parse_or(parser *p)
+{
+    const size_t start = p->n;
+    const value_type t = parse_logic(p, T_OR);
+    /* the end of an and/or chain is a jump target: nothing after may fold into it */
+    for (size_t i = start; i < p->n; i++)
+        if (p->code[i].op == OP_JUMP_IF_FALSE || p->code[i].op == OP_JUMP_IF_TRUE) {
+            p->barrier = p->n;
+            break;
+        }
+    return t;
+}
+
+/* ---- the public functions ------------------------------------------------------------ */
+
+pb_status pb_expr_compile(pb_expr **out, const char *text, int n_vars, pb_expr_error *error)
+{
+    *out = NULL;
+    if (error) {
+        error->column = 0;
+        error->message[0] = '\0';
+    }
+    parser p = {.text = text, .n_vars = n_vars, .error = error};
+    if (n_vars < 0 || n_vars > PB_EXPR_MAX_VARS) {
+        fail_at(&p, 0, "at most %d variables are supported", PB_EXPR_MAX_VARS);
+        return PB_ERR_INVALID;
+    }
+    if (strlen(text) > PB_EXPR_MAX_LENGTH) {
+        fail_at(&p, PB_EXPR_MAX_LENGTH, "expression is too long (more than %d characters)", PB_EXPR_MAX_LENGTH);
+        return PB_ERR_INVALID;
+    }
+    value_type t = TYPE_ERROR;
+    if (next(&p) && p.tok == T_END) {
+        fail_at(&p, p.tok_start, "empty expression");
+    } else if (!p.failed) {
+        t = parse_or(&p);
+        if (t != TYPE_ERROR && p.tok != T_END) {
+            char what[64];
+            describe_token(&p, what, sizeof what);
+            if (p.tok == T_RPAREN)
+                fail_at(&p, p.tok_start, "unmatched ')'");
+            else
+                fail_at(&p, p.tok_start, "expected an operator, found %s", what);
+            t = TYPE_ERROR;
+        }
+    }
+    if (t != TYPE_ERROR)
+        emit(&p, OP_END, 0, 0.0);
+    if (p.failed) {
+        free(p.code);
+        return p.nomem ? PB_ERR_NOMEM : PB_ERR_INVALID;
+    }
+    /* The stack depth, simulated along the straight line of the code (jumps go forward and
+     * leave the depth as the fall-through path does), must fit the interpreter's stack. */
+    int depth = 0, max_depth = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        const int op = p.code[i].op;
+        if (op == OP_CONST || op == OP_VAR)
+            depth++;
+        else if (op == OP_JUMP_IF_FALSE || op == OP_JUMP_IF_TRUE)
+            depth--;
+        else if (op >= OP_BINARY_FIRST && (op - OP_BINARY_FIRST) % FORM_COUNT == FORM_STACK)
+            depth--;
+        if (depth > max_depth)
+            max_depth = depth;
+    }
+    if (max_depth > EVAL_STACK || depth != 1) {
+        free(p.code);
+        fail_at(&p, 0, "expression is too complex");
+        return PB_ERR_INVALID;
+    }
+    pb_expr *expr = malloc(sizeof *expr);
+    if (!expr) {
+        free(p.code);
+        if (error) {
+            error->column = 0;
+            snprintf(error->message, sizeof error->message, "out of memory");
+        }
+        return PB_ERR_NOMEM;
+    }
+    expr->code = p.code;
+    expr->n = p.n;
+    expr->condition = t == TYPE_CONDITION;
+    *out = expr;
+    return PB_OK;
+}
+
+void pb_expr_destroy(pb_expr *expr)
+{
+    if (!expr)
+        return;
+    free(expr->code);
+    free(expr);
+}
+
+bool pb_expr_is_condition(const pb_expr *expr) { return expr->condition; }
+
+size_t pb_expr_length(const pb_expr *expr) { return expr->n; }
+
+void pb_expr_error_format(const pb_expr_error *error, char *buf, size_t size)
+{
+    if (error->column > 0)
+        snprintf(buf, size, "expression: column %d: %s", error->column, error->message);
+    else
+        snprintf(buf, size, "expression: %s", error->message);
+}

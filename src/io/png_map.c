@@ -1,0 +1,241 @@
+/* PNG maps through libpng's classic API: every colour type and bit depth is reduced to
+ * 8-bit RGB(A) rows, and each row is packed into free/occupied bits as it is read. */
+#include "io/png_map.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* State shared with libpng's callbacks. Heap-allocated before setjmp so that nothing the
+ * error path needs lives in a local variable changed after setjmp. */
+typedef struct decode_state {
+    jmp_buf jump;
+    char error[200];
+    const uint8_t *data; /* memory source, or NULL for a FILE */
+    size_t size, pos;
+    FILE *fp;
+    png_structp png;
+    png_infop info;
+    uint8_t *image; /* whole decoded image (interlaced) or one row */
+    png_bytep *rows;
+} decode_state;
+
+static void on_error(png_structp png, png_const_charp message)
+{
+    decode_state *s = png_get_error_ptr(png);
+    snprintf(s->error, sizeof s->error, "%s", message);
+    longjmp(s->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message)
+{
+    (void)png;
+    (void)message; /* warnings (an unknown chunk, say) do not stop a map from loading */
+}
+
+static void read_memory(png_structp png, png_bytep out, size_t n)
+{
+    decode_state *s = png_get_io_ptr(png);
+    if (n > s->size - s->pos)
+        png_error(png, "file is truncated");
+    memcpy(out, s->data + s->pos, n);
+    s->pos += n;
+}
+
+static void read_file(png_structp png, png_bytep out, size_t n)
+{
+    decode_state *s = png_get_io_ptr(png);
+    if (fread(out, 1, n, s->fp) != n)
+        png_error(png, ferror(s->fp) ? "read error" : "file is truncated");
+}
+
+static void collect_text(decode_state *s, png_infop info, pb_bitmap *out)
+{
+    png_textp text = NULL;
+    int n = 0;
+    png_get_text(s->png, info, &text, &n);
+    for (int i = 0; i < n && out->n_text < PB_PNG_MAX_TEXT; i++) {
+        pb_png_text *t = &out->text[out->n_text++];
+        snprintf(t->key, sizeof t->key, "%s", text[i].key ? text[i].key : "");
+        snprintf(t->value, sizeof t->value, "%s", text[i].text ? text[i].text : "");
+    }
+}
+
+static void pack_row(const uint8_t *row, int channels, int width, uint64_t *bits)
+{
+    for (int x = 0; x < width; x++) {
+        const uint8_t *p = row + (size_t)x * (size_t)channels;
+        if (p[0] == 255 && p[1] == 255 && p[2] == 255)
+            bits[x >> 6] |= (uint64_t)1 << (x & 63);
+    }
+}
+
+/* Decode with `s` set up for a source; fills `out`. Returns false with s->error set. */
+static bool decode(decode_state *s, pb_bitmap *out)
+{
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, on_error, on_warning);
+    if (!png) {
+        snprintf(s->error, sizeof s->error, "out of memory");
+        return false;
+    }
+    s->png = png;
+    s->info = png_create_info_struct(png);
+    png_infop end_info = png_create_info_struct(png);
+    if (!s->info || !end_info) {
+        png_destroy_read_struct(&s->png, &s->info, NULL);
+        snprintf(s->error, sizeof s->error, "out of memory");
+        return false;
+    }
+    if (setjmp(s->jump)) {
+        png_destroy_read_struct(&s->png, &s->info, &end_info);
+        return false;
+    }
+    if (s->data)
+        png_set_read_fn(png, s, read_memory);
+    else
+        png_set_read_fn(png, s, read_file);
+    png_set_user_limits(png, 1u << 20, 1u << 20);
+    png_set_chunk_malloc_max(png, 64u << 20);
+
+    png_read_info(png, s->info);
+    const png_uint_32 width = png_get_image_width(png, s->info);
+    const png_uint_32 height = png_get_image_height(png, s->info);
+    if ((uint64_t)width * height > PB_PNG_MAX_PIXELS)
+        png_error(png, "image is larger than 2^28 pixels");
+    const int color_type = png_get_color_type(png, s->info);
+    const int bit_depth = png_get_bit_depth(png, s->info);
+    if (color_type == PNG_COLOR_TYPE_PALETTE)
+        png_set_palette_to_rgb(png); /* may add alpha from tRNS: ignored */
+    if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8)
+        png_set_expand_gray_1_2_4_to_8(png);
+    if (bit_depth == 16)
+        png_set_strip_16(png); /* keep the high byte */
+    if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
+        png_set_gray_to_rgb(png);
+    const int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, s->info);
+    const int channels = png_get_channels(png, s->info);
+    const size_t rowbytes = png_get_rowbytes(png, s->info);
+    if (channels < 3 || rowbytes < (size_t)width * (size_t)channels)
+        png_error(png, "unexpected channel layout after decoding");
+
+    out->width = (int)width;
+    out->height = (int)height;
+    out->words_per_row = ((size_t)width + 63) / 64;
+    out->bits = calloc(out->words_per_row * height, sizeof(uint64_t));
+    if (!out->bits)
+        png_error(png, "out of memory for the map");
+    collect_text(s, s->info, out);
+
+    if (passes > 1) {
+        s->image = malloc(rowbytes * height);
+        if (!s->image)
+            png_error(png, "out of memory for an interlaced image");
+        s->rows = malloc(sizeof(png_bytep) * height);
+        if (!s->rows)
+            png_error(png, "out of memory for an interlaced image");
+        for (png_uint_32 y = 0; y < height; y++)
+            s->rows[y] = s->image + (size_t)y * rowbytes;
+        png_read_image(png, s->rows);
+        for (png_uint_32 y = 0; y < height; y++)
+            pack_row(s->image + (size_t)y * rowbytes, channels, (int)width, out->bits + (size_t)y * out->words_per_row);
+    } else {
+        s->image = malloc(rowbytes);
+        if (!s->image)
+            png_error(png, "out of memory for a row");
+        for (png_uint_32 y = 0; y < height; y++) {
+            png_read_row(png, s->image, NULL);
+            pack_row(s->image, channels, (int)width, out->bits + (size_t)y * out->words_per_row);
+        }
+    }
+    png_read_end(png, end_info);
+    collect_text(s, end_info, out);
+    png_destroy_read_struct(&s->png, &s->info, &end_info);
+    return true;
+}
+
+static pb_status finish_decode(decode_state *s, bool ok, const char *name, pb_bitmap *out, pb_diag *diag)
+{
+    free(s->image);
+    free(s->rows);
+    if (!ok) {
+        pb_bitmap_finish(out);
+        pb_diag_set(diag, name, 0, 0, "not a valid PNG map: %s", s->error);
+        free(s);
+        return PB_ERR_INVALID;
+    }
+    free(s);
+    return PB_OK;
+}
+
+pb_status pb_png_load_memory(const void *data, size_t size, const char *name, pb_bitmap *out, pb_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    if (size < 8 || png_sig_cmp((png_const_bytep)data, 0, 8) != 0) {
+        pb_diag_set(diag, name, 0, 0, "not a PNG file (the PNG signature is missing)");
+        return PB_ERR_INVALID;
+    }
+    decode_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        pb_diag_set(diag, name, 0, 0, "out of memory");
+        return PB_ERR_NOMEM;
+    }
+    s->data = data;
+    s->size = size;
+    const bool ok = decode(s, out);
+    return finish_decode(s, ok, name, out, diag);
+}
+
+pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        pb_diag_set(diag, path, 0, 0, "cannot open: %s", strerror(errno));
+        return PB_ERR_IO;
+    }
+    uint8_t sig[8];
+    if (fread(sig, 1, 8, fp) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
+        fclose(fp);
+        pb_diag_set(diag, path, 0, 0, "not a PNG file (the PNG signature is missing)");
+        return PB_ERR_INVALID;
+    }
+    rewind(fp);
+    decode_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        fclose(fp);
+        pb_diag_set(diag, path, 0, 0, "out of memory");
+        return PB_ERR_NOMEM;
+    }
+    s->fp = fp;
+    const bool ok = decode(s, out);
+    fclose(fp);
+    return finish_decode(s, ok, path, out, diag);
+}
+
+void pb_bitmap_finish(pb_bitmap *map)
+{
+    if (!map)
+        return;
+    free(map->bits);
+    memset(map, 0, sizeof *map);
+}
+
+const char *pb_bitmap_text(const pb_bitmap *map, const char *key)
+{
+    for (size_t i = 0; i < map->n_text; i++)
+        if (strcmp(map->text[i].key, key) == 0)
+            return map->text[i].value;
+    return NULL;
+}
+
+uint64_t pb_bitmap_count_free(const pb_bitmap *map)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < map->words_per_row * (size_t)map->height; i++)
+        n += (uint64_t)__builtin_popcountll(map->bits[i]);
+    return n;
+}

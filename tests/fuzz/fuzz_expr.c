@@ -1,0 +1,45 @@
+/* Fuzz target for the black-box engine's expression compiler: any input either compiles
+ * to a program that evaluates without a fault, or fails with an error whose column lies
+ * inside the text (or just past its end). */
+#include "engines/expr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    const size_t length = strlen(text); /* the compiler sees the text up to a NUL byte */
+
+    pb_expr *expr = NULL;
+    pb_expr_error error;
+    const pb_status status = pb_expr_compile(&expr, text, 4, &error);
+    if (status == PB_OK) {
+        static const double points[][4] = {
+            {0, 0, 0, 0}, {1, -1, 0.5, -0.5}, {-3, 2, 1e300, -1e-300}, {3.14159, -2.5, 7, 1e9}};
+        for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+            const double value = pb_expr_eval(expr, points[i]);
+            if (pb_expr_is_condition(expr) && !(value == 0.0 || value == 1.0))
+                abort(); /* conditions are exactly 0 or 1 */
+        }
+        pb_expr_destroy(expr);
+    } else {
+        if (expr != NULL)
+            abort();
+        if (error.column < 0 || (size_t)error.column > length + 1)
+            abort();
+        if (memchr(error.message, '\0', sizeof error.message) == NULL || error.message[0] == '\0')
+            abort();
+        char line[512];
+        pb_expr_error_format(&error, line, sizeof line);
+    }
+    free(text);
+    return 0;
+}

@@ -1,0 +1,427 @@
+/* The expression compiler of the black-box engine: values, precedence, short-circuit
+ * logic, the optimiser against an independent tree evaluator on random expressions, and
+ * the error messages with their columns. */
+#include "engines/expr.h"
+#include "harness.h"
+
+#include <string.h>
+
+static double eval_text(const char *text, int n_vars, const double *x)
+{
+    pb_expr *expr = NULL;
+    pb_expr_error error;
+    if (pb_expr_compile(&expr, text, n_vars, &error) != PB_OK) {
+        fprintf(stderr, "unexpected compile error for '%s': column %d: %s\n", text, error.column, error.message);
+        return NAN;
+    }
+    const double value = pb_expr_eval(expr, x);
+    pb_expr_destroy(expr);
+    return value;
+}
+
+static void test_values(void)
+{
+    const double x[3] = {0.5, -1.25, 2.0};
+    static const struct {
+        const char *text;
+        double value;
+    } cases[] = {
+        {"1 + 2 * 3", 7},
+        {"(1 + 2) * 3", 9},
+        {"10 - 4 - 3", 3},
+        {"12 / 3 / 2", 2},
+        {"-2^2", -4},
+        {"2^3^2", 512},
+        {"2**3", 8},
+        {"2^-1", 0.5},
+        {"-x0", -0.5},
+        {"- -x0", 0.5},
+        {"+x1", -1.25},
+        {"x0 * x1 + x2", 0.5 * -1.25 + 2.0},
+        {"2 * cos(x0)", 2 * 0.87758256189037276},
+        {"x2 - cos(x0)", 2.0 - 0.87758256189037276},
+        {"1 - x0", 0.5},
+        {"x2 ^ 2", 4},
+        {"x1 ^ 3", -1.953125},
+        {"pow(x2, 0.5)", 1.4142135623730951},
+        {"min(x0, x1) + max(x0, x1)", -0.75},
+        {"min(3, x2)", 2},
+        {"atan2(1, 1) * 4", 3.14159265358979323846},
+        {"hypot(3, 4)", 5},
+        {"sqrt(16) + abs(-3) + exp(0) + log(e)", 9},
+        {"floor(-x1) + ceil(x0)", 2},
+        {"sin(pi / 2) + tan(0) + asin(1) * 0 + acos(1) + atan(0)", 1},
+        {".5 + 5. + 1e1 + 2.5E-1", 15.75},
+        {"1 < 2", 1},
+        {"2 <= 2", 1},
+        {"1 > 2", 0},
+        {"x0 >= 0.5", 1},
+        {"x0 == 0.5", 1},
+        {"x0 != 0.5", 0},
+        {"1 < x2", 1},
+        {"3 <= x2", 0},
+        {"true", 1},
+        {"false", 0},
+        {"not true", 0},
+        {"!false", 1},
+        {"true or false and false", 1}, /* and binds tighter than or */
+        {"(true or false) and false", 0},
+        {"not x0 > 1", 1}, /* not is looser than comparisons */
+        {"x0 > 0 && x1 > 0 || x2 > 0", 1},
+        {"x0 > 0 and x1 > 0", 0},
+        {"x0 > 0 and x1 < 0 and x2 > 1", 1},
+        {"x0 < 0 or x1 > 0 or x2 < 1", 0},
+        {"not (x0 > 0 and true)", 0},
+        {"not (x0 < 0 or false)", 1},
+        {"sqrt(x1) > -1", 0}, /* NaN compares false */
+        {"not (sqrt(x1) > -1)", 1},
+        {"2exp(0) > 0", NAN}, /* a number followed by a name is an error: checked below */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (isnan(cases[i].value))
+            continue;
+        const double value = eval_text(cases[i].text, 3, x);
+        CHECK_MSG(fabs(value - cases[i].value) <= 1e-12 * (1 + fabs(cases[i].value)), "'%s' = %.17g, want %.17g",
+                  cases[i].text, value, cases[i].value);
+    }
+}
+
+static void test_documented_example(void)
+{
+    /* sbp-env's documentation example for its functor engine. */
+    pb_expr *expr = NULL;
+    CHECK(pb_expr_compile(&expr, "cos(x0)*sin(x1) > -0.22", 2, NULL) == PB_OK);
+    if (!expr)
+        return;
+    CHECK(pb_expr_is_condition(expr));
+    pb_rng rng;
+    pb_rng_seed(&rng, 7);
+    for (int i = 0; i < 10000; i++) {
+        const double x[2] = {pb_rng_range(&rng, -5, 5), pb_rng_range(&rng, -5, 5)};
+        const bool want = cos(x[0]) * sin(x[1]) > -0.22;
+        CHECK(pb_expr_eval(expr, x) == (want ? 1.0 : 0.0));
+    }
+    pb_expr_destroy(expr);
+}
+
+static void test_optimiser(void)
+{
+    static const struct {
+        const char *text;
+        size_t length; /* instructions, the final END included */
+    } cases[] = {
+        {"sin(pi / 2) * 2 + 1", 2},       /* folded to one constant */
+        {"x0 * 2", 3},                    /* VAR, MUL by constant */
+        {"x0 * x1", 3},                   /* VAR, MUL by variable */
+        {"cos(x0) * sin(x1) > -0.22", 7}, /* VAR COS VAR SIN MUL GT-constant */
+        {"2 * cos(x0)", 4},               /* VAR COS MUL-constant */
+        {"x0 ^ 2", 3},                    /* VAR SQUARE */
+        {"-(1 + 2)", 2},
+        {"x0 > 0 and x1 > 0", 6}, /* VAR GT JUMP VAR GT END */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pb_expr *expr = NULL;
+        CHECK(pb_expr_compile(&expr, cases[i].text, 2, NULL) == PB_OK);
+        if (!expr)
+            continue;
+        CHECK_MSG(pb_expr_length(expr) == cases[i].length, "'%s': %zu instructions, want %zu", cases[i].text,
+                  pb_expr_length(expr), cases[i].length);
+        pb_expr_destroy(expr);
+    }
+}
+
+/* ---- random expressions against a tree evaluator ------------------------------------ */
+
+enum { N_VARS = 3 };
+
+typedef struct gen {
+    pb_rng rng;
+    char text[8192];
+    size_t len;
+} gen;
+
+static void put(gen *g, const char *s)
+{
+    const size_t n = strlen(s);
+    if (g->len + n < sizeof g->text) {
+        memcpy(g->text + g->len, s, n + 1);
+        g->len += n;
+    }
+}
+
+static double gen_number(gen *g, int depth, const double *x);
+
+/* Generate a condition, writing its text and returning its value at x (the reference). */
+static double gen_condition(gen *g, int depth, const double *x)
+{
+    const uint32_t kind = depth <= 0 ? pb_rng_below(&g->rng, 2) : pb_rng_below(&g->rng, 8);
+    if (kind == 0) {
+        const bool value = pb_rng_below(&g->rng, 2);
+        put(g, value ? "true" : "false");
+        return value;
+    }
+    if (kind <= 3) {
+        static const char *const ops[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
+        const uint32_t op = pb_rng_below(&g->rng, 6);
+        put(g, "(");
+        const double l = gen_number(g, depth - 1, x);
+        put(g, ops[op]);
+        const double r = gen_number(g, depth - 1, x);
+        put(g, ")");
+        const bool results[] = {l < r, l <= r, l > r, l >= r, l == r, l != r};
+        return results[op];
+    }
+    if (kind == 4) {
+        put(g, "not (");
+        const double v = gen_condition(g, depth - 1, x);
+        put(g, ")");
+        return v == 0.0;
+    }
+    const bool is_and = kind <= 5;
+    put(g, "(");
+    const double l = gen_condition(g, depth - 1, x);
+    put(g, is_and ? " and " : " or ");
+    const double r = gen_condition(g, depth - 1, x);
+    put(g, ")");
+    return is_and ? (l != 0 && r != 0) : (l != 0 || r != 0);
+}
+
+static double gen_number(gen *g, int depth, const double *x)
+{
+    char buf[64];
+    const uint32_t kind = depth <= 0 ? pb_rng_below(&g->rng, 2) : pb_rng_below(&g->rng, 9);
+    switch (kind) {
+    case 0: {
+        const double k = (double)((int)pb_rng_below(&g->rng, 17) - 8) / 4.0;
+        snprintf(buf, sizeof buf, "(%.17g)", k);
+        put(g, buf);
+        return k;
+    }
+    case 1: {
+        const uint32_t i = pb_rng_below(&g->rng, N_VARS);
+        snprintf(buf, sizeof buf, "x%u", i);
+        put(g, buf);
+        return x[i];
+    }
+    case 2: {
+        put(g, "-(");
+        const double v = gen_number(g, depth - 1, x);
+        put(g, ")");
+        return -v;
+    }
+    case 3: {
+        static const char *const names[] = {"sin", "cos", "abs", "sqrt", "exp", "floor", "atan"};
+        const uint32_t f = pb_rng_below(&g->rng, 7);
+        put(g, names[f]);
+        put(g, "(");
+        const double v = gen_number(g, depth - 1, x);
+        put(g, ")");
+        const double results[] = {sin(v), cos(v), fabs(v), sqrt(v), exp(v), floor(v), atan(v)};
+        return results[f];
+    }
+    case 4: {
+        static const char *const names[] = {"min", "max", "atan2", "hypot"};
+        const uint32_t f = pb_rng_below(&g->rng, 4);
+        put(g, names[f]);
+        put(g, "(");
+        const double l = gen_number(g, depth - 1, x);
+        put(g, ", ");
+        const double r = gen_number(g, depth - 1, x);
+        put(g, ")");
+        const double results[] = {fmin(l, r), fmax(l, r), atan2(l, r), hypot(l, r)};
+        return results[f];
+    }
+    case 5: {
+        /* small integer powers keep values finite */
+        put(g, "(");
+        const double l = gen_number(g, depth - 1, x);
+        const int e = (int)pb_rng_below(&g->rng, 4);
+        snprintf(buf, sizeof buf, ")^%d", e);
+        put(g, buf);
+        return pow(l, e);
+    }
+    default: {
+        static const char *const ops[] = {" + ", " - ", " * ", " / "};
+        const uint32_t op = pb_rng_below(&g->rng, 4);
+        put(g, "(");
+        const double l = gen_number(g, depth - 1, x);
+        put(g, ops[op]);
+        const double r = gen_number(g, depth - 1, x);
+        put(g, ")");
+        const double results[] = {l + r, l - r, l * r, l / r};
+        return results[op];
+    }
+    }
+}
+
+static bool same_value(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+static void test_random_against_tree(void)
+{
+    gen g;
+    pb_rng points;
+    pb_rng_seed(&points, 99);
+    int mismatches = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        /* the same generator seed replays the same expression at other points */
+        const uint64_t seed = 1000 + (uint64_t)trial;
+        double x[N_VARS];
+        for (int i = 0; i < N_VARS; i++)
+            x[i] = pb_rng_range(&points, -3, 3);
+        pb_rng_seed(&g.rng, seed);
+        g.len = 0;
+        g.text[0] = '\0';
+        const bool condition = trial % 2 == 0;
+        const double want = condition ? gen_condition(&g, 5, x) : gen_number(&g, 5, x);
+        pb_expr *expr = NULL;
+        pb_expr_error error;
+        if (pb_expr_compile(&expr, g.text, N_VARS, &error) != PB_OK) {
+            CHECK_MSG(false, "'%s' did not compile: column %d: %s", g.text, error.column, error.message);
+            continue;
+        }
+        CHECK(pb_expr_is_condition(expr) == condition);
+        double got = pb_expr_eval(expr, x);
+        if (!same_value(got, want) && mismatches++ < 5)
+            CHECK_MSG(false, "'%s' at (%g, %g, %g) = %.17g, tree says %.17g", g.text, x[0], x[1], x[2], got, want);
+        /* a second point, same program */
+        for (int i = 0; i < N_VARS; i++)
+            x[i] = pb_rng_range(&points, -3, 3);
+        pb_rng_seed(&g.rng, seed);
+        g.len = 0;
+        const double want2 = condition ? gen_condition(&g, 5, x) : gen_number(&g, 5, x);
+        got = pb_expr_eval(expr, x);
+        if (!same_value(got, want2) && mismatches++ < 5)
+            CHECK_MSG(false, "'%s' at (%g, %g, %g) = %.17g, tree says %.17g", g.text, x[0], x[1], x[2], got,
+                      want2);
+        pb_expr_destroy(expr);
+    }
+    CHECK(mismatches == 0);
+}
+
+/* ---- errors ------------------------------------------------------------------------- */
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *text;
+        int n_vars;
+        int column;
+        const char *message; /* a substring of the message */
+    } cases[] = {
+        {"x0 + y > 0", 2, 6, "unknown variable 'y'"},
+        {"x0 + xy > 0", 2, 6, "unknown variable 'xy'"},
+        {"cos(x0)*sin(x1) > -0.22 and x2 < 1", 2, 29, "unknown variable 'x2' (the coordinates are x0 to x1)"},
+        {"x01 > 0", 2, 1, "unknown variable 'x01'"},
+        {"x1 > 0", 1, 1, "the only coordinate is x0"},
+        {"x0 +", 2, 5, "found the end of the expression"},
+        {"(x0 + 1", 2, 8, "expected ')' to close '(' at column 1"},
+        {"x0 > 1)", 2, 7, "unmatched ')'"},
+        {"foo(x0) > 0", 2, 1, "unknown function 'foo'"},
+        {"sin(x0, x1) > 0", 2, 1, "'sin' takes 1 argument, got 2"},
+        {"max(x0) > 0", 2, 1, "'max' takes 2 arguments, got 1"},
+        {"sin() > 0", 2, 1, "'sin' takes 1 argument, got 0"},
+        {"min(x0, x1", 2, 11, "expected ',' or ')' to close '(' at column 4"},
+        {"x0 = 1", 2, 4, "'=' is not an operator; compare with '=='"},
+        {"x0 > 1 & x1 > 1", 2, 8, "'&' is not an operator"},
+        {"x0 > 1 | x1 > 1", 2, 8, "'|' is not an operator"},
+        {"1.2.3 > x0", 2, 1, "malformed number '1.2.3'"},
+        {"2e > x0", 2, 1, "malformed number '2e'"},
+        {"x0 > 1e999", 2, 6, "number '1e999' is too large"},
+        {"x0 # 2", 2, 4, "unexpected character '#'"},
+        {"x0 > \xc3\xa9", 2, 6, "unexpected byte 0xC3"},
+        {"", 2, 1, "empty expression"},
+        {"   ", 2, 4, "empty expression"},
+        {"0 < x0 < 1", 2, 8, "comparisons cannot be chained"},
+        {"x0 and x1 > 0", 2, 4, "'and' needs conditions, but its left operand is a number"},
+        {"x0 > 0 or x1", 2, 8, "'or' needs conditions, but its right operand is a number"},
+        {"(x0 > 0) + 1", 2, 10, "'+' needs numbers, but its left operand is a condition"},
+        {"2 * (x0 > 0)", 2, 3, "'*' needs numbers, but its right operand is a condition"},
+        {"(x0 > 0) < 1", 2, 10, "'<' compares numbers, but its left operand is a condition"},
+        {"-(x0 > 0)", 2, 1, "'-' needs a number, but its operand is a condition"},
+        {"not x0", 2, 1, "'not' needs a condition, but its operand is a number"},
+        {"sin(x0 > 0)", 2, 5, "'sin' needs numbers, but argument 1 is a condition"},
+        {"sin > 0", 2, 1, "'sin' is a function; call it as sin(...)"},
+        {"x0 x1", 2, 4, "expected an operator, found 'x1'"},
+        {"2exp(0) > 0", 2, 2, "expected an operator, found 'exp'"},
+        {"x0 > > 1", 2, 6, "expected a number, a variable, a function or '(', found '>'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pb_expr *expr = (pb_expr *)&expr; /* must be reset to NULL on failure */
+        pb_expr_error error;
+        const pb_status status = pb_expr_compile(&expr, cases[i].text, cases[i].n_vars, &error);
+        CHECK_MSG(status == PB_ERR_INVALID, "'%s' compiled", cases[i].text);
+        CHECK(expr == NULL);
+        if (status == PB_OK)
+            pb_expr_destroy(expr);
+        CHECK_MSG(error.column == cases[i].column, "'%s': column %d, want %d (%s)", cases[i].text, error.column,
+                  cases[i].column, error.message);
+        CHECK_MSG(strstr(error.message, cases[i].message) != NULL, "'%s': message '%s' lacks '%s'", cases[i].text,
+                  error.message, cases[i].message);
+    }
+
+    /* the formatted one-liner the CLI prints */
+    pb_expr *expr = NULL;
+    pb_expr_error error;
+    CHECK(pb_expr_compile(&expr, "x0 + y > 0", 2, &error) == PB_ERR_INVALID);
+    char line[512];
+    pb_expr_error_format(&error, line, sizeof line);
+    CHECK_MSG(strcmp(line, "expression: column 6: unknown variable 'y'") == 0, "%s", line);
+
+    /* nesting deeper than the parser allows is an error, not a crash */
+    char deep[4096];
+    size_t n = 0;
+    for (int i = 0; i < 1000; i++)
+        deep[n++] = '(';
+    deep[n++] = 'x';
+    deep[n++] = '0';
+    for (int i = 0; i < 1000; i++)
+        deep[n++] = ')';
+    deep[n] = '\0';
+    CHECK(pb_expr_compile(&expr, deep, 2, &error) == PB_ERR_INVALID);
+    CHECK_MSG(strstr(error.message, "nested too deeply") != NULL, "%s", error.message);
+    n = 0;
+    for (int i = 0; i < 1000; i++) {
+        deep[n++] = '-';
+    }
+    deep[n++] = '1';
+    deep[n] = '\0';
+    CHECK(pb_expr_compile(&expr, deep, 2, &error) == PB_ERR_INVALID);
+    CHECK_MSG(strstr(error.message, "nested too deeply") != NULL, "%s", error.message);
+
+    /* but moderately deep nesting is fine */
+    n = 0;
+    for (int i = 0; i < 50; i++)
+        deep[n++] = '(';
+    deep[n++] = 'x';
+    deep[n++] = '1';
+    for (int i = 0; i < 50; i++)
+        deep[n++] = ')';
+    memcpy(deep + n, " > 0", 5);
+    CHECK(pb_expr_compile(&expr, deep, 2, &error) == PB_OK);
+    pb_expr_destroy(expr);
+
+    /* a long flat expression: a sum of 5000 terms */
+    static char flat[5000 * 6 + 16];
+    n = 0;
+    for (int i = 0; i < 5000; i++) {
+        memcpy(flat + n, i ? " + x0" : "x0", i ? 5 : 2);
+        n += i ? 5 : 2;
+    }
+    flat[n] = '\0';
+    CHECK(pb_expr_compile(&expr, flat, 1, &error) == PB_OK);
+    if (expr) {
+        const double x0 = 0.5;
+        CHECK_NEAR(pb_expr_eval(expr, &x0), 2500.0, 1e-9);
+        pb_expr_destroy(expr);
+    }
+}
+
+int main(void)
+{
+    test_values();
+    test_documented_example();
+    test_optimiser();
+    test_random_against_tree();
+    test_errors();
+    return pb_test_summary("expr");
+}

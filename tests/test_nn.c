@@ -1,0 +1,126 @@
+/* Nearest neighbours: the kd-tree against brute force on random data, in several
+ * dimensions, with weights, wrapping coordinates and duplicate points. */
+#include "harness.h"
+#include "core/nn.h"
+#include "planbench/impl/engine_impl.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool always_free(const void *self, const double *q, pb_engine_counters *c)
+{
+    (void)self;
+    (void)q;
+    (void)c;
+    return true;
+}
+
+static const pb_engine_impl free_space = {.name = "free", .feasible = always_free};
+
+static pb_engine *make_engine(int dim, bool wrap, bool weighted)
+{
+    pb_engine_setup s = pb_engine_setup_default(dim);
+    for (int i = 0; i < dim; i++) {
+        s.lower[i] = wrap && i % 2 ? -M_PI : 0.0;
+        s.upper[i] = wrap && i % 2 ? M_PI : 100.0;
+        s.periods[i] = wrap && i % 2 ? 2 * M_PI : 0.0;
+        s.weights[i] = weighted ? 0.5 + i : 1.0;
+    }
+    pb_engine *e = NULL;
+    pb_status st = pb_engine_create(&e, &free_space, NULL, &s, NULL);
+    CHECK(st == PB_OK);
+    return e;
+}
+
+static void run(int dim, bool wrap, bool weighted, size_t n_points, bool duplicates)
+{
+    pb_engine *engine = make_engine(dim, wrap, weighted);
+    pb_nn *tree = NULL, *linear = NULL;
+    CHECK(pb_nn_create(&tree, engine) == PB_OK);
+    CHECK(pb_nn_create(&linear, engine) == PB_OK);
+    pb_nn_set_mode(linear, PB_NN_LINEAR);
+    pb_rng rng;
+    pb_rng_seed(&rng, (uint64_t)dim * 100 + n_points);
+    double *pts = malloc(n_points * (size_t)dim * sizeof(double));
+    for (size_t i = 0; i < n_points; i++) {
+        double *q = pts + i * (size_t)dim;
+        if (duplicates && i > 0 && i % 3 == 0)
+            memcpy(q, pts + (i / 2) * (size_t)dim, (size_t)dim * sizeof(double));
+        else
+            pb_engine_sample(engine, &rng, q);
+        CHECK(pb_nn_add(tree, (uint32_t)i, q) == PB_OK);
+        CHECK(pb_nn_add(linear, (uint32_t)i, q) == PB_OK);
+    }
+    CHECK(pb_nn_size(tree) == n_points);
+    pb_nn_hits hits = {0}, ref_hits = {0};
+    uint32_t ids[10], ref_ids[10];
+    double d[10], ref_d[10];
+    int bad_nearest = 0, bad_knn = 0, bad_radius = 0;
+    for (int t = 0; t < 300; t++) {
+        double q[PB_MAX_DIM];
+        pb_engine_sample(engine, &rng, q);
+        /* brute force with the engine's own metric */
+        double best = DBL_MAX;
+        for (size_t i = 0; i < n_points; i++) {
+            const double dd = pb_engine_distance(engine, q, pts + i * (size_t)dim);
+            if (dd < best)
+                best = dd;
+        }
+        double got;
+        const uint32_t id = pb_nn_nearest(tree, q, &got);
+        if (id == UINT32_MAX || fabs(got - best) > 1e-9 ||
+            fabs(pb_engine_distance(engine, q, pts + (size_t)id * (size_t)dim) - best) > 1e-9)
+            bad_nearest++;
+        const size_t k = pb_nn_knearest(tree, q, 10, ids, d);
+        const size_t rk = pb_nn_knearest(linear, q, 10, ref_ids, ref_d);
+        if (k != rk || k != (n_points < 10 ? n_points : 10))
+            bad_knn++;
+        for (size_t i = 0; i < k && i < rk; i++)
+            if (fabs(d[i] - ref_d[i]) > 1e-9)
+                bad_knn++;
+        const double radius = best * 1.5 + 1.0;
+        CHECK(pb_nn_radius(tree, q, radius, &hits) == PB_OK);
+        CHECK(pb_nn_radius(linear, q, radius, &ref_hits) == PB_OK);
+        if (hits.n != ref_hits.n)
+            bad_radius++;
+        for (size_t i = 0; i < hits.n && i < ref_hits.n; i++)
+            if (hits.ids[i] != ref_hits.ids[i] || fabs(hits.dists[i] - ref_hits.dists[i]) > 1e-9)
+                bad_radius++;
+    }
+    CHECK_MSG(bad_nearest == 0, "dim %d wrap %d: %d nearest mismatches", dim, wrap, bad_nearest);
+    CHECK_MSG(bad_knn == 0, "dim %d wrap %d: %d k-nearest mismatches", dim, wrap, bad_knn);
+    CHECK_MSG(bad_radius == 0, "dim %d wrap %d: %d radius mismatches", dim, wrap, bad_radius);
+    pb_nn_hits_finish(&hits);
+    pb_nn_hits_finish(&ref_hits);
+    free(pts);
+    pb_nn_destroy(tree);
+    pb_nn_destroy(linear);
+    pb_engine_destroy(engine);
+}
+
+int main(void)
+{
+    run(2, false, false, 5, false);
+    run(2, false, false, 5000, false);
+    run(2, false, false, 2000, true);
+    run(3, false, true, 3000, false);
+    run(4, true, false, 3000, false);
+    run(7, true, true, 4000, false);
+    run(7, false, false, 4000, true);
+
+    /* Empty structure. */
+    pb_engine *e = make_engine(2, false, false);
+    pb_nn *nn = NULL;
+    CHECK(pb_nn_create(&nn, e) == PB_OK);
+    const double q[2] = {1, 2};
+    CHECK(pb_nn_nearest(nn, q, NULL) == UINT32_MAX);
+    /* Wrapped distance: -3.1 and 3.1 on an angle coordinate are 0.0832 apart. */
+    pb_engine *w = make_engine(2, true, false);
+    const double a[2] = {50.0, -3.1}, b[2] = {50.0, 3.1};
+    CHECK_NEAR(pb_engine_distance(w, a, b), 2 * M_PI - 6.2, 1e-12);
+    pb_nn_destroy(nn);
+    pb_engine_destroy(e);
+    pb_engine_destroy(w);
+    return pb_test_summary("nn");
+}

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install what planbench needs to build and test on Debian 12 (run as root).
+# The single list of system packages: the README's setup command and CI both use it.
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+PACKAGES="meson ninja-build gcc clang libclang-rt-14-dev pkg-config python3 libpng-dev"
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing
+fi
