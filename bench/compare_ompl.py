@@ -11,19 +11,26 @@ bench/out/ as JSONL (plus the tables as .md).
   python3 bench/compare_ompl.py --pairs rrt:RRT --mode first --seeds 10
   python3 bench/compare_ompl.py --pairs birrt:RRTConnect,rrtstar:RRTstar --mode fixed --time 1
   python3 bench/compare_ompl.py --dry-run
+  # issue 4:
+  python3 bench/compare_ompl.py --mode fixed --time 1 \
+      --pairs birrt:RRTConnect,rrtstar:RRTstar,informedrrt:InformedRRTstar,bitstar:BITstar,prm:PRM
 
 Modes:
   first  each run stops at its first exact solution (cap --time, default 10 s);
          the headline figure is the median time to first solution (an unsolved
          run counts as +inf) and the ratio planbench / OMPL.
-  fixed  each run plans for the whole --time (default 1 s): optimising planners
-         keep improving; the headline figures are iterations/s and final cost.
+  fixed  each run has --time (default 1 s): optimising planners keep improving
+         for the whole budget; the headline figures are iterations/s and final
+         cost.  planbench gets --stop budget when the pair's OMPL planner runs the
+         whole budget in the harness (RRTstar, InformedRRTstar, BITstar, PRM,
+         LazyPRM) and --stop first otherwise (RRT, RRTConnect stop at their first
+         solution on both sides); --planbench-stop overrides.
 
 Goal handling: the harness's default goal is OMPL's GoalState with threshold
 machine-epsilon, i.e. the tree must reach the goal state itself (via the 5 %
 goal bias).  --goal-radius R (default 0) is passed to planbench as
---goal-radius R and, when R > 0, to the harness as --goal-tol R, so both sides
-always use the same goal region.
+--goal-radius R (1e-9 when R = 0: planbench wants R > 0) and, when R > 0, to the
+harness as --goal-tol R, so both sides use the same goal region.
 
 If the OMPL harness is absent (and cannot be built from
 ../shared/anchors/ompl/ompl_png_bench.cpp with pkg-config ompl), the OMPL half
@@ -49,6 +56,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_ANCHORS = os.path.normpath(os.path.join(ROOT, "..", "shared", "anchors", "ompl"))
 DEFAULT_PAIRS = "rrt:RRT"
 INF = float("inf")
+# planbench wants --goal-radius > 0; the harness's default goal is OMPL's GoalState with threshold
+# DBL_EPSILON (satisfied iff distance < 2.2e-16, i.e. the goal state itself, reached through the
+# goal bias).  1e-9 px is the same region in practice.
+EXACT_GOAL_RADIUS = 1e-9
 
 
 def log(*a):
@@ -101,22 +112,44 @@ def find_planbench(a):
     return path if os.access(path, os.X_OK) else None
 
 
-def planbench_stop_args(pb, mode):
-    """Arguments that make planbench plan for the whole budget (fixed mode)."""
-    if mode != "fixed" or pb is None:
-        return []
+# OMPL planners that keep optimising until the time limit in the harness's fixed mode (cost threshold 0);
+# RRT, RRTConnect and KPIECE1 return at their first exact solution in both modes.
+OMPL_ANYTIME = {"RRTstar", "InformedRRTstar", "BITstar", "PRM", "LazyPRM"}
+
+
+def planbench_stop_style(pb):
+    """How this planbench build spells 'stop at first solution' / 'use the whole budget'."""
+    if pb is None:
+        return "stop"
     try:
         h = subprocess.run([pb, "--help"], capture_output=True, text=True, timeout=20)
         text = h.stdout + h.stderr
     except (OSError, subprocess.TimeoutExpired):
         text = ""
     if "--stop" in text:
-        return ["--stop", "budget"]
+        return "stop"
     if "--no-first-solution" in text:
-        return ["--no-first-solution"]
+        return "no-first-solution"
     log("warning: planbench --help mentions neither --stop nor --no-first-solution; "
-        "fixed mode may stop at the first solution")
-    return []
+        "it will use its own default stopping rule")
+    return None
+
+
+def planbench_stop_args(a, style, om_planner):
+    """planbench's stopping rule for one pair, mirroring what the OMPL planner does in the harness.
+
+    first mode: stop at the first solution (the harness sets cost threshold +inf).
+    fixed mode: use the whole budget when the OMPL planner does (OMPL_ANYTIME), else stop at the first
+    solution as OMPL's RRT/RRTConnect do; --planbench-stop first|budget overrides, 'none' passes nothing.
+    """
+    want = a.planbench_stop
+    if want == "auto":
+        want = "budget" if (a.mode == "fixed" and om_planner in OMPL_ANYTIME) else "first"
+    if want == "none" or style is None:
+        return []
+    if style == "stop":
+        return ["--stop", want]
+    return ["--no-first-solution"] if want == "budget" else []
 
 
 # ---------------------------------------------------------- one process ----
@@ -219,6 +252,7 @@ def norm_planbench(j):
         "pixels": fnum(first(j, "n_pixels", "pixels")),
         "memory_bytes": mem,
         "bytes_per_node": (mem / nodes) if (mem is not None and nodes) else None,
+        "cpu_s": fnum(first(j, "cpu_s", "cpu_time_s")),  # planning CPU time, if this build reports it
     }
 
 
@@ -256,6 +290,7 @@ def norm_ompl(j):
         "pixels": pixels,
         "memory_bytes": None,
         "bytes_per_node": None,
+        "cpu_s": fnum(j.get("cpu_s")),  # CLOCK_PROCESS_CPUTIME_ID around solve()
     }
 
 
@@ -269,7 +304,7 @@ def num(x):
 def planbench_cmd(a, pb, stop_args, prob, mapdir, pb_planner, seed):
     cmd = [pb, pb_planner, os.path.join(mapdir, prob["map"]),
            "--start", "%s,%s" % tuple(map(num, prob["start"])), "--goal", "%s,%s" % tuple(map(num, prob["goal"])),
-           "--seed", str(seed), "--step", num(a.range), "--goal-radius", num(a.goal_radius),
+           "--seed", str(seed), "--step", num(a.range), "--goal-radius", num(a.goal_radius or EXACT_GOAL_RADIUS),
            "--time-limit", num(a.time)]
     cmd += stop_args
     for kv in a.planbench_param:
@@ -295,7 +330,9 @@ def one_run(side, cmd, a, meta):
     rec = dict(meta)
     rec.update({"side": side, "cmd": cmd, "returncode": rc, "proc_wall_s": wall, "proc_maxrss_bytes": rss,
                 "proc_cpu_s": cpu})
-    if rc != 0 or j is None:
+    # planbench exits 1 when the budget ran out without a path (its JSON is still valid)
+    ok_rc = (0, 1) if side == "planbench" else (0,)
+    if rc not in ok_rc or j is None:
         rec["crashed"] = True
         rec["stderr"] = err[-800:]
         rec["stdout"] = out[-400:]
@@ -320,11 +357,18 @@ def rate(n, t):
     return n / t if (n is not None and t) else None
 
 
-def side_stats(recs):
+def side_stats(recs, mode):
     ok = [r["norm"] for r in recs if not r["crashed"]]
     solved = [n for n in ok if n["solved"]]
-    tf = [n["t_first_s"] if (n["solved"] and n["t_first_s"] is not None) else INF for n in ok]
+    # unsolved = +inf; solved with an unknown first-solution time (OMPL PRM in fixed mode) = left out
+    tf = [(n["t_first_s"] if n["solved"] else INF) for n in ok]
+    tf = [t for t in tf if t is not None]
+    # CPU time to the first solution: only in first mode, where a solved run ends at its first solution
+    tfc = [(n["cpu_s"] if n["solved"] else INF) for n in ok] if mode == "first" else []
+    tfc = [t for t in tfc if t is not None]
     return {
+        "t_first_cpu_med": statistics.median(tfc) if tfc else None,
+        "iter_per_cpu_s": med([rate(n["iterations"], n["cpu_s"]) for n in ok]),
         "runs": len(recs),
         "crashed": len(recs) - len(ok),
         "solved": len(solved),
@@ -375,6 +419,12 @@ def fmt_t(v):
     return "%.3g µs" % (v * 1e6)
 
 
+def goal_desc(a):
+    if a.goal_radius > 0:
+        return "radius %g px" % a.goal_radius
+    return "= the goal state (OMPL threshold DBL_EPSILON, planbench --goal-radius %g)" % EXACT_GOAL_RADIUS
+
+
 def summarise(recs, a, have_ompl, have_pb=True):
     groups = {}
     for r in recs:
@@ -382,8 +432,8 @@ def summarise(recs, a, have_ompl, have_pb=True):
     rows = []
     for (prob, pair), g in groups.items():
         row = {"problem": prob, "pair": pair}
-        row["planbench"] = side_stats(g["planbench"]) if g["planbench"] else None
-        row["ompl"] = side_stats(g["ompl"]) if g["ompl"] else None
+        row["planbench"] = side_stats(g["planbench"], a.mode) if g["planbench"] else None
+        row["ompl"] = side_stats(g["ompl"], a.mode) if g["ompl"] else None
         p, o = row["planbench"], row["ompl"]
         ratio = None
         if o and p and p["t_first_med"] is not None and o["t_first_med"] is not None:
@@ -394,6 +444,11 @@ def summarise(recs, a, have_ompl, have_pb=True):
             elif o["t_first_med"] > 0:
                 ratio = p["t_first_med"] / o["t_first_med"]
         row["t_first_ratio"] = ratio
+        cr = None
+        if o and p and p["t_first_cpu_med"] is not None and o["t_first_cpu_med"] not in (None, 0, INF) \
+                and p["t_first_cpu_med"] != INF:
+            cr = p["t_first_cpu_med"] / o["t_first_cpu_med"]
+        row["t_first_cpu_ratio"] = cr
         rows.append(row)
 
     def sp(row, key, f=fmt):
@@ -409,21 +464,22 @@ def summarise(recs, a, have_ompl, have_pb=True):
     who = ("planbench / OMPL" if have_pb else "OMPL only (planbench skipped)") if have_ompl \
         else "planbench (OMPL skipped)"
     if a.mode == "first":
-        out.append("#### Time to first solution (%s; cap %g s, step %g px, goal radius %g, %d seeds)\n"
-                   % (who, a.time, a.range, a.goal_radius, a.seeds))
-        out.append("| problem | pair | solved | median t_first | ratio pb/OMPL | median cost | median iterations "
-                   "| median nodes |")
-        out.append("|---|---|---|---|---|---|---|---|")
+        out.append("#### Time to first solution (%s; cap %g s, step %g px, goal %s, %d seeds)\n"
+                   % (who, a.time, a.range, goal_desc(a), a.seeds))
+        out.append("| problem | pair | solved | median t_first | ratio pb/OMPL | median CPU t_first | CPU ratio "
+                   "| median cost | median iterations | median nodes |")
+        out.append("|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
-            out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["problem"], r["pair"],
                 solved(r),
                 sp(r, "t_first_med", fmt_t),
                 ("**%.3g**" % r["t_first_ratio"]) if r["t_first_ratio"] not in (None, INF) else fmt(r["t_first_ratio"]),
+                sp(r, "t_first_cpu_med", fmt_t), fmt(r["t_first_cpu_ratio"]),
                 sp(r, "cost_med"), sp(r, "iter_med"), sp(r, "nodes_med")))
     else:
-        out.append("#### Fixed budget %g s (%s; step %g px, goal radius %g, %d seeds)\n"
-                   % (a.time, who, a.range, a.goal_radius, a.seeds))
+        out.append("#### Fixed budget %g s (%s; step %g px, goal %s, %d seeds)\n"
+                   % (a.time, who, a.range, goal_desc(a), a.seeds))
         out.append("| problem | pair | solved | median final cost | median t_first | median iterations | median nodes |")
         out.append("|---|---|---|---|---|---|---|")
         for r in rows:
@@ -432,12 +488,12 @@ def summarise(recs, a, have_ompl, have_pb=True):
                 solved(r),
                 sp(r, "cost_med"), sp(r, "t_first_med", fmt_t), sp(r, "iter_med"), sp(r, "nodes_med")))
     out.append("\n#### Throughput (%s; per second of planning wall time, median over runs)\n" % who)
-    out.append("| problem | pair | iterations/s | edge checks/s | pixels read/s | pixels/edge check "
-               "| bytes/tree node | peak RSS MB |")
-    out.append("|---|---|---|---|---|---|---|---|")
+    out.append("| problem | pair | iterations/s | iterations/CPU-s | edge checks/s | pixels read/s "
+               "| pixels/edge check | bytes/tree node | peak RSS MB |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["problem"], r["pair"], sp(r, "iter_per_s"), sp(r, "edge_per_s"), sp(r, "pix_per_s"),
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["problem"], r["pair"], sp(r, "iter_per_s"), sp(r, "iter_per_cpu_s"), sp(r, "edge_per_s"), sp(r, "pix_per_s"),
             sp(r, "pix_per_edge"), sp(r, "bytes_per_node"), sp(r, "rss_mb")))
     if a.mode == "first" and have_ompl and have_pb:
         rs = [r["t_first_ratio"] for r in rows]
@@ -447,6 +503,9 @@ def summarise(recs, a, have_ompl, have_pb=True):
                        % (fmt(worst), "met" if worst <= 0.5 else "NOT met"))
     srcs = sorted({r["ompl"]["iter_source"] for r in rows if r["ompl"] and r["ompl"]["iter_source"]})
     notes = ["Cells are `planbench / OMPL`. An unsolved run counts as +inf in the median time to first solution.",
+             "t_first and the rates use planning wall time (`time_to_first_s`, `time_s`; the harness times "
+             "solve() only); CPU columns use the planning CPU time each side reports (`cpu_s`; '-' if absent) "
+             "and are the steadier figure on a loaded machine.",
              "planbench: iterations, edge checks (`n_visible`), pixels (`n_pixels`), bytes/node "
              "(`memory_bytes / nodes`) as it reports them; '-' where a field is absent.",
              "OMPL: edge checks = `motion_checks`; pixels = `motion_pixels + validity_checks`; iterations = the "
@@ -503,6 +562,8 @@ def main():
     ap.add_argument("--range", type=float, default=50.0, help="step / OMPL range in px (default 50)")
     ap.add_argument("--goal-radius", type=float, default=0.0,
                     help="goal radius for both sides (default 0 = OMPL's exact goal state)")
+    ap.add_argument("--planbench-stop", choices=["auto", "first", "budget", "none"], default="auto",
+                    help="planbench --stop: auto = as the OMPL planner of the pair does (default)")
     ap.add_argument("--planbench-param", action="append", default=[], metavar="K=V",
                     help="extra planbench --param (repeatable)")
     ap.add_argument("--ompl-param", action="append", default=[], metavar="K=V",
@@ -548,7 +609,7 @@ def main():
         if pb is None:
             print("nothing to run")
             return 1
-    stop_args = planbench_stop_args(pb if (pb and os.access(pb, os.X_OK)) else None, a.mode)
+    stop_style = planbench_stop_style(pb if (pb and os.access(pb, os.X_OK)) else None)
 
     tag = a.tag or datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     base = os.path.join(a.out, "compare_ompl-%s-%s" % (a.mode, tag))
@@ -573,7 +634,8 @@ def main():
                 meta = {"problem": prob["name"], "pair": pair, "seed": seed, "mode": a.mode, "time_limit": a.time}
                 jobs = []
                 if pb:
-                    jobs.append(("planbench", planbench_cmd(a, pb, stop_args, prob, mapdir, pb_planner, seed)))
+                    jobs.append(("planbench", planbench_cmd(a, pb, planbench_stop_args(a, stop_style, om_planner), prob,
+                                                              mapdir, pb_planner, seed)))
                 if om:
                     jobs.append(("ompl", ompl_cmd(a, om, prob, mapdir, om_planner, seed)))
                 if k % 2 == 1:

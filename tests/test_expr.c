@@ -11,7 +11,8 @@ static double eval_text(const char *text, int n_vars, const double *x)
     pb_expr *expr = NULL;
     pb_expr_error error;
     if (pb_expr_compile(&expr, text, n_vars, &error) != PB_OK) {
-        fprintf(stderr, "unexpected compile error for '%s': column %d: %s\n", text, error.column, error.message);
+        fprintf(stderr, "unexpected compile error for '%s': column %d: %s\n", text, error.column,
+                error.message);
         return NAN;
     }
     const double value = pb_expr_eval(expr, x);
@@ -81,8 +82,8 @@ static void test_values(void)
         if (isnan(cases[i].value))
             continue;
         const double value = eval_text(cases[i].text, 3, x);
-        CHECK_MSG(fabs(value - cases[i].value) <= 1e-12 * (1 + fabs(cases[i].value)), "'%s' = %.17g, want %.17g",
-                  cases[i].text, value, cases[i].value);
+        CHECK_MSG(fabs(value - cases[i].value) <= 1e-12 * (1 + fabs(cases[i].value)),
+                  "'%s' = %.17g, want %.17g", cases[i].text, value, cases[i].value);
     }
 }
 
@@ -168,7 +169,7 @@ static double gen_condition(gen *g, int depth, const double *x)
         put(g, ops[op]);
         const double r = gen_number(g, depth - 1, x);
         put(g, ")");
-        const bool results[] = {l < r, l <= r, l > r, l >= r, l == r, l != r};
+        const bool results[] = {l<r, l <= r, l> r, l >= r, l == r, l != r};
         return results[op];
     }
     if (kind == 4) {
@@ -254,7 +255,10 @@ static double gen_number(gen *g, int depth, const double *x)
     }
 }
 
-static bool same_value(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+static bool same_value(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
 
 static void test_random_against_tree(void)
 {
@@ -282,7 +286,8 @@ static void test_random_against_tree(void)
         CHECK(pb_expr_is_condition(expr) == condition);
         double got = pb_expr_eval(expr, x);
         if (!same_value(got, want) && mismatches++ < 5)
-            CHECK_MSG(false, "'%s' at (%g, %g, %g) = %.17g, tree says %.17g", g.text, x[0], x[1], x[2], got, want);
+            CHECK_MSG(false, "'%s' at (%g, %g, %g) = %.17g, tree says %.17g", g.text, x[0], x[1], x[2], got,
+                      want);
         /* a second point, same program */
         for (int i = 0; i < N_VARS; i++)
             x[i] = pb_rng_range(&points, -3, 3);
@@ -353,10 +358,10 @@ static void test_errors(void)
         CHECK(expr == NULL);
         if (status == PB_OK)
             pb_expr_destroy(expr);
-        CHECK_MSG(error.column == cases[i].column, "'%s': column %d, want %d (%s)", cases[i].text, error.column,
-                  cases[i].column, error.message);
-        CHECK_MSG(strstr(error.message, cases[i].message) != NULL, "'%s': message '%s' lacks '%s'", cases[i].text,
-                  error.message, cases[i].message);
+        CHECK_MSG(error.column == cases[i].column, "'%s': column %d, want %d (%s)", cases[i].text,
+                  error.column, cases[i].column, error.message);
+        CHECK_MSG(strstr(error.message, cases[i].message) != NULL, "'%s': message '%s' lacks '%s'",
+                  cases[i].text, error.message, cases[i].message);
     }
 
     /* the formatted one-liner the CLI prints */

@@ -96,10 +96,10 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
 
 /** The names of the plugin symbols above. */
 #define PB_PLUGIN_FEASIBLE "planbench_feasible"
-#define PB_PLUGIN_BOUNDS "planbench_bounds"
+#define PB_PLUGIN_BOUNDS   "planbench_bounds"
 #define PB_PLUGIN_DEFAULTS "planbench_defaults"
-#define PB_PLUGIN_INIT "planbench_init"
-#define PB_PLUGIN_FINI "planbench_fini"
+#define PB_PLUGIN_INIT     "planbench_init"
+#define PB_PLUGIN_FINI     "planbench_fini"
 
 /** Signatures of the plugin symbols. */
 typedef int (*pb_plugin_bounds_fn)(double *lower, double *upper, int max_dim);

@@ -40,6 +40,17 @@ double pb_path_length(const pb_path *path, const pb_engine *engine);
 bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start,
                       const double *goal, pb_diag *diag);
 
+/** Shorten a path in place (shortcutting): `max_random_tries` random shortcuts between two
+ * points drawn uniformly by arc length (possibly inside edges, joined when the new edges are
+ * free and the path gets shorter), then a greedy pass (from each waypoint to the farthest
+ * later waypoint it sees), then removal of duplicate and collinear waypoints. Every new edge
+ * is checked with pb_engine_visible in the path's direction; the first and last
+ * configurations stay bit for bit the same and the length never increases. Randomness comes
+ * from `rng`. `cost_before` and `cost_after` (each may be NULL) get the length under the
+ * engine's metric before and after. On PB_ERR_NOMEM the path is left as it was. */
+pb_status pb_path_simplify(pb_path *path, pb_engine *engine, pb_rng *rng, int max_random_tries,
+                           double *cost_before, double *cost_after);
+
 /** Write the path as CSV, one configuration per line ("x,y" in 2D), 17 significant digits,
  * atomically: a temporary file beside `file` renamed over it, so a failure leaves no
  * half-written file. */

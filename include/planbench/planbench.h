@@ -7,5 +7,7 @@
 #include "path.h"
 #include "planner.h"
 #include "image.h"
+#include "blackbox.h"
+#include "bench.h"
 
 #endif

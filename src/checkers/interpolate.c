@@ -46,9 +46,8 @@ bool pb_edge_order_next(pb_edge_order *order, uint64_t *index)
     return false;
 }
 
-bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check,
-                          const double *a, const double *b, double resolution, bool bisection,
-                          pb_engine_counters *counters)
+bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check, const double *a,
+                          const double *b, double resolution, bool bisection, pb_engine_counters *counters)
 {
     double q[PB_MAX_DIM];
     const double length = pb_engine_distance(engine, a, b);

@@ -36,5 +36,31 @@ void json_config(FILE *out, const double *q, int dim);
 
 int cli_plan(int argc, char **argv);
 int cli_list(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_view(int argc, char **argv);
+
+/* --display (display.c): the visualiser as the planner's observer. Without SDL2 in the build,
+ * cli_display_open() prints cli_display_missing and returns PB_EXIT_BAD_INPUT. Functions that
+ * return int give -1 on success, else an exit status. */
+typedef struct cli_display cli_display;
+typedef struct cli_display_options {
+    const char *planner_name;   /* borrowed for the display's lifetime */
+    const char *map;            /* for the title; may be NULL */
+    uint64_t seed;              /* of the first solve; r restarts with the next */
+    const char *screenshot;     /* --screenshot FILE: save the window and exit; NULL: interactive */
+    uint64_t screenshot_at;     /* --screenshot-at ITERATIONS; 0: at the end */
+    pb_observer_fn chained;     /* another observer fed the same events (--save-image); may be NULL */
+    void *chained_payload;
+} cli_display_options;
+extern const char cli_display_missing[];
+bool cli_display_available(void);
+int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, const pb_problem *problem,
+                     const cli_display_options *options);
+/* Solve once with the window watching (the stop gains the window's cancel flag). */
+int cli_display_solve(cli_display *display, const pb_stop *stop, pb_result *result);
+/* Keep the window open until q/Esc (unless --screenshot); r solves again with the next seed
+ * into `result`, printing one line per run unless `quiet`. */
+int cli_display_finish(cli_display *display, const pb_stop *stop, pb_result *result, bool quiet);
+void cli_display_close(cli_display *display); /* NULL is accepted */
 
 #endif

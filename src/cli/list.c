@@ -67,6 +67,47 @@ static void list_maps(void)
     }
 }
 
+/* Bundled worlds (issue 7): worlds/ beside the maps folder, each loaded to show its robot's
+ * dimension and whether it has a default start and goal. */
+static void list_worlds(void)
+{
+    const char *maps = cli_maps_dir();
+    char dir[4096];
+    if (!maps || snprintf(dir, sizeof dir, "%s/../worlds", maps) >= (int)sizeof dir)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    printf("\nBundled worlds (%s; engine manipulator):\n", dir);
+    char *names[256];
+    size_t n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) && n < 256) {
+        const size_t len = strlen(ent->d_name);
+        if (len > 4 && strcmp(ent->d_name + len - 4, ".xml") == 0)
+            names[n++] = strdup(ent->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i])
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        pb_engine *engine = NULL;
+        pb_diag diag = {0};
+        if (pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK) {
+            double s[PB_MAX_DIM], g[PB_MAX_DIM];
+            printf("  %-24s %d joints%s\n", names[i], pb_engine_dim(engine),
+                   pb_engine_defaults(engine, s, g) ? ", default start and goal" : "");
+        } else {
+            printf("  %-24s (not loaded: %s)\n", names[i], diag.message);
+        }
+        pb_engine_destroy(engine);
+        free(names[i]);
+    }
+}
+
 int cli_list(int argc, char **argv)
 {
     (void)argc;
@@ -107,5 +148,6 @@ int cli_list(int argc, char **argv)
         }
     }
     list_maps();
+    list_worlds();
     return 0;
 }

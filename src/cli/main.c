@@ -9,6 +9,9 @@ static const char help_text[] =
     "Usage:\n"
     "  planbench <planner> <map> [start X,Y goal X,Y] [options]   plan once and report\n"
     "  planbench list                                              engines, planners, parameters, maps\n"
+    "  planbench view MAP [--engine NAME] [--seed N]              the map in a window: click start and goal, run planners\n"
+    "  planbench bench SCRIPT.ini [-j N] [--csv F] [--json F] [--ompl-log F] [--plot DIR] [--resume]\n"
+    "                                                              run a benchmark (planbench bench --help)\n"
     "  planbench --help | --version\n"
     "\n"
     "Examples:\n"
@@ -38,6 +41,9 @@ static const char help_text[] =
     "  --json                      one JSON object on stdout\n"
     "  --save-path FILE            the path as CSV (x,y per line)\n"
     "  --save-image FILE           a PNG of the map with the tree, start, goal and path\n"
+    "  --display                   watch the planning in a window (keys: h); needs a build with SDL2\n"
+    "  --screenshot FILE           with --display: save the window as a PNG at the end, then exit\n"
+    "  --screenshot-at N           ... after N iterations instead (the solve stops there)\n"
     "  -q, --quiet                 no summary\n"
     "\n"
     "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
@@ -59,6 +65,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "list") == 0)
         return cli_list(argc - 1, argv + 1);
+    if (strcmp(cmd, "view") == 0)
+        return cli_view(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cli_bench(argc - 1, argv + 1);
     if (cmd[0] == '-') {
         cli_error("expected a planner or a command before '%s'", cmd);
         fputs("Run 'planbench --help' for the options.\n", stderr);

@@ -30,9 +30,10 @@ typedef struct plan_args {
     bool quiet;
     const char *save_path;
     const char *save_image;
+    bool display;             /* --display (implied by --screenshot) */
+    const char *screenshot;   /* --screenshot FILE */
+    uint64_t screenshot_at;   /* --screenshot-at ITERATIONS; 0: at the end */
 } plan_args;
-
-static void usage_hint(void) { fputs("Run 'planbench --help' for the options.\n", stderr); }
 
 /* Match "--name VALUE" or "--name=VALUE"; advances *i past the value. */
 static bool take_value(int argc, char **argv, int *i, const char *name, const char **value, bool *error)
@@ -47,7 +48,7 @@ static bool take_value(int argc, char **argv, int *i, const char *name, const ch
     }
     if (arg[n] != '\0')
         return false;
-    if (*i + 1 >= argc) {
+    if (*i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0) {
         cli_error("%s needs a value", name);
         *error = true;
         return true;
@@ -188,6 +189,14 @@ static int parse_args(int argc, char **argv, plan_args *a)
             a->save_path = v;
         } else if (take_value(argc, argv, &i, "--save-image", &v, &err)) {
             a->save_image = v;
+        } else if (take_value(argc, argv, &i, "--screenshot", &v, &err)) {
+            a->screenshot = v;
+            a->display = true;
+        } else if (take_value(argc, argv, &i, "--screenshot-at", &v, &err)) {
+            if (err || !cli_parse_u64("--screenshot-at", v, &a->screenshot_at))
+                return PB_EXIT_BAD_INPUT;
+        } else if (strcmp(arg, "--display") == 0) {
+            a->display = true;
         } else if (strcmp(arg, "--approximate") == 0) {
             a->approximate = true;
         } else if (strcmp(arg, "--json") == 0) {
@@ -195,14 +204,12 @@ static int parse_args(int argc, char **argv, plan_args *a)
         } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
             a->quiet = true;
         } else if (arg[0] == '-' && arg[1] != '\0' && !(arg[1] >= '0' && arg[1] <= '9')) {
-            cli_error("unknown option '%s'", arg);
-            usage_hint();
+            cli_error("unknown option '%s' (see 'planbench --help')", arg);
             return PB_EXIT_BAD_INPUT;
         } else if (!a->map) {
             a->map = arg;
         } else {
             cli_error("unexpected argument '%s' (the map is already '%s')", arg, a->map);
-            usage_hint();
             return PB_EXIT_BAD_INPUT;
         }
         if (err)
@@ -453,6 +460,14 @@ int cli_plan(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    if (a.display && !cli_display_available()) {
+        cli_error("--display: %s", cli_display_missing);
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (a.screenshot_at > 0 && !a.screenshot) {
+        cli_error("--screenshot-at needs --screenshot FILE");
+        return PB_EXIT_BAD_INPUT;
+    }
     const pb_planner_impl *impl = pb_planner_registry_find(a.planner);
     if (!impl) {
         char names[1024] = "";
@@ -475,6 +490,7 @@ int cli_plan(int argc, char **argv)
     pb_planner *planner = NULL;
     pb_result result;
     recorder rec = {0};
+    cli_display *display = NULL;
     int exit_code = PB_EXIT_BAD_INPUT;
     bool have_result = false;
     if (pb_engine_load(&engine, a.engine, map, a.engine_options, a.n_engine_options, &diag) != PB_OK) {
@@ -563,7 +579,17 @@ int cli_plan(int argc, char **argv)
         rec.dim = dim;
         pb_planner_set_observer(planner, record_event, &rec);
     }
-    if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK) {
+    if (a.display) {
+        const cli_display_options display_options = {a.planner, map, a.seed, a.screenshot, a.screenshot_at,
+                                                     a.save_image ? record_event : NULL, &rec};
+        rc = cli_display_open(&display, engine, planner, &problem, &display_options);
+        if (rc < 0)
+            rc = cli_display_solve(display, &stop, &result);
+        if (rc >= 0) {
+            exit_code = rc;
+            goto done;
+        }
+    } else if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK) {
         cli_error("planning failed: out of memory");
         goto done;
     }
@@ -588,7 +614,10 @@ int cli_plan(int argc, char **argv)
         if (rc >= 0)
             exit_code = rc;
     }
+    if (display && (rc = cli_display_finish(display, &stop, &result, a.quiet)) >= 0)
+        exit_code = rc;
 done:
+    cli_display_close(display);
     free(rec.edges);
     if (have_result)
         pb_result_finish(&result);

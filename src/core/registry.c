@@ -7,16 +7,34 @@
 #include <string.h>
 
 extern const pb_engine_impl pb_image2d_impl;
+extern const pb_engine_impl pb_blackbox_impl;
+extern const pb_engine_impl pb_stickarm4d_impl;
+extern const pb_engine_impl pb_manipulator_impl;
 
 extern const pb_planner_impl pb_rrt_impl;
+extern const pb_planner_impl pb_birrt_impl, pb_rrtstar_impl, pb_informedrrt_impl;
+extern const pb_planner_impl pb_prm_impl;
+extern const pb_planner_impl pb_lazyprm_impl;
+extern const pb_planner_impl pb_bitstar_impl;
+extern const pb_planner_impl pb_rrdt_impl;
 
 static const pb_engine_impl *const engines[] = {
     &pb_image2d_impl,
+    &pb_blackbox_impl,
+    &pb_stickarm4d_impl,
+    &pb_manipulator_impl,
     NULL,
 };
 
 static const pb_planner_impl *const planners[] = {
     &pb_rrt_impl,
+    &pb_birrt_impl,
+    &pb_rrtstar_impl,
+    &pb_informedrrt_impl,
+    &pb_prm_impl,
+    &pb_lazyprm_impl,
+    &pb_bitstar_impl,
+    &pb_rrdt_impl,
     NULL,
 };
 

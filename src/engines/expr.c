@@ -14,45 +14,45 @@
  * enough for any expression a person writes, shallow enough that hostile input cannot
  * overflow the C stack. It also bounds the evaluation stack. */
 #define MAX_NESTING 100
-#define EVAL_STACK 256
-#define MAX_CODE (1u << 16)
+#define EVAL_STACK  256
+#define MAX_CODE    (1u << 16)
 
 /* ---- the instruction set ------------------------------------------------------------ */
 
 /* Unary operators: name, C expression in `v`. */
-#define UNARY_OPS(X)                                                                                       \
-    X(NEG, -v)                                                                                             \
-    X(NOT, (double)(v == 0.0))                                                                             \
-    X(SQUARE, v *v)                                                                                        \
-    X(SIN, sin(v))                                                                                         \
-    X(COS, cos(v))                                                                                         \
-    X(TAN, tan(v))                                                                                         \
-    X(ASIN, asin(v))                                                                                       \
-    X(ACOS, acos(v))                                                                                       \
-    X(ATAN, atan(v))                                                                                       \
-    X(SQRT, sqrt(v))                                                                                       \
-    X(ABS, fabs(v))                                                                                        \
-    X(EXP, exp(v))                                                                                         \
-    X(LOG, log(v))                                                                                         \
-    X(FLOOR, floor(v))                                                                                     \
+#define UNARY_OPS(X)                                                                                         \
+    X(NEG, -v)                                                                                               \
+    X(NOT, (double)(v == 0.0))                                                                               \
+    X(SQUARE, v *v)                                                                                          \
+    X(SIN, sin(v))                                                                                           \
+    X(COS, cos(v))                                                                                           \
+    X(TAN, tan(v))                                                                                           \
+    X(ASIN, asin(v))                                                                                         \
+    X(ACOS, acos(v))                                                                                         \
+    X(ATAN, atan(v))                                                                                         \
+    X(SQRT, sqrt(v))                                                                                         \
+    X(ABS, fabs(v))                                                                                          \
+    X(EXP, exp(v))                                                                                           \
+    X(LOG, log(v))                                                                                           \
+    X(FLOOR, floor(v))                                                                                       \
     X(CEIL, ceil(v))
 
 /* Binary operators: name, C expression in `l` and `r`. */
-#define BINARY_OPS(X)                                                                                      \
-    X(ADD, l + r)                                                                                          \
-    X(SUB, l - r)                                                                                          \
-    X(MUL, l *r)                                                                                           \
-    X(DIV, l / r)                                                                                          \
-    X(POW, pow(l, r))                                                                                      \
-    X(LT, (double)(l < r))                                                                                 \
-    X(LE, (double)(l <= r))                                                                                \
-    X(GT, (double)(l > r))                                                                                 \
-    X(GE, (double)(l >= r))                                                                                \
-    X(EQ, (double)(l == r))                                                                                \
-    X(NE, (double)(l != r))                                                                                \
-    X(MIN, fmin(l, r))                                                                                     \
-    X(MAX, fmax(l, r))                                                                                     \
-    X(ATAN2, atan2(l, r))                                                                                  \
+#define BINARY_OPS(X)                                                                                        \
+    X(ADD, l + r)                                                                                            \
+    X(SUB, l - r)                                                                                            \
+    X(MUL, l *r)                                                                                             \
+    X(DIV, l / r)                                                                                            \
+    X(POW, pow(l, r))                                                                                        \
+    X(LT, (double)(l < r))                                                                                   \
+    X(LE, (double)(l <= r))                                                                                  \
+    X(GT, (double)(l > r))                                                                                   \
+    X(GE, (double)(l >= r))                                                                                  \
+    X(EQ, (double)(l == r))                                                                                  \
+    X(NE, (double)(l != r))                                                                                  \
+    X(MIN, fmin(l, r))                                                                                       \
+    X(MAX, fmax(l, r))                                                                                       \
+    X(ATAN2, atan2(l, r))                                                                                    \
     X(HYPOT, hypot(l, r))
 
 #define ENUM_ITEM(name, expr) U_##name,
@@ -68,16 +68,16 @@ enum { FORM_STACK, FORM_CONST, FORM_VAR, FORM_COUNT };
 
 enum {
     OP_END,
-    OP_CONST,          /* push k */
-    OP_VAR,            /* push x[arg] */
-    OP_JUMP_IF_FALSE,  /* `and`: when the top is false jump to arg keeping it, else pop it */
-    OP_JUMP_IF_TRUE,   /* `or`: when the top is true jump to arg keeping it, else pop it */
-    OP_UNARY_FIRST,    /* OP_UNARY_FIRST + enum unary_op */
+    OP_CONST,         /* push k */
+    OP_VAR,           /* push x[arg] */
+    OP_JUMP_IF_FALSE, /* `and`: when the top is false jump to arg keeping it, else pop it */
+    OP_JUMP_IF_TRUE,  /* `or`: when the top is true jump to arg keeping it, else pop it */
+    OP_UNARY_FIRST,   /* OP_UNARY_FIRST + enum unary_op */
     OP_BINARY_FIRST = OP_UNARY_FIRST + UNARY_COUNT, /* + 3 * enum binary_op + form */
     OP_COUNT = OP_BINARY_FIRST + FORM_COUNT * BINARY_COUNT
 };
 
-#define UNARY(u) (OP_UNARY_FIRST + (u))
+#define UNARY(u)        (OP_UNARY_FIRST + (u))
 #define BINARY(b, form) (OP_BINARY_FIRST + FORM_COUNT * (b) + (form))
 
 typedef struct insn {
@@ -95,8 +95,8 @@ struct pb_expr {
 static double apply_unary(int u, double v)
 {
     switch (u) {
-#define CASE(name, expr)                                                                                   \
-    case U_##name:                                                                                         \
+#define CASE(name, expr)                                                                                     \
+    case U_##name:                                                                                           \
         return expr;
         UNARY_OPS(CASE)
 #undef CASE
@@ -107,8 +107,8 @@ static double apply_unary(int u, double v)
 static double apply_binary(int b, double l, double r)
 {
     switch (b) {
-#define CASE(name, expr)                                                                                   \
-    case B_##name:                                                                                         \
+#define CASE(name, expr)                                                                                     \
+    case B_##name:                                                                                           \
         return expr;
         BINARY_OPS(CASE)
 #undef CASE
@@ -146,30 +146,30 @@ double pb_expr_eval(const pb_expr *expr, const double *x)
             else
                 top--;
             break;
-#define CASE(name, expr)                                                                                   \
-    case UNARY(U_##name): {                                                                                \
-        const double v = top[-1];                                                                          \
-        top[-1] = expr;                                                                                    \
-        break;                                                                                             \
+#define CASE(name, expr)                                                                                     \
+    case UNARY(U_##name): {                                                                                  \
+        const double v = top[-1];                                                                            \
+        top[-1] = expr;                                                                                      \
+        break;                                                                                               \
     }
             UNARY_OPS(CASE)
 #undef CASE
-#define CASE(name, expr)                                                                                   \
-    case BINARY(B_##name, FORM_STACK): {                                                                   \
-        const double l = top[-2], r = top[-1];                                                             \
-        top--;                                                                                             \
-        top[-1] = expr;                                                                                    \
-        break;                                                                                             \
-    }                                                                                                      \
-    case BINARY(B_##name, FORM_CONST): {                                                                   \
-        const double l = top[-1], r = p->k;                                                                \
-        top[-1] = expr;                                                                                    \
-        break;                                                                                             \
-    }                                                                                                      \
-    case BINARY(B_##name, FORM_VAR): {                                                                     \
-        const double l = top[-1], r = x[p->arg];                                                           \
-        top[-1] = expr;                                                                                    \
-        break;                                                                                             \
+#define CASE(name, expr)                                                                                     \
+    case BINARY(B_##name, FORM_STACK): {                                                                     \
+        const double l = top[-2], r = top[-1];                                                               \
+        top--;                                                                                               \
+        top[-1] = expr;                                                                                      \
+        break;                                                                                               \
+    }                                                                                                        \
+    case BINARY(B_##name, FORM_CONST): {                                                                     \
+        const double l = top[-1], r = p->k;                                                                  \
+        top[-1] = expr;                                                                                      \
+        break;                                                                                               \
+    }                                                                                                        \
+    case BINARY(B_##name, FORM_VAR): {                                                                       \
+        const double l = top[-1], r = x[p->arg];                                                             \
+        top[-1] = expr;                                                                                      \
+        break;                                                                                               \
     }
             BINARY_OPS(CASE)
 #undef CASE
@@ -226,7 +226,10 @@ typedef struct parser {
     pb_expr_error *error;
 } parser;
 
-static int column_of(size_t offset) { return (int)offset + 1; }
+static int column_of(size_t offset)
+{
+    return (int)offset + 1;
+}
 
 static void fail_at(parser *p, size_t offset, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -248,8 +251,14 @@ static void fail_at(parser *p, size_t offset, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool is_ident_start(int c) { return isalpha(c) || c == '_'; }
-static bool is_ident_char(int c) { return isalnum(c) || c == '_'; }
+static bool is_ident_start(int c)
+{
+    return isalpha(c) || c == '_';
+}
+static bool is_ident_char(int c)
+{
+    return isalnum(c) || c == '_';
+}
 
 /* Describe the current token for a message: "'foo'" or "the end of the expression". */
 static void describe_token(const parser *p, char *buf, size_t size)
@@ -538,7 +547,10 @@ static bool emit_binary(parser *p, int b, size_t lhs_start, size_t rhs_start)
 
 static value_type parse_or(parser *p);
 
-static const char *type_name(value_type t) { return t == TYPE_CONDITION ? "a condition" : "a number"; }
+static const char *type_name(value_type t)
+{
+    return t == TYPE_CONDITION ? "a condition" : "a number";
+}
 
 static bool enter(parser *p)
 {
@@ -556,11 +568,10 @@ typedef struct function_def {
 } function_def;
 
 static const function_def functions[] = {
-    {"sin", 1, U_SIN},     {"cos", 1, U_COS},     {"tan", 1, U_TAN},     {"asin", 1, U_ASIN},
-    {"acos", 1, U_ACOS},   {"atan", 1, U_ATAN},   {"sqrt", 1, U_SQRT},   {"abs", 1, U_ABS},
-    {"exp", 1, U_EXP},     {"log", 1, U_LOG},     {"floor", 1, U_FLOOR}, {"ceil", 1, U_CEIL},
-    {"min", 2, B_MIN},     {"max", 2, B_MAX},     {"atan2", 2, B_ATAN2}, {"hypot", 2, B_HYPOT},
-    {"pow", 2, B_POW},
+    {"sin", 1, U_SIN},     {"cos", 1, U_COS},   {"tan", 1, U_TAN}, {"asin", 1, U_ASIN}, {"acos", 1, U_ACOS},
+    {"atan", 1, U_ATAN},   {"sqrt", 1, U_SQRT}, {"abs", 1, U_ABS}, {"exp", 1, U_EXP},   {"log", 1, U_LOG},
+    {"floor", 1, U_FLOOR}, {"ceil", 1, U_CEIL}, {"min", 2, B_MIN}, {"max", 2, B_MAX},   {"atan2", 2, B_ATAN2},
+    {"hypot", 2, B_HYPOT}, {"pow", 2, B_POW},
 };
 
 static const function_def *find_function(const char *name, size_t len)
@@ -613,8 +624,8 @@ static value_type parse_call(parser *p, const function_def *fn, size_t name_star
     if (p->tok != T_RPAREN) {
         char what[64];
         describe_token(p, what, sizeof what);
-        fail_at(p, p->tok_start, "expected ',' or ')' to close '(' at column %d, found %s",
-                column_of(open), what);
+        fail_at(p, p->tok_start, "expected ',' or ')' to close '(' at column %d, found %s", column_of(open),
+                what);
         return TYPE_ERROR;
     }
     if (n_args != fn->arity) {
@@ -967,7 +978,8 @@ pb_status pb_expr_compile(pb_expr **out, const char *text, int n_vars, pb_expr_e
         return PB_ERR_INVALID;
     }
     if (strlen(text) > PB_EXPR_MAX_LENGTH) {
-        fail_at(&p, PB_EXPR_MAX_LENGTH, "expression is too long (more than %d characters)", PB_EXPR_MAX_LENGTH);
+        fail_at(&p, PB_EXPR_MAX_LENGTH, "expression is too long (more than %d characters)",
+                PB_EXPR_MAX_LENGTH);
         return PB_ERR_INVALID;
     }
     value_type t = TYPE_ERROR;
@@ -1034,9 +1046,15 @@ void pb_expr_destroy(pb_expr *expr)
     free(expr);
 }
 
-bool pb_expr_is_condition(const pb_expr *expr) { return expr->condition; }
+bool pb_expr_is_condition(const pb_expr *expr)
+{
+    return expr->condition;
+}
 
-size_t pb_expr_length(const pb_expr *expr) { return expr->n; }
+size_t pb_expr_length(const pb_expr *expr)
+{
+    return expr->n;
+}
 
 void pb_expr_error_format(const pb_expr_error *error, char *buf, size_t size)
 {

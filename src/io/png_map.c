@@ -36,6 +36,23 @@ static void on_warning(png_structp png, png_const_charp message)
     (void)message; /* warnings (an unknown chunk, say) do not stop a map from loading */
 }
 
+/* libpng's allocations go through here: a request larger than any legitimate map needs
+ * (a forged chunk length in a 150-byte file asks for gigabytes, and libpng 1.6 only warns
+ * about it) is refused, which libpng reports as an error. */
+#define MAX_LIBPNG_ALLOCATION ((size_t)64 << 20)
+
+static png_voidp limited_malloc(png_structp png, png_alloc_size_t size)
+{
+    (void)png;
+    return size <= MAX_LIBPNG_ALLOCATION ? malloc(size) : NULL;
+}
+
+static void limited_free(png_structp png, png_voidp ptr)
+{
+    (void)png;
+    free(ptr);
+}
+
 static void read_memory(png_structp png, png_bytep out, size_t n)
 {
     decode_state *s = png_get_io_ptr(png);
@@ -76,7 +93,8 @@ static void pack_row(const uint8_t *row, int channels, int width, uint64_t *bits
 /* Decode with `s` set up for a source; fills `out`. Returns false with s->error set. */
 static bool decode(decode_state *s, pb_bitmap *out)
 {
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, on_error, on_warning);
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, s, on_error, on_warning, NULL,
+                                               limited_malloc, limited_free);
     if (!png) {
         snprintf(s->error, sizeof s->error, "out of memory");
         return false;

@@ -1,0 +1,37 @@
+/* Shared between the files of src/bench (private): run set-up, the runs.jsonl record format
+ * and JSON/CSV number formatting. Public API only underneath. */
+#ifndef PB_BENCH_INTERNAL_H
+#define PB_BENCH_INTERNAL_H
+
+#include "planbench/bench.h"
+
+/** Most engine options a problem may pass. */
+#define PB_BENCH_MAX_OPTIONS 32
+
+/** Load problem `problem_index`'s engine (owned by the caller) and its start and goal
+ * (PB_MAX_DIM values each). `diag` names the script line and key at fault. */
+pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index, pb_engine **engine, double *start,
+                                 double *goal, pb_diag *diag);
+/** Create planner `planner_index` on `engine` with the script's parameters set. */
+pb_status pb_bench_setup_planner(const pb_bench_script *s, size_t planner_index, pb_engine *engine,
+                                 pb_planner **planner, pb_diag *diag);
+
+/** Write `rec` as one JSON object (no newline). */
+void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_bench_record *rec);
+/** The records of (problem, planner) with status `ok` or any status (`only_ok` false):
+ * pointers into `r`, in run order, into `out` (room for r->n); returns how many. */
+size_t pb_bench_select(const pb_bench_results *r, uint32_t problem, uint32_t planner, bool only_ok,
+                       const pb_bench_record **out);
+/** Append `rec` as one JSON line to `fd` in a single write, then fsync. */
+pb_status pb_bench_append_jsonl(int fd, const pb_bench_script *s, const pb_bench_record *rec);
+/** Read the records of runs.jsonl that belong to `s` (matching problem name, planner label
+ * and a run index below s->runs; the first of duplicates wins) into `r`. A missing file is
+ * no record; a malformed line (a write cut short) is skipped. */
+pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_bench_results *r, pb_diag *diag);
+
+/** Print a number as JSON: 17 significant digits; null for NaN and infinities. */
+void pb_bench_json_number(FILE *out, double v);
+/** Print a JSON string literal. */
+void pb_bench_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,483 @@
+/* The black-box ("functor") engine: a C-space given by bounds and a function that says
+ * whether a configuration is free. The function is a C callback (pb_blackbox_create), an
+ * expression compiled by engines/expr.c (`--expr`), or a symbol of a shared object
+ * (`--plugin`, see blackbox.h for the ABI). Edges are the core's interpolated check. */
+#include "planbench/blackbox.h"
+#include "planbench/impl/engine_impl.h"
+#include "engines/expr.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The default edge resolution is this fraction of the bounds' diagonal. */
+#define DEFAULT_RESOLUTION_FRACTION (1.0 / 200.0)
+/* Largest side of the picture of a 2D black box, in pixels. */
+#define RENDER_SIZE 800
+
+typedef struct blackbox {
+    int dim;
+    double lower[PB_MAX_DIM];
+    double upper[PB_MAX_DIM];
+    double periods[PB_MAX_DIM];
+    bool wraps; /* some period > 0 */
+    pb_blackbox_feasible_fn feasible;
+    pb_blackbox_distance_fn distance;
+    void *ctx;
+    pb_expr *expr; /* owned, when made from an expression (then ctx == expr) */
+    void *plugin;  /* owned dlopen handle, when made from a plugin */
+    pb_plugin_fini_fn fini;
+} blackbox;
+
+static void destroy(void *self)
+{
+    blackbox *bb = self;
+    if (!bb)
+        return;
+    if (bb->fini)
+        bb->fini(bb->ctx);
+    if (bb->plugin)
+        dlclose(bb->plugin);
+    pb_expr_destroy(bb->expr);
+    free(bb);
+}
+
+static bool feasible(const void *self, const double *q, pb_engine_counters *counters)
+{
+    (void)counters;
+    const blackbox *bb = self;
+    if (!bb->wraps) {
+        for (int i = 0; i < bb->dim; i++)
+            if (!(q[i] >= bb->lower[i] && q[i] <= bb->upper[i])) /* NaN is outside */
+                return false;
+        return bb->feasible(q, bb->ctx);
+    }
+    /* A wrapping coordinate is taken back into [lower, lower + period) first, so the
+     * callback always sees values inside its bounds. */
+    double wrapped[PB_MAX_DIM];
+    for (int i = 0; i < bb->dim; i++) {
+        double v = q[i];
+        const double period = bb->periods[i];
+        if (period > 0.0 && isfinite(v) && (v < bb->lower[i] || v >= bb->lower[i] + period)) {
+            v = bb->lower[i] + fmod(v - bb->lower[i], period);
+            if (v < bb->lower[i])
+                v += period;
+        }
+        if (!(v >= bb->lower[i] && v <= bb->upper[i]))
+            return false;
+        wrapped[i] = v;
+    }
+    return bb->feasible(wrapped, bb->ctx);
+}
+
+static double custom_distance(const void *self, const double *a, const double *b)
+{
+    const blackbox *bb = self;
+    return bb->distance(a, b, bb->ctx);
+}
+
+static bool expr_feasible(const double *q, void *ctx)
+{
+    return pb_expr_eval(ctx, q) != 0.0;
+}
+
+/* The picture of a 2D black box: its feasible region sampled at pixel centres, free white,
+ * occupied dark. Picture coordinates are (q - lower) * scale. */
+static pb_status render(const void *self, pb_image *image, double *scale, pb_diag *diag)
+{
+    const blackbox *bb = self;
+    if (bb->dim != 2) {
+        pb_diag_set(diag, NULL, 0, 0, "a %d-dimensional black box has no picture (only 2D ones do)", bb->dim);
+        return PB_ERR_UNSUPPORTED;
+    }
+    const double w = bb->upper[0] - bb->lower[0], h = bb->upper[1] - bb->lower[1];
+    const double s = RENDER_SIZE / fmax(w, h);
+    const int width = (int)fmax(1.0, ceil(w * s)), height = (int)fmax(1.0, ceil(h * s));
+    const pb_status st = pb_image_init(image, width, height);
+    if (st != PB_OK) {
+        pb_diag_set(diag, NULL, 0, 0, "out of memory for the picture");
+        return st;
+    }
+    pb_engine_counters unused = {0};
+    for (int y = 0; y < height; y++) {
+        for (int x = 0; x < width; x++) {
+            const double q[2] = {bb->lower[0] + (x + 0.5) / s, bb->lower[1] + (y + 0.5) / s};
+            if (!feasible(bb, q, &unused))
+                memset(image->rgb + ((size_t)y * (size_t)width + (size_t)x) * 3, 40, 3);
+        }
+    }
+    *scale = s;
+    return PB_OK;
+}
+
+static const char *const known_options[] = {"bounds",     "expr",   "plugin", "resolution",
+                                            "edge_order", "angles", NULL};
+
+static const char *const options_help[] = {
+    "bounds=L:U,L:U,...  the box of the C-space, one LOWER:UPPER per coordinate (--bounds)",
+    "expr=EXPR           free where EXPR over x0, x1, ... is true, e.g. 'cos(x0)*sin(x1) > -0.22' (--expr)",
+    "plugin=FILE         free where FILE's planbench_feasible(q, ctx) says so (--plugin; see blackbox.h)",
+    "resolution=R        spacing of edge checks (--resolution; default 1/200 of the bounds' diagonal)",
+    "edge_order=ORDER    bisection (default: midpoint first) or sequential",
+    "angles=I,J,...      coordinates that are angles: distance and interpolation wrap (period 2*pi)",
+    NULL,
+};
+
+static const char *const aliases[] = {"functor", NULL};
+
+/* Loaded from options and from C, an engine with a custom distance needs an impl table
+ * whose `distance` is set; otherwise the core's metric (and kd-tree) is used. */
+#define BLACKBOX_IMPL_FIELDS                                                                                 \
+    .name = "blackbox", .aliases = aliases,                                                                  \
+    .summary = "a C-space given by bounds and a function: an expression (--expr), a plugin "                 \
+               "(--plugin) or a C callback; interpolated edges",                                             \
+    .options_help = options_help, .destroy = destroy, .feasible = feasible, .render = render
+
+static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+                      size_t n_options, pb_diag *diag);
+
+const pb_engine_impl pb_blackbox_impl = {
+    BLACKBOX_IMPL_FIELDS,
+    .load = load,
+};
+
+static const pb_engine_impl blackbox_custom_metric_impl = {
+    BLACKBOX_IMPL_FIELDS,
+    .distance = custom_distance,
+};
+
+/* ---- from options ------------------------------------------------------------------- */
+
+/* Parse "L:U,L:U,..." into bounds; returns the dimension, or 0 after setting diag. */
+static int parse_bounds(const char *text, double *lower, double *upper, pb_diag *diag)
+{
+    int dim = 0;
+    const char *p = text;
+    for (;;) {
+        if (dim == PB_MAX_DIM) {
+            pb_diag_set(diag, NULL, 0, 0, "bounds: more than %d coordinates in '%s'", PB_MAX_DIM, text);
+            return 0;
+        }
+        char *end;
+        const double lo = strtod(p, &end);
+        if (end == p || *end != ':' || !isfinite(lo))
+            goto malformed;
+        p = end + 1;
+        const double hi = strtod(p, &end);
+        if (end == p || !isfinite(hi) || (*end != ',' && *end != '\0'))
+            goto malformed;
+        if (!(lo < hi)) {
+            pb_diag_set(diag, NULL, 0, 0,
+                        "bounds: coordinate %d: the lower bound %g must be below the upper bound %g", dim, lo,
+                        hi);
+            return 0;
+        }
+        lower[dim] = lo;
+        upper[dim] = hi;
+        dim++;
+        if (*end == '\0')
+            return dim;
+        p = end + 1;
+    }
+malformed:
+    pb_diag_set(
+        diag, NULL, 0, 0,
+        "bounds: expected LOWER:UPPER for every coordinate, comma-separated (like -5:5,-5:5), got '%s'",
+        text);
+    return 0;
+}
+
+/* dlsym into a function pointer without the object-to-function pointer cast ISO C lacks. */
+static bool find_symbol(void *handle, const char *name, void *fn_out, size_t fn_size)
+{
+    void *symbol = dlsym(handle, name);
+    if (!symbol)
+        return false;
+    memcpy(fn_out, &symbol, fn_size);
+    return true;
+}
+
+static pb_status load_plugin(blackbox *bb, const char *file, bool have_bounds, pb_engine_setup *setup,
+                             pb_diag *diag)
+{
+    /* dlopen searches the library path for a bare name; a user who names a file in the
+     * current folder means that file. */
+    char local[4096];
+    const char *name = file;
+    struct stat st;
+    if (!strchr(file, '/') && stat(file, &st) == 0 && strlen(file) + 3 <= sizeof local) {
+        snprintf(local, sizeof local, "./%s", file);
+        name = local;
+    }
+    dlerror();
+    bb->plugin = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!bb->plugin) {
+        const char *why = dlerror();
+        pb_diag_set(diag, NULL, 0, 0, "plugin '%s' does not load: %s", file, why ? why : "unknown error");
+        return PB_ERR_INVALID;
+    }
+    if (!find_symbol(bb->plugin, PB_PLUGIN_FEASIBLE, &bb->feasible, sizeof bb->feasible)) {
+        pb_diag_set(diag, NULL, 0, 0,
+                    "plugin '%s' does not export '" PB_PLUGIN_FEASIBLE
+                    "' (bool planbench_feasible(const double *q, void *ctx))",
+                    file);
+        return PB_ERR_INVALID;
+    }
+    pb_plugin_bounds_fn bounds_fn = NULL;
+    if (!have_bounds) {
+        if (!find_symbol(bb->plugin, PB_PLUGIN_BOUNDS, &bounds_fn, sizeof bounds_fn)) {
+            pb_diag_set(diag, NULL, 0, 0, "plugin '%s' exports no '" PB_PLUGIN_BOUNDS "': give --bounds",
+                        file);
+            return PB_ERR_INVALID;
+        }
+        const int dim = bounds_fn(bb->lower, bb->upper, PB_MAX_DIM);
+        if (dim < 1 || dim > PB_MAX_DIM) {
+            pb_diag_set(diag, NULL, 0, 0,
+                        "plugin '%s': " PB_PLUGIN_BOUNDS " returned dimension %d (expected 1..%d)", file, dim,
+                        PB_MAX_DIM);
+            return PB_ERR_INVALID;
+        }
+        for (int i = 0; i < dim; i++) {
+            if (!(bb->lower[i] < bb->upper[i]) || !isfinite(bb->lower[i]) || !isfinite(bb->upper[i])) {
+                pb_diag_set(diag, NULL, 0, 0,
+                            "plugin '%s': " PB_PLUGIN_BOUNDS
+                            " gave coordinate %d the bounds %g:%g (need lower < upper)",
+                            file, i, bb->lower[i], bb->upper[i]);
+                return PB_ERR_INVALID;
+            }
+        }
+        bb->dim = dim;
+    }
+    pb_plugin_defaults_fn defaults_fn = NULL;
+    if (find_symbol(bb->plugin, PB_PLUGIN_DEFAULTS, &defaults_fn, sizeof defaults_fn)) {
+        const int dim = defaults_fn(setup->default_start, setup->default_goal, PB_MAX_DIM);
+        if (dim > 0 && dim != bb->dim) {
+            pb_diag_set(diag, NULL, 0, 0,
+                        "plugin '%s': " PB_PLUGIN_DEFAULTS " gave %d coordinates, but the space has %d", file,
+                        dim, bb->dim);
+            return PB_ERR_INVALID;
+        }
+        setup->has_defaults = dim > 0;
+    }
+    pb_plugin_init_fn init_fn = NULL;
+    if (find_symbol(bb->plugin, PB_PLUGIN_INIT, &init_fn, sizeof init_fn))
+        bb->ctx = init_fn();
+    /* looked up last: a plugin that failed to load above is never finalised */
+    find_symbol(bb->plugin, PB_PLUGIN_FINI, &bb->fini, sizeof bb->fini);
+    return PB_OK;
+}
+
+static pb_status load_expression(blackbox *bb, const char *text, pb_diag *diag)
+{
+    pb_expr_error error;
+    const pb_status st = pb_expr_compile(&bb->expr, text, bb->dim, &error);
+    if (st != PB_OK) {
+        char line[400];
+        pb_expr_error_format(&error, line, sizeof line);
+        pb_diag_set(diag, NULL, 0, error.column, "%s", line);
+        return st;
+    }
+    if (!pb_expr_is_condition(bb->expr)) {
+        pb_diag_set(
+            diag, NULL, 0, 1,
+            "expression: column 1: the expression is a number, not a condition; compare it (for example "
+            "'EXPR > 0')");
+        return PB_ERR_INVALID;
+    }
+    bb->feasible = expr_feasible;
+    bb->ctx = bb->expr;
+    return PB_OK;
+}
+
+static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+                      size_t n_options, pb_diag *diag)
+{
+    *self_out = NULL;
+    pb_status st = pb_option_check_known(options, n_options, known_options, "blackbox", diag);
+    if (st != PB_OK)
+        return st;
+    if (path) {
+        pb_diag_set(
+            diag, path, 0, 0,
+            "the blackbox engine reads no map file; describe the space with --bounds and --expr or --plugin");
+        return PB_ERR_INVALID;
+    }
+    const char *bounds = pb_option_find(options, n_options, "bounds");
+    const char *expr = pb_option_find(options, n_options, "expr");
+    const char *plugin = pb_option_find(options, n_options, "plugin");
+    const char *resolution = pb_option_find(options, n_options, "resolution");
+    const char *edge_order = pb_option_find(options, n_options, "edge_order");
+    const char *angles = pb_option_find(options, n_options, "angles");
+    if (expr && plugin) {
+        pb_diag_set(diag, NULL, 0, 0, "the blackbox engine takes --expr or --plugin, not both");
+        return PB_ERR_INVALID;
+    }
+    if (!expr && !plugin) {
+        pb_diag_set(
+            diag, NULL, 0, 0,
+            "the blackbox engine needs --expr EXPR (like 'cos(x0)*sin(x1) > -0.22') or --plugin FILE.so");
+        return PB_ERR_INVALID;
+    }
+    if (!bounds && expr) {
+        pb_diag_set(diag, NULL, 0, 0, "the blackbox engine needs --bounds (like -5:5,-5:5) with --expr");
+        return PB_ERR_INVALID;
+    }
+    blackbox *bb = calloc(1, sizeof *bb);
+    if (!bb) {
+        pb_diag_set(diag, NULL, 0, 0, "out of memory");
+        return PB_ERR_NOMEM;
+    }
+    *setup = pb_engine_setup_default(1);
+    if (bounds) {
+        bb->dim = parse_bounds(bounds, bb->lower, bb->upper, diag);
+        if (bb->dim == 0) {
+            destroy(bb);
+            return PB_ERR_INVALID;
+        }
+    }
+    st = plugin ? load_plugin(bb, plugin, bounds != NULL, setup, diag) : load_expression(bb, expr, diag);
+    if (st != PB_OK) {
+        destroy(bb);
+        return st;
+    }
+    setup->dim = bb->dim;
+    double diagonal = 0.0;
+    for (int i = 0; i < bb->dim; i++) {
+        setup->lower[i] = bb->lower[i];
+        setup->upper[i] = bb->upper[i];
+        diagonal += (bb->upper[i] - bb->lower[i]) * (bb->upper[i] - bb->lower[i]);
+    }
+    setup->resolution = DEFAULT_RESOLUTION_FRACTION * sqrt(diagonal);
+    if (resolution) {
+        char *end;
+        const double r = strtod(resolution, &end);
+        if (end == resolution || *end != '\0' || !(r > 0.0) || !isfinite(r)) {
+            pb_diag_set(diag, NULL, 0, 0, "resolution: expected a positive number, got '%s'", resolution);
+            destroy(bb);
+            return PB_ERR_INVALID;
+        }
+        setup->resolution = r;
+    }
+    if (edge_order) {
+        if (strcmp(edge_order, "bisection") != 0 && strcmp(edge_order, "sequential") != 0) {
+            pb_diag_set(diag, NULL, 0, 0, "edge_order: expected 'bisection' or 'sequential', got '%s'",
+                        edge_order);
+            destroy(bb);
+            return PB_ERR_INVALID;
+        }
+        setup->bisection = strcmp(edge_order, "bisection") == 0;
+    }
+    if (angles) {
+        double indices[PB_MAX_DIM];
+        const int n = pb_parse_doubles(angles, indices, PB_MAX_DIM);
+        if (n < 0) {
+            pb_diag_set(diag, NULL, 0, 0, "angles: expected comma-separated coordinate indices, got '%s'",
+                        angles);
+            destroy(bb);
+            return PB_ERR_INVALID;
+        }
+        for (int k = 0; k < n; k++) {
+            const double i = indices[k];
+            if (!(i >= 0 && i < bb->dim && i == floor(i))) {
+                pb_diag_set(diag, NULL, 0, 0, "angles: '%g' is not a coordinate index (0..%d)", i,
+                            bb->dim - 1);
+                destroy(bb);
+                return PB_ERR_INVALID;
+            }
+            bb->periods[(int)i] = setup->periods[(int)i] = 2.0 * M_PI;
+            bb->wraps = true;
+        }
+    }
+    *self_out = bb;
+    return PB_OK;
+}
+
+/* ---- from C ------------------------------------------------------------------------- */
+
+pb_blackbox_params pb_blackbox_params_default(int dim)
+{
+    pb_blackbox_params params;
+    memset(&params, 0, sizeof params);
+    params.dim = dim;
+    for (int i = 0; i < PB_MAX_DIM; i++)
+        params.upper[i] = 1.0;
+    return params;
+}
+
+static bool inside_params(const pb_blackbox_params *params, const double *q)
+{
+    for (int i = 0; i < params->dim; i++)
+        if (!(q[i] >= params->lower[i] && q[i] <= params->upper[i]))
+            return false;
+    return true;
+}
+
+pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, pb_diag *diag)
+{
+    *out = NULL;
+    if (params->dim < 1 || params->dim > PB_MAX_DIM) {
+        pb_diag_set(diag, NULL, 0, 0, "blackbox: dim %d is outside 1..%d", params->dim, PB_MAX_DIM);
+        return PB_ERR_INVALID;
+    }
+    if (!params->feasible) {
+        pb_diag_set(diag, NULL, 0, 0, "blackbox: the feasible callback is required");
+        return PB_ERR_INVALID;
+    }
+    double diagonal = 0.0;
+    for (int i = 0; i < params->dim; i++) {
+        if (!(params->lower[i] < params->upper[i]) || !isfinite(params->lower[i]) ||
+            !isfinite(params->upper[i])) {
+            pb_diag_set(diag, NULL, 0, 0,
+                        "blackbox: coordinate %d: the bounds %g:%g need lower < upper, both finite", i,
+                        params->lower[i], params->upper[i]);
+            return PB_ERR_INVALID;
+        }
+        if (!(params->periods[i] >= 0.0) || !isfinite(params->periods[i])) {
+            pb_diag_set(diag, NULL, 0, 0, "blackbox: coordinate %d: the period %g must be 0 or positive", i,
+                        params->periods[i]);
+            return PB_ERR_INVALID;
+        }
+        diagonal += (params->upper[i] - params->lower[i]) * (params->upper[i] - params->lower[i]);
+    }
+    if (!(params->resolution >= 0.0) || !isfinite(params->resolution)) {
+        pb_diag_set(diag, NULL, 0, 0, "blackbox: the resolution %g must be 0 (default) or positive",
+                    params->resolution);
+        return PB_ERR_INVALID;
+    }
+    if (params->has_defaults &&
+        (!inside_params(params, params->default_start) || !inside_params(params, params->default_goal))) {
+        pb_diag_set(diag, NULL, 0, 0, "blackbox: the default start and goal must be inside the bounds");
+        return PB_ERR_INVALID;
+    }
+    blackbox *bb = calloc(1, sizeof *bb);
+    if (!bb) {
+        pb_diag_set(diag, NULL, 0, 0, "out of memory");
+        return PB_ERR_NOMEM;
+    }
+    pb_engine_setup setup = pb_engine_setup_default(params->dim);
+    bb->dim = params->dim;
+    bb->feasible = params->feasible;
+    bb->distance = params->distance;
+    bb->ctx = params->ctx;
+    for (int i = 0; i < params->dim; i++) {
+        bb->lower[i] = setup.lower[i] = params->lower[i];
+        bb->upper[i] = setup.upper[i] = params->upper[i];
+        bb->periods[i] = setup.periods[i] = params->periods[i];
+        if (params->periods[i] > 0.0)
+            bb->wraps = true;
+        if (params->has_defaults) {
+            setup.default_start[i] = params->default_start[i];
+            setup.default_goal[i] = params->default_goal[i];
+        }
+    }
+    setup.has_defaults = params->has_defaults;
+    setup.resolution =
+        params->resolution > 0.0 ? params->resolution : DEFAULT_RESOLUTION_FRACTION * sqrt(diagonal);
+    setup.bisection = !params->sequential_edges;
+    setup.opaque_metric = params->distance != NULL;
+    return pb_engine_create(out, params->distance ? &blackbox_custom_metric_impl : &pb_blackbox_impl, bb,
+                            &setup, diag);
+}

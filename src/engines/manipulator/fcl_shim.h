@@ -1,0 +1,64 @@
+/* A C interface to FCL (the Flexible Collision Library, C++), private to the manipulator
+ * engine. This shim is the only C++ in planbench: every entry point catches every
+ * exception. A query that fails inside FCL answers "in collision" (the safe side for a
+ * planner); a constructor that fails returns NULL.
+ *
+ * A pose is a rotation `r` (row-major 3x3) and a translation `t` (metres): a point p of
+ * the geometry is at r p + t in the world. */
+#ifndef PB_ENGINES_MANIPULATOR_FCL_SHIM_H
+#define PB_ENGINES_MANIPULATOR_FCL_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One collision geometry (a primitive, or a triangle mesh with an OBBRSS bounding-volume
+ * hierarchy). Immutable once made: any number of threads may query it. */
+typedef struct pbf_geometry pbf_geometry;
+
+/** A box of full side lengths sx, sy, sz (metres), centred on its frame. */
+pbf_geometry *pbf_box_create(double sx, double sy, double sz);
+/** A cylinder of `radius` and `length` along its local z axis, centred on its frame. */
+pbf_geometry *pbf_cylinder_create(double radius, double length);
+/** A sphere of `radius` centred on its frame. */
+pbf_geometry *pbf_sphere_create(double radius);
+/** A triangle mesh: `vertices` holds 3 * n_vertices coordinates (metres), `triangles` 3 *
+ * n_triangles indices below n_vertices. Both are copied. */
+pbf_geometry *pbf_mesh_create(const double *vertices, size_t n_vertices, const uint32_t *triangles,
+                              size_t n_triangles);
+/** Free a geometry; NULL is accepted. Environments that hold it keep their own reference. */
+void pbf_geometry_destroy(pbf_geometry *geometry);
+/** The geometry's axis-aligned bounding box in its own frame. */
+void pbf_geometry_local_aabb(const pbf_geometry *geometry, double lower[3], double upper[3]);
+
+/** Do `a` at (ra, ta) and `b` at (rb, tb) overlap (touching counts)? Thread-safe. */
+bool pbf_collide(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b, const double *rb,
+                 const double *tb);
+/** Distance between the two (0 when they overlap); negative when FCL fails. */
+double pbf_distance(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
+                    const double *rb, const double *tb);
+
+/** Static obstacles behind a broad phase (FCL's dynamic AABB tree). */
+typedef struct pbf_environment pbf_environment;
+
+pbf_environment *pbf_environment_create(void);
+void pbf_environment_destroy(pbf_environment *env);
+/** Add an obstacle (the geometry is shared, not copied); false when out of memory. Only
+ * before pbf_environment_build(). */
+bool pbf_environment_add(pbf_environment *env, const pbf_geometry *geometry, const double *r, const double *t);
+/** Build the broad phase. After this the environment is read-only and thread-safe. */
+bool pbf_environment_build(pbf_environment *env);
+size_t pbf_environment_size(const pbf_environment *env);
+/** Does `geometry` at (r, t) touch any obstacle? Obstacles whose bounding boxes miss the
+ * geometry's cost a tree descent only. */
+bool pbf_environment_collide(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
+                             const double *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

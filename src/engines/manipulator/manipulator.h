@@ -1,0 +1,35 @@
+/* The manipulator engine's own functions (private to the library; tests use them):
+ * forward kinematics and collision explanations on an engine made by pb_engine_load() with
+ * the engine "manipulator". */
+#ifndef PB_ENGINES_MANIPULATOR_H
+#define PB_ENGINES_MANIPULATOR_H
+
+#include "io/urdf.h"
+#include "planbench/engine.h"
+
+/** Most links a robot may have. */
+#define PB_MANIPULATOR_MAX_LINKS 256
+
+/** Default spacing of the configurations visible() checks along an edge, in radians (metres
+ * for prismatic joints) of the joint-space metric. OMPL checks motions at 1% of the space's
+ * extent (MoveIt's default longest_valid_segment_fraction is 0.005, 0.067 rad on the
+ * Panda); VAMP uses 1/32 = 0.031. 0.05 rad is between them: 0.05 rad of a joint moves a
+ * point 1 m away by 5 cm at most, and bisection order finds most collisions after a few
+ * checks. */
+#define PB_MANIPULATOR_DEFAULT_RESOLUTION 0.05
+
+/** The robot of a manipulator engine, borrowed for the engine's lifetime; NULL when
+ * `engine` is not a manipulator. */
+const pb_robot *pb_manipulator_robot(const pb_engine *engine);
+/** Joint index (into the robot's joints) of configuration coordinate i. */
+int pb_manipulator_joint_of(const pb_engine *engine, int i);
+/** Forward kinematics: the world pose of every link (robot->n_links entries) at `q`. */
+void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_poses);
+/** Why `q` is infeasible, as one sentence naming the joint out of its limits or the two
+ * things in collision ("link 'a' touches obstacle 'b'"); false (and "" in `buf`) when
+ * feasible. */
+bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
+/** Number of robot link shapes, obstacles, and self-collision shape pairs checked. */
+void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles, size_t *n_pairs);
+
+#endif

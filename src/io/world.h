@@ -1,0 +1,50 @@
+/* Worlds for the manipulator engine (private to the library): a robot (URDF, SRDF, the
+ * joints to plan for), static obstacles with poses, and a default start and goal.
+ *
+ * Two sources:
+ *   - planbench's world XML (documented in worlds/README.md), root element <world>;
+ *   - one problem of a MotionBenchMaker flat file ("# planbench-flat-mbm v1" header, as in
+ *     ../shared/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt), whose robot is
+ *     <dir>/<robot>.urdf and <dir>/<robot>.srdf beside it.
+ * Relative file names in a world are relative to the world file's folder. */
+#ifndef PB_IO_WORLD_H
+#define PB_IO_WORLD_H
+
+#include "io/urdf.h"
+#include "planbench/engine.h"
+
+/** A world read from a file. Caller storage; pb_world_finish() frees it. */
+typedef struct pb_world {
+    char *name;      /**< owned */
+    char *path;      /**< the world file as given, owned */
+    char *urdf_path; /**< resolved, owned */
+    char *srdf_path; /**< resolved, owned; NULL when none */
+    char *group;     /**< SRDF planning group, owned; NULL when `joints` lists the joints */
+    char **joints;   /**< active joint names in configuration order (owned); empty: from the group */
+    size_t n_joints;
+    pb_pose base;          /**< the robot's root link in the world */
+    pb_shape *obstacles;   /**< world-frame shapes (origin = pose), owned */
+    char **obstacle_names; /**< owned */
+    size_t n_obstacles;
+    int n_start, n_goal; /**< numbers given for the default start and goal (0: none) */
+    double start[PB_MAX_DIM], goal[PB_MAX_DIM];
+    int start_line, goal_line; /**< where they were written, for messages */
+    double resolution;         /**< edge-check resolution in radians; 0: the engine's default */
+} pb_world;
+
+/** Is `path` a world this module reads: an XML file whose root element is <world>, or an
+ * MBM flat file? Reads at most the file's first 4 KiB. */
+bool pb_world_is_world_file(const char *path);
+
+/** Load a world file. `problem` selects a problem of an MBM flat file as "SCENARIO:INDEX"
+ * (like "bookshelf_small:1"; NULL: the first problem) and must be NULL for a world XML.
+ * Errors name the file, the line and the reason. */
+pb_status pb_world_load(pb_world *world, const char *path, const char *problem, pb_diag *diag);
+/** Parse world XML held in memory; `name` stands for the file in messages, relative paths
+ * are resolved against `base_dir`. For fuzzing. */
+pb_status pb_world_load_xml_memory(pb_world *world, const char *data, size_t size, const char *name,
+                                   const char *base_dir, pb_diag *diag);
+/** Free what `world` holds; NULL is accepted. */
+void pb_world_finish(pb_world *world);
+
+#endif

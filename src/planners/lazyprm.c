@@ -1,0 +1,225 @@
+/* Lazy PRM (Bohlin & Kavraki 2000) on the PRM* roadmap (roadmap.h), anytime.
+ *
+ * Vertices are added without a feasibility check and joined to their PRM* neighbours
+ * (k-nearest, or within the radius with use_radius) by unchecked edges. Once the start's and
+ * the goal's components meet, A* finds the shortest candidate path; only then are its
+ * vertices checked (feasible) and its edges (visible), in path order. An infeasible vertex is
+ * removed with its edges, a blocked edge is removed, and the search repeats until a candidate
+ * is entirely valid (a solution) or the start and goal are cut apart (more samples needed).
+ * Checked edges keep their verdict, so later searches only pay for new edges. The roadmap is
+ * searched again whenever it has grown by an eighth, as PRM* does.
+ *
+ * Observer: PB_EVENT_NODE_ADDED with tree 0 for each vertex (parent UINT32_MAX) and each
+ * unchecked edge (node = the new vertex, parent = the other endpoint); PB_EVENT_EDGE_REMOVED
+ * (node, parent = the endpoints) when an edge proves blocked. */
+#include "planbench/impl/planner_impl.h"
+#include "planners/roadmap.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+typedef struct lazyprm_params {
+    double k_factor;
+    bool use_radius;
+} lazyprm_params;
+
+static const pb_param_def lazyprm_param_defs[] = {
+    {"k_factor", PB_PARAM_DOUBLE, offsetof(lazyprm_params, k_factor), 0.01, 1.0, 100.0,
+     "scale of the connection rule: k = ceil(k_factor e (1+1/d) ln n) neighbours, or the radius scaled "
+     "alike"},
+    {"use_radius", PB_PARAM_BOOL, offsetof(lazyprm_params, use_radius), 0.0, 0.0, 1.0,
+     "connect within the PRM* radius instead of to the k nearest (false)"},
+};
+
+typedef struct lazy_state {
+    pb_solve_ctx *ctx;
+    pb_roadmap rm;
+    pb_nn_hits near;
+    uint32_t *path_edges; /* half-edges of the candidate path, sized with the vertices */
+    uint32_t path_cap;
+    double best;
+    uint64_t n_invalid_edges;
+    uint64_t n_invalid_vertices;
+} lazy_state;
+
+static void emit_removed(const pb_solve_ctx *ctx, const pb_roadmap *rm, uint32_t a, uint32_t b)
+{
+    if (!ctx->observer)
+        return;
+    pb_event ev = {.type = PB_EVENT_EDGE_REMOVED,
+                   .node = a,
+                   .parent = b,
+                   .q = pb_roadmap_q(rm, a),
+                   .parent_q = pb_roadmap_q(rm, b)};
+    ctx->observer(&ev, ctx->observer_payload);
+}
+
+/* Add a vertex at q joined by unchecked edges to its candidates. */
+static pb_status add_vertex(lazy_state *s, const double *q, const lazyprm_params *params, uint32_t *out)
+{
+    pb_roadmap *rm = &s->rm;
+    pb_status st = pb_roadmap_near(rm, q, params->use_radius, params->k_factor, &s->near);
+    if (st != PB_OK)
+        return st;
+    const uint32_t v = pb_roadmap_add_vertex(rm, q);
+    if (v == PB_RM_NONE)
+        return PB_ERR_NOMEM;
+    pb_roadmap_emit(s->ctx, rm, v, PB_RM_NONE);
+    for (size_t i = 0; i < s->near.n; i++) {
+        const uint32_t u = s->near.ids[i];
+        if (pb_roadmap_add_edge(rm, v, u, pb_engine_distance(s->ctx->engine, q, pb_roadmap_q(rm, u)),
+                                PB_RM_UNCHECKED) == PB_RM_NONE)
+            return PB_ERR_NOMEM;
+        pb_roadmap_emit(s->ctx, rm, v, u);
+    }
+    *out = v;
+    return PB_OK;
+}
+
+/* Check the candidate path A* just found: true when all of it is valid. Every unchecked
+ * vertex, then every unchecked edge of the candidate is checked (not only up to the first
+ * failure): a maze blocks many edges of one candidate, and each search costs more than a
+ * check. */
+static bool check_candidate(lazy_state *s, size_t n_edges)
+{
+    pb_roadmap *rm = &s->rm;
+    pb_engine *engine = s->ctx->engine;
+    bool valid = true;
+    for (size_t i = 0; i < n_edges; i++) {
+        const uint32_t v = rm->to[s->path_edges[i]];
+        if (rm->alive[v] == PB_RM_UNCHECKED) {
+            if (pb_engine_feasible(engine, pb_roadmap_q(rm, v))) {
+                rm->alive[v] = PB_RM_VALID;
+            } else {
+                pb_roadmap_kill_vertex(rm, v);
+                s->n_invalid_vertices++;
+                valid = false;
+            }
+        }
+    }
+    if (!valid)
+        return false;
+    /* path_edges runs from the goal back to the start: check from the start side */
+    for (size_t i = n_edges; i-- > 0;) {
+        const uint32_t h = s->path_edges[i], e = h / 2;
+        if (rm->state[e] != PB_RM_UNCHECKED)
+            continue;
+        const uint32_t a = rm->to[h ^ 1u], b = rm->to[h];
+        if (pb_engine_visible(engine, pb_roadmap_q(rm, a), pb_roadmap_q(rm, b))) {
+            rm->state[e] = PB_RM_VALID;
+            rm->n_valid_edges++;
+        } else {
+            rm->state[e] = PB_RM_INVALID;
+            s->n_invalid_edges++;
+            emit_removed(s->ctx, rm, b, a);
+            valid = false;
+        }
+    }
+    return valid;
+}
+
+/* Search and repair until a valid path is found or none is left; reports improvements. */
+static pb_status search(lazy_state *s, pb_result *result, uint64_t iterations)
+{
+    pb_roadmap *rm = &s->rm;
+    if (s->path_cap < rm->n) {
+        uint32_t *p = realloc(s->path_edges, (size_t)rm->cap * sizeof *p);
+        if (!p)
+            return PB_ERR_NOMEM;
+        s->path_edges = p;
+        s->path_cap = rm->cap;
+    }
+    for (;;) {
+        double cost;
+        pb_status st = PB_OK;
+        if (pb_roadmap_component(rm, 0) != pb_roadmap_component(rm, 1) ||
+            !pb_roadmap_astar(rm, 0, 1, &cost, &st))
+            return st == PB_OK ? PB_OK : st;
+        if (cost >= s->best) /* nothing better in the roadmap yet: no checks spent */
+            return PB_OK;
+        const size_t n_edges = pb_roadmap_path_edges(rm, 1, s->path_edges);
+        if (check_candidate(s, n_edges)) {
+            s->best = cost;
+            st = pb_roadmap_path(rm, 1, &result->path);
+            if (st == PB_OK)
+                pb_solve_report_solution(s->ctx, result, cost, &result->path);
+            return st;
+        }
+        /* the budget also bounds a long run of repairs */
+        if (pb_solve_should_stop(s->ctx, iterations, rm->n, false))
+            return PB_OK;
+    }
+}
+
+static pb_status lazyprm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
+{
+    const lazyprm_params *params = params_ptr;
+    lazy_state s = {.ctx = ctx, .best = INFINITY};
+    pb_status st = pb_roadmap_init(&s.rm, ctx->engine);
+    if (st != PB_OK)
+        return st;
+    uint64_t iterations = 0;
+    uint32_t v;
+    double sample[PB_MAX_DIM];
+    if ((st = add_vertex(&s, ctx->problem->start, params, &v)) != PB_OK ||
+        (st = add_vertex(&s, ctx->problem->goal, params, &v)) != PB_OK)
+        goto done;
+    s.rm.alive[0] = s.rm.alive[1] = PB_RM_VALID; /* the core checked both */
+    if ((st = search(&s, result, iterations)) != PB_OK)
+        goto done;
+
+    uint32_t next_search = 0, last_searched = s.rm.n;
+    while (!pb_solve_should_stop(ctx, iterations, s.rm.n, s.best < INFINITY)) {
+        iterations++;
+        pb_engine_sample(ctx->engine, &ctx->rng, sample);
+        if (ctx->observer) {
+            pb_event ev = {.type = PB_EVENT_SAMPLE, .q = sample, .iteration = iterations};
+            ctx->observer(&ev, ctx->observer_payload);
+        }
+        if ((st = add_vertex(&s, sample, params, &v)) != PB_OK)
+            break;
+        if (s.rm.n < next_search || pb_roadmap_component(&s.rm, 0) != pb_roadmap_component(&s.rm, 1))
+            continue;
+        if ((st = search(&s, result, iterations)) != PB_OK)
+            break;
+        last_searched = s.rm.n;
+        /* before the first solution search often (the next candidate may be the one); after
+         * it, every eighth of growth */
+        const uint32_t gap =
+            s.best < INFINITY ? (s.rm.n / 8 > 64 ? s.rm.n / 8 : 64) : (s.rm.n / 32 > 8 ? s.rm.n / 32 : 8);
+        next_search = s.rm.n + gap;
+    }
+    if (st == PB_OK && s.best < INFINITY && s.rm.n > last_searched &&
+        !(ctx->stop->cancel && *ctx->stop->cancel))
+        st = search(&s, result, iterations);
+
+done:
+    result->iterations = iterations;
+    result->nodes = s.rm.n;
+    if (s.best < INFINITY)
+        result->outcome = PB_OUTCOME_EXACT;
+    pb_result_set_extra(result, "edges", (double)s.rm.n_edges);
+    pb_result_set_extra(result, "edges_checked_valid", (double)s.rm.n_valid_edges);
+    pb_result_set_extra(result, "edges_invalid", (double)s.n_invalid_edges);
+    pb_result_set_extra(result, "vertices_invalid", (double)s.n_invalid_vertices);
+    pb_result_set_extra(result, "memory_bytes", (double)pb_roadmap_memory(&s.rm));
+    free(s.path_edges);
+    pb_nn_hits_finish(&s.near);
+    pb_roadmap_finish(&s.rm);
+    return st;
+}
+
+static const char *const lazyprm_aliases[] = {"lazy_prm", NULL};
+
+const pb_planner_impl pb_lazyprm_impl = {
+    .name = "lazyprm",
+    .aliases = lazyprm_aliases,
+    .summary =
+        "Lazy PRM (Bohlin & Kavraki 2000): PRM* roadmap, vertices and edges checked only on candidate paths",
+    .params = lazyprm_param_defs,
+    .n_params = sizeof lazyprm_param_defs / sizeof lazyprm_param_defs[0],
+    .params_size = sizeof(lazyprm_params),
+    .anytime = true,
+    .solve = lazyprm_solve,
+};

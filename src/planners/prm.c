@@ -1,0 +1,154 @@
+/* PRM* (Karaman & Frazzoli 2011): an anytime probabilistic roadmap, fully headless.
+ *
+ * The start and the goal are the first two vertices. Each iteration draws a uniform sample;
+ * a feasible one becomes a vertex joined by a checked (visible) edge to each of its
+ * k = ceil(k_factor * e (1 + 1/d) ln n) nearest vertices, or, with use_radius, to every vertex
+ * within k_factor * gamma_PRM* (ln n / n)^(1/d) (roadmap.h documents gamma). Union-find tracks
+ * the components, so A* (heuristic: the metric distance to the goal) only runs once the
+ * start's and the goal's components have merged: at that moment, and then whenever the roadmap
+ * has grown by an eighth since the last search (a new shortest path needs new vertices), and
+ * once more when the budget ends. Every improvement goes to the cost trace.
+ *
+ * Observer: PB_EVENT_NODE_ADDED with tree 0 for each vertex (parent UINT32_MAX) and for each
+ * edge (node = the new vertex, parent = the other endpoint). */
+#include "planbench/impl/planner_impl.h"
+#include "planners/roadmap.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+
+typedef struct prm_params {
+    double k_factor;
+    bool use_radius;
+} prm_params;
+
+static const pb_param_def prm_param_defs[] = {
+    {"k_factor", PB_PARAM_DOUBLE, offsetof(prm_params, k_factor), 0.01, 1.0, 100.0,
+     "scale of the connection rule: k = ceil(k_factor e (1+1/d) ln n) neighbours, or the radius scaled "
+     "alike"},
+    {"use_radius", PB_PARAM_BOOL, offsetof(prm_params, use_radius), 0.0, 0.0, 1.0,
+     "connect within the PRM* radius instead of to the k nearest (false)"},
+};
+
+/* Join vertex v to its candidates with checked edges. */
+static pb_status connect_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, uint32_t v, const pb_nn_hits *near)
+{
+    const double *q = pb_roadmap_q(rm, v);
+    for (size_t i = 0; i < near->n; i++) {
+        const uint32_t u = near->ids[i];
+        if (u == v || !pb_engine_visible(ctx->engine, pb_roadmap_q(rm, u), q))
+            continue;
+        if (pb_roadmap_add_edge(rm, v, u, pb_engine_distance(ctx->engine, q, pb_roadmap_q(rm, u)),
+                                PB_RM_VALID) == PB_RM_NONE)
+            return PB_ERR_NOMEM;
+        pb_roadmap_emit(ctx, rm, v, u);
+    }
+    return PB_OK;
+}
+
+/* Search when start and goal share a component; report an improvement. */
+static pb_status search(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *result, double *best)
+{
+    if (pb_roadmap_component(rm, 0) != pb_roadmap_component(rm, 1))
+        return PB_OK;
+    double cost;
+    pb_status st;
+    if (!pb_roadmap_astar(rm, 0, 1, &cost, &st))
+        return st;
+    if (cost < *best) {
+        *best = cost;
+        st = pb_roadmap_path(rm, 1, &result->path);
+        if (st != PB_OK)
+            return st;
+        pb_solve_report_solution(ctx, result, cost, &result->path);
+    }
+    return PB_OK;
+}
+
+static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
+{
+    const prm_params *params = params_ptr;
+    pb_engine *engine = ctx->engine;
+    pb_roadmap rm;
+    pb_nn_hits near = {0};
+    pb_status st = pb_roadmap_init(&rm, engine);
+    if (st != PB_OK)
+        return st;
+
+    double best = INFINITY;
+    uint64_t iterations = 0;
+    double sample[PB_MAX_DIM];
+    /* vertex 0: the start, vertex 1: the goal (connected to the start like any new vertex) */
+    if (pb_roadmap_add_vertex(&rm, ctx->problem->start) == PB_RM_NONE) {
+        st = PB_ERR_NOMEM;
+        goto done;
+    }
+    pb_roadmap_emit(ctx, &rm, 0, PB_RM_NONE);
+    if ((st = pb_roadmap_near(&rm, ctx->problem->goal, params->use_radius, params->k_factor, &near)) != PB_OK)
+        goto done;
+    if (pb_roadmap_add_vertex(&rm, ctx->problem->goal) == PB_RM_NONE) {
+        st = PB_ERR_NOMEM;
+        goto done;
+    }
+    pb_roadmap_emit(ctx, &rm, 1, PB_RM_NONE);
+    if ((st = connect_vertex(ctx, &rm, 1, &near)) != PB_OK || (st = search(ctx, &rm, result, &best)) != PB_OK)
+        goto done;
+
+    uint32_t next_search = 0;   /* vertex count at which to search again once connected */
+    uint32_t last_searched = 0; /* vertex count at the last search */
+    while (!pb_solve_should_stop(ctx, iterations, rm.n, best < INFINITY)) {
+        iterations++;
+        pb_engine_sample(engine, &ctx->rng, sample);
+        if (ctx->observer) {
+            pb_event ev = {.type = PB_EVENT_SAMPLE, .q = sample, .iteration = iterations};
+            ctx->observer(&ev, ctx->observer_payload);
+        }
+        if (!pb_engine_feasible(engine, sample))
+            continue;
+        if ((st = pb_roadmap_near(&rm, sample, params->use_radius, params->k_factor, &near)) != PB_OK)
+            break;
+        const uint32_t v = pb_roadmap_add_vertex(&rm, sample);
+        if (v == PB_RM_NONE) {
+            st = PB_ERR_NOMEM;
+            break;
+        }
+        pb_roadmap_emit(ctx, &rm, v, PB_RM_NONE);
+        if ((st = connect_vertex(ctx, &rm, v, &near)) != PB_OK)
+            break;
+        const bool first = best == INFINITY;
+        if ((first || rm.n >= next_search) && pb_roadmap_component(&rm, 0) == pb_roadmap_component(&rm, 1)) {
+            if ((st = search(ctx, &rm, result, &best)) != PB_OK)
+                break;
+            last_searched = rm.n;
+            next_search = rm.n + (rm.n / 8 > 64 ? rm.n / 8 : 64);
+        }
+    }
+    /* a last search over everything the budget bought */
+    if (st == PB_OK && best < INFINITY && rm.n > last_searched)
+        st = search(ctx, &rm, result, &best);
+
+done:
+    result->iterations = iterations;
+    result->nodes = rm.n;
+    if (best < INFINITY)
+        result->outcome = PB_OUTCOME_EXACT;
+    pb_result_set_extra(result, "edges", (double)rm.n_edges);
+    pb_result_set_extra(result, "memory_bytes", (double)pb_roadmap_memory(&rm));
+    pb_nn_hits_finish(&near);
+    pb_roadmap_finish(&rm);
+    return st;
+}
+
+static const char *const prm_aliases[] = {"prmstar", "prm_star", NULL};
+
+const pb_planner_impl pb_prm_impl = {
+    .name = "prm",
+    .aliases = prm_aliases,
+    .summary = "PRM* (Karaman & Frazzoli 2011): anytime roadmap, k-nearest or radius, A* over checked edges",
+    .params = prm_param_defs,
+    .n_params = sizeof prm_param_defs / sizeof prm_param_defs[0],
+    .params_size = sizeof(prm_params),
+    .anytime = true,
+    .solve = prm_solve,
+};

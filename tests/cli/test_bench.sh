@@ -1,0 +1,206 @@
+#!/bin/sh
+# planbench bench end to end: a small benchmark (2 problems x 2 planners x 3 runs) with every
+# output checked, runs that crash, hang and eat memory recorded as failures while the
+# benchmark goes on, resume after the process is killed mid-way, and bad scripts.
+# Arguments: the planbench binary, the source root, the folder holding the test plugins.
+set -u
+PB=$1
+ROOT=$2
+PLUGINS=$3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+count_lines() { wc -l <"$1" | tr -d ' '; }
+is_png() { [ "$(od -An -c -N4 "$1" 2>/dev/null | tr -d ' ')" = "211PNG" ] && [ "$(wc -c <"$1")" -gt 2000 ]; }
+
+# A second planner: an anytime one when registered, so cost-over-time and progress rows exist.
+P2=rrt
+P2_PARAMS="step_size = 15"
+if "$PB" list | grep -q '^  rrtstar'; then P2=rrtstar; P2_PARAMS=""; fi
+
+cat >"$T/small.ini" <<EOF2
+[benchmark]
+name = small
+runs = 3
+time_limit = 0.3
+memory_limit = 1024
+stop = auto
+seed = 5
+[problem.room1]
+map = $ROOT/maps/room1.png
+[problem.cosines]
+engine = blackbox
+option.bounds = -6:6,-6:6
+option.expr = cos(x0)*sin(x1) > -0.22
+start = -5,-5
+goal = 5,5
+goal_radius = 0.5
+[planner.rrt]
+label = RRT
+[planner.second]
+planner = $P2
+label = second
+$P2_PARAMS
+EOF2
+
+# ---- 1. the small benchmark, every output ----
+"$PB" bench "$T/small.ini" -j 2 -q --out "$T/out" --csv "$T/r.csv" --json "$T/r.json" \
+    --ompl-log "$T/r.log" --plot "$T/plots" >"$T/table.md" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] || { fail "small benchmark exit $rc"; cat "$T/err"; }
+rows=$(grep -c '^| \(room1\|cosines\) |' "$T/table.md")
+[ "$rows" -eq 4 ] && ok "table has 4 rows" || fail "table rows: $rows"
+grep -q 'time to first solution' "$T/table.md" || fail "table header"
+grep -q '\*\*' "$T/table.md" && ok "best values in bold" || fail "no bold in the table"
+[ "$(count_lines "$T/r.csv")" -eq 13 ] && ok "CSV: header + 12 runs" || fail "CSV lines $(count_lines "$T/r.csv")"
+[ "$(count_lines "$T/out/runs.jsonl")" -eq 12 ] && ok "runs.jsonl: 12 lines" || fail "runs.jsonl lines"
+head -1 "$T/r.csv" | grep -q '^problem,planner,label,run,seed,status,' || fail "CSV header"
+[ "$(grep -c ',ok,ok,exact,1,' "$T/r.csv")" -eq 12 ] && ok "every run solved" || fail "not every run solved: $(cat "$T/r.csv")"
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$T/r.json" <<'EOF2' && ok "JSON parses, 12 runs, 4 summaries" || fail "JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["benchmark"]["runs"] == 3 and len(d["runs"]) == 12, d["benchmark"]
+assert len(d["summaries"]) == 4
+for s in d["summaries"]:
+    assert s["runs"] == 3 and s["time_to_first_s"]["n"] == s["solved"]
+    t = s["time_to_first_s"]
+    assert t["q1"] <= t["median"] <= t["q3"]
+assert sorted({r["seed"] for r in d["runs"]}) == [5, 6, 7]
+EOF2
+fi
+for p in room1 cosines; do
+    [ -s "$T/r-$p.log" ] || fail "OMPL log for $p"
+    grep -q '^Experiment small_'"$p"'$' "$T/r-$p.log" || fail "OMPL experiment line for $p"
+    for f in time cost success; do
+        is_png "$T/plots/$p-$f.png" || fail "plot $p-$f.png missing or not a PNG"
+    done
+done
+if [ "$P2" = rrtstar ]; then is_png "$T/plots/room1-cost-over-time.png" || fail "cost-over-time plot"; fi
+ok "OMPL logs and plots written"
+if command -v ompl_benchmark_statistics >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    (cd "$T" && ompl_benchmark_statistics r-room1.log r-cosines.log -d "$T/r.db" >/dev/null 2>&1) || fail "ompl_benchmark_statistics failed"
+    python3 - "$T/r.db" "$P2" <<'EOF2' && ok "ompl_benchmark_statistics database" || fail "database contents"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+one = lambda q: c.execute(q).fetchone()[0]
+assert one("select count(*) from experiments") == 2
+assert one("select count(*) from plannerConfigs") == 2
+assert one("select count(*) from runs") == 12
+assert one("select count(*) from runs where solved = 1 and status = 6") == 12
+assert one("select count(*) from runs where time > 0 and time_to_first_solution <= time") == 12
+assert one("select runcount from experiments limit 1") == 3
+progress = one("select count(*) from progress")
+assert (progress > 0) == (sys.argv[2] == "rrtstar"), progress
+assert one("select count(*) from bestPlannerConfigs") >= 1
+EOF2
+else
+    echo "skip: ompl_benchmark_statistics (Debian package ompl-demos) is not installed"
+fi
+
+# ---- 2. failures are recorded and the benchmark goes on ----
+cat >"$T/fail.ini" <<EOF2
+[benchmark]
+name = failing
+runs = 2
+time_limit = 0.5
+memory_limit = 300
+stop = first
+[problem.fine]
+engine = blackbox
+option.bounds = 0:1,0:1
+option.expr = x0 >= 0
+start = 0.1,0.1
+goal = 0.9,0.9
+[problem.crash]
+engine = blackbox
+option.plugin = $PLUGINS/libbench_plugin_crash.so
+start = 0.1,0.1
+goal = 0.9,0.9
+goal_radius = 0.001
+[problem.hang]
+engine = blackbox
+option.plugin = $PLUGINS/libbench_plugin_hang.so
+start = 0.1,0.1
+goal = 0.9,0.9
+goal_radius = 0.001
+[problem.hog]
+engine = blackbox
+option.plugin = $PLUGINS/libbench_plugin_hog.so
+start = 0.1,0.1
+goal = 0.9,0.9
+goal_radius = 0.001
+[planner.rrt]
+step_size = 0.001
+EOF2
+start=$(date +%s)
+"$PB" bench "$T/fail.ini" -j 2 -q --out "$T/fout" --csv "$T/f.csv" >"$T/f.md" 2>"$T/ferr"
+rc=$?
+elapsed=$(( $(date +%s) - start ))
+[ $rc -eq 0 ] || { fail "failing benchmark exit $rc"; cat "$T/ferr"; }
+[ "$(count_lines "$T/f.csv")" -eq 9 ] && ok "failing benchmark: all 8 runs recorded" || fail "f.csv: $(cat "$T/f.csv")"
+[ "$(grep -c '^fine,.*,ok,ok,exact,' "$T/f.csv")" -eq 2 ] || fail "fine runs: $(grep '^fine' "$T/f.csv")"
+[ "$(grep -c '^crash,.*,crashed,crashed: SIGSEGV,' "$T/f.csv")" -eq 2 ] && ok "crash recorded as crashed: SIGSEGV" || fail "crash runs: $(grep '^crash' "$T/f.csv")"
+[ "$(grep -c '^hang,.*,killed: time,' "$T/f.csv")" -eq 2 ] && ok "hang recorded as killed: time" || fail "hang runs: $(grep '^hang' "$T/f.csv")"
+[ "$(grep -c '^hog,.*,killed: memory,' "$T/f.csv")" -eq 2 ] && ok "memory hog recorded as killed: memory" || fail "hog runs: $(grep '^hog' "$T/f.csv")"
+grep -q '0/2 (2 failed)' "$T/f.md" || fail "table shows failures: $(cat "$T/f.md")"
+[ $elapsed -lt 30 ] || fail "the failing benchmark took ${elapsed}s"
+
+# ---- 3. resume after the process is killed mid-way ----
+cat >"$T/long.ini" <<EOF2
+[benchmark]
+name = long
+runs = 24
+time_limit = 0.25
+stop = budget
+[problem.box]
+engine = blackbox
+option.bounds = 0:1,0:1
+option.expr = x0 >= 0
+start = 0.1,0.1
+goal = 0.9,0.9
+[planner.rrt]
+EOF2
+"$PB" bench "$T/long.ini" -j 2 -q --out "$T/lout" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ]; do
+    [ -f "$T/lout/runs.jsonl" ] && [ "$(count_lines "$T/lout/runs.jsonl")" -ge 4 ] && break
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+before=$(count_lines "$T/lout/runs.jsonl")
+if [ "$before" -ge 4 ] && [ "$before" -lt 24 ]; then ok "interrupted after $before of 24 runs"; else fail "interrupted after $before runs"; fi
+cp "$T/lout/runs.jsonl" "$T/before.jsonl"
+"$PB" bench "$T/long.ini" -j 2 --out "$T/lout" --resume --csv "$T/l.csv" >/dev/null 2>"$T/lerr" || fail "resume failed: $(cat "$T/lerr")"
+after=$(count_lines "$T/lout/runs.jsonl")
+[ "$after" -eq 24 ] && ok "resume completed 24 runs" || fail "after resume: $after lines"
+head -n "$before" "$T/lout/runs.jsonl" | cmp -s - "$T/before.jsonl" || fail "finished runs were rewritten"
+grep -q "$before runs resumed" "$T/lerr" || fail "resume message: $(cat "$T/lerr")"
+dups=$(cut -d, -f4 "$T/l.csv" | sort | uniq -d | wc -l)
+[ "$(count_lines "$T/l.csv")" -eq 25 ] && [ "$dups" -eq 0 ] && ok "each run index exactly once" || fail "runs after resume"
+
+# ---- 4. bad scripts: file, line and key named, nothing runs ----
+bad() { # script-text expected-line expected-key
+    printf '%b' "$1" >"$T/bad.ini"
+    "$PB" bench "$T/bad.ini" -q --out "$T/bout" >/dev/null 2>"$T/berr"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "bad.ini:$2:" "$T/berr" && grep -q "$3" "$T/berr" && [ ! -e "$T/bout/runs.jsonl" ]; then
+        ok "bad script rejected: $3"
+    else
+        fail "bad script ($3): exit $rc, $(cat "$T/berr")"
+    fi
+}
+bad '[benchmark]\nrunz = 3\n[problem.a]\nmap = x.png\n[planner.rrt]\n' 2 runz
+bad '[benchmark]\nruns = three\n[problem.a]\nmap = x.png\n[planner.rrt]\n' 2 runs
+bad "[problem.a]\nmap = $ROOT/maps/nothere.png\n[planner.rrt]\n" 2 map
+bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nplanner = rtt\n" 4 planner
+bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nstep_sise = 3\n" 4 step_sise
+"$PB" bench "$T/small.ini" --plot 2>/dev/null && fail "--plot without a value accepted"
+
+echo "$fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,175 @@
+#!/bin/sh
+# End-to-end tests of the planbench command: outputs, exit codes and every bad-input case.
+# Usage: test_cli.sh PLANBENCH SOURCE_ROOT
+set -u
+PB=$1
+ROOT=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$ROOT" || exit 1
+fails=0
+checks=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+ok() { checks=$((checks + 1)); }
+
+# expect STATUS DESCRIPTION -- command...   (stdout -> $T/out, stderr -> $T/err)
+expect() {
+    want=$1; what=$2; shift 3
+    "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    ok
+    [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want; stderr: $(head -c 300 "$T/err")"
+}
+# bad CASE PATTERN -- args...: exit 2, exactly one stderr line matching PATTERN, no output files.
+bad() {
+    what=$1; pattern=$2; shift 3
+    rm -f "$T/p.csv" "$T/p.png"
+    expect 2 "$what" -- "$PB" "$@" --save-path "$T/p.csv" --save-image "$T/p.png"
+    lines=$(wc -l <"$T/err")
+    [ "$lines" -eq 1 ] || fail "$what: $lines stderr lines, expected 1: $(cat "$T/err")"
+    grep -qiE -- "$pattern" "$T/err" || fail "$what: stderr does not mention '$pattern': $(cat "$T/err")"
+    [ ! -e "$T/p.csv" ] && [ ! -e "$T/p.png" ] || fail "$what: an output file was created"
+    leftovers=$(ls "$T" | grep -c '\.tmp\.' || true)
+    [ "$leftovers" -eq 0 ] || fail "$what: temporary files left behind"
+}
+
+# ---- help, version, list ----
+expect 0 "--help" -- "$PB" --help
+grep -q "planbench <planner> <map>" "$T/out" || fail "--help lacks the usage line"
+expect 0 "--version" -- "$PB" --version
+grep -qE '^planbench [0-9]+\.[0-9]+\.[0-9]+$' "$T/out" || fail "--version: $(cat "$T/out")"
+expect 0 "list" -- "$PB" list
+for word in image2d rrt step_size goal_bias room1.png maze.png forest.png narrow.png; do
+    grep -q "$word" "$T/out" || fail "list does not mention $word"
+done
+expect 2 "no arguments" -- "$PB"
+
+# ---- the main job ----
+expect 0 "rrt on room1" -- "$PB" rrt maps/room1.png
+grep -q "exact" "$T/out" || fail "summary lacks the outcome"
+grep -q "iterations" "$T/out" || fail "summary lacks iterations"
+
+# ---- JSON output, re-checked independently ----
+check_json() { # FILE MAP: the path starts at start, ends at goal, cost = length, fields present
+    python3 - "$1" <<'PY' || fail "JSON check of $1"
+import json, math, sys
+text = open(sys.argv[1]).read()
+r = json.loads(text)
+assert text.count("\n") == 1, "more than one line"
+for k in ["planner", "engine", "map", "seed", "start", "goal", "outcome", "cost", "time_s", "time_to_first_s",
+          "iterations", "nodes", "n_feasible", "n_visible", "path"]:
+    assert k in r, "missing " + k
+assert r["outcome"] == "exact", r["outcome"]
+p = r["path"]
+assert p[0] == r["start"] and p[-1] == r["goal"], "path endpoints"
+length = sum(math.dist(a, b) for a, b in zip(p, p[1:]))
+assert abs(length - r["cost"]) <= 1e-9 * length, (length, r["cost"])
+assert r["n_visible"] > 0 and r["iterations"] > 0 and r["nodes"] >= len(p)
+assert 0 <= r["time_to_first_s"] <= r["time_s"]
+PY
+}
+expect 0 "--json" -- "$PB" rrt maps/room1.png --json --seed 5
+cp "$T/out" "$T/a.json"
+check_json "$T/a.json"
+expect 0 "--json again" -- "$PB" rrt maps/room1.png --json --seed 5
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a['path']!=b['path'] or a['iterations']!=b['iterations'])" "$T/a.json" "$T/out" ||
+    fail "same seed, different path"
+expect 0 "--json other seed" -- "$PB" rrt maps/room1.png --json --seed 6
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a['path']==b['path'])" "$T/a.json" "$T/out" ||
+    fail "different seeds gave the same path"
+
+# positional start/goal and --start/--goal agree; -q prints nothing
+expect 0 "positional start goal" -- "$PB" rrt maps/forest.png start 20.5,20.5 goal 979.5,979.5 --json --step 40
+cp "$T/out" "$T/b.json"
+check_json "$T/b.json"
+expect 0 "--start --goal" -- "$PB" rrt maps/forest.png --start 20.5,20.5 --goal=979.5,979.5 --json --epsilon 40
+cmp -s "$T/out" "$T/b.json" || python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a['path']!=b['path'])" "$T/b.json" "$T/out" ||
+    fail "--start/--goal differ from positional start/goal"
+expect 0 "-q" -- "$PB" rrt maps/room1.png -q
+[ ! -s "$T/out" ] || fail "-q printed: $(head -c 200 "$T/out")"
+
+# ---- output files ----
+expect 0 "save files" -- "$PB" rrt maps/room1.png --seed 2 --json --save-path "$T/path.csv" --save-image "$T/tree.png"
+python3 - "$T/out" "$T/path.csv" "$T/tree.png" <<'PY' || fail "saved files"
+import json, struct, sys
+r = json.load(open(sys.argv[1]))
+rows = [list(map(float, l.split(","))) for l in open(sys.argv[2]).read().split("\n") if l]
+assert rows == r["path"], "CSV differs from the JSON path"
+png = open(sys.argv[3], "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", png[16:24])
+assert (w, h) == (500, 400) or (w > 0 and h > 0), (w, h)
+PY
+# a picture written by --save-image has no default start and goal of its own
+"$PB" rrt maps/room1.png -q --save-image "$T/tree2.png" || fail "--save-image"
+bad "map without defaults" "tree2.png has no default start and goal" -- rrt "$T/tree2.png"
+expect 0 "map without defaults, start and goal given" -- "$PB" rrt "$T/tree2.png" start 60,60 goal 61,61
+
+# ---- budgets: exit 1 ----
+expect 1 "iteration budget" -- "$PB" rrt maps/maze.png --max-iterations 3 --json
+grep -q '"outcome": "no_solution"' "$T/out" || fail "budget outcome: $(head -c 200 "$T/out")"
+expect 1 "node budget" -- "$PB" rrt maps/maze.png --max-nodes 5 --json
+grep -q '"outcome": "no_solution"' "$T/out" || fail "node budget outcome"
+expect 1 "time budget" -- "$PB" rrt maps/maze.png --time-limit 0.0005 --step 5 --json
+grep -q '"outcome": "timeout"' "$T/out" || fail "time budget outcome: $(head -c 200 "$T/out")"
+expect 1 "approximate" -- "$PB" rrt maps/maze.png --max-iterations 50 --approximate --json --save-path "$T/approx.csv"
+grep -q '"outcome": "approximate"' "$T/out" || fail "approximate outcome"
+[ -s "$T/approx.csv" ] || fail "approximate path not saved"
+
+# ---- bad input: exit 2, one line naming the problem, nothing written ----
+printf 'not a png\n' >"$T/text.png"
+head -c 300 maps/room1.png >"$T/truncated.png"
+python3 - maps/room1.png "$T/corrupt.png" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+i = data.index(b"IDAT") + 40
+for k in range(i, min(i + 64, len(data) - 20)):
+    data[k] ^= 0x5A
+open(sys.argv[2], "wb").write(bytes(data))
+PY
+bad "missing file" "nope.png.*(no such|cannot open)" -- rrt "$T/nope.png"
+bad "not a PNG" "text.png.*not a PNG" -- rrt "$T/text.png"
+bad "truncated PNG" "truncated.png.*(truncated|not a valid PNG)" -- rrt "$T/truncated.png"
+bad "corrupt PNG" "corrupt.png.*not a valid PNG" -- rrt "$T/corrupt.png"
+bad "unknown planner" "unknown planner 'rrtx'" -- rrtx maps/room1.png
+bad "unknown engine" "unknown engine 'warp'" -- rrt maps/room1.png --engine warp
+bad "unknown option" "unknown option '--frobnicate'" -- rrt maps/room1.png --frobnicate
+bad "bad seed" "--seed.*'abc'" -- rrt maps/room1.png --seed abc
+bad "negative seed" "--seed.*'-3'" -- rrt maps/room1.png --seed=-3
+bad "bad step" "--step.*'x1'" -- rrt maps/room1.png --step x1
+bad "negative step" "--step.*> 0" -- rrt maps/room1.png --step -5
+bad "zero step" "--step.*> 0" -- rrt maps/room1.png --step 0
+bad "zero epsilon" "--step.*> 0" -- rrt maps/room1.png --epsilon 0
+bad "bad goal radius" "--goal-radius" -- rrt maps/room1.png --goal-radius -1
+bad "bad goal bias" "--goal-bias" -- rrt maps/room1.png --goal-bias 1.5
+bad "bad time limit" "--time-limit" -- rrt maps/room1.png --time-limit soon
+bad "bad iterations" "--max-iterations" -- rrt maps/room1.png --max-iterations 1e3
+bad "malformed start" "start: expected 2" -- rrt maps/room1.png start 10,b goal 20,20
+bad "start of wrong dimension" "start: expected 2 coordinates.*got 3" -- rrt maps/room1.png start 10,10,1 goal 20,20
+bad "start outside the map" "start \\(600, 10\\) is outside the map" -- rrt maps/room1.png start 600,10 goal 20,20
+bad "negative start" "start \\(-1, 10\\) is outside the map" -- rrt maps/room1.png start -1,10 goal 20,20
+bad "start on an obstacle" "start \\(0.5, 0.5\\) is on an obstacle" -- rrt maps/room1.png start 0.5,0.5
+bad "goal on an obstacle" "goal \\(0.5, 0.5\\) is on an obstacle" -- rrt maps/room1.png goal 0.5,0.5
+bad "unknown parameter" "no parameter 'bogus'" -- rrt maps/room1.png --param bogus=1
+bad "parameter out of range" "goal_bias.*\\[0, 1\\]" -- rrt maps/room1.png --param goal_bias=2
+bad "parameter not a number" "step_size.*'fast'" -- rrt maps/room1.png --param step_size=fast
+bad "malformed --param" "NAME=VALUE" -- rrt maps/room1.png --param step_size
+bad "missing value" "--seed needs a value" -- rrt maps/room1.png --seed
+bad "no map" "no map given" -- rrt
+bad "extra argument" "unexpected argument" -- rrt maps/room1.png maps/maze.png
+bad "unknown engine option" "no option 'zoom'" -- rrt maps/room1.png --engine-option zoom=2
+
+# an invalid start with --json still prints one JSON object naming the outcome
+expect 2 "json invalid start" -- "$PB" rrt maps/room1.png start 0.5,0.5 --json
+grep -q '"outcome": "invalid_start"' "$T/out" || fail "--json invalid start: $(cat "$T/out")"
+
+# an output file that cannot be written: exit 2, no temporary file left
+expect 2 "unwritable output" -- "$PB" rrt maps/room1.png -q --save-path "$T/no/such/dir/p.csv"
+grep -q "p.csv" "$T/err" || fail "unwritable output not named: $(cat "$T/err")"
+# an existing output is replaced whole, never half-written
+echo "old" >"$T/keep.csv"
+expect 0 "overwrite" -- "$PB" rrt maps/room1.png -q --save-path "$T/keep.csv"
+grep -q "old" "$T/keep.csv" && fail "output not replaced"
+
+echo "cli: $checks checks, $fails failed"
+[ "$fails" -eq 0 ]

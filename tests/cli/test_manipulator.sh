@@ -1,0 +1,101 @@
+#!/bin/sh
+# End-to-end tests of the manipulator engine through the planbench command (issue 7): a
+# bundled world planned with rrt and birrt, the JSON path as joint vectors, start and goal
+# given as joint vectors, `planbench list` showing the worlds, and bad input (a URDF or world
+# that does not parse, a joint with a missing parent, a missing mesh, a start or goal of the
+# wrong length, outside the limits or in collision): one stderr line naming the file and the
+# reason, exit status 2. A MotionBenchMaker Panda problem when ../shared is present.
+# Usage: test_manipulator.sh PLANBENCH SOURCE_ROOT
+set -u
+PB=$1
+ROOT=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$ROOT" || exit 1
+fails=0
+checks=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# expect STATUS DESCRIPTION -- command...   (stdout -> $T/out, stderr -> $T/err)
+expect() {
+    want=$1; what=$2; shift 3
+    "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    checks=$((checks + 1))
+    [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want; stderr: $(head -c 300 "$T/err")"
+}
+# bad DESCRIPTION PATTERN -- args...: exit 2 and one stderr line matching PATTERN (grep -E).
+bad() {
+    what=$1; pattern=$2; shift 3
+    expect 2 "$what" -- "$PB" "$@"
+    [ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one stderr line, got: $(cat "$T/err")"
+    grep -Eq "$pattern" "$T/err" || fail "$what: stderr '$(cat "$T/err")' does not match '$pattern'"
+}
+
+W=worlds/pbarm6_divider.xml
+expect 0 "rrt on the bundled world" -- "$PB" rrt "$W" --time-limit 20
+grep -q "(manipulator): exact" "$T/out" || fail "rrt summary: $(cat "$T/out")"
+expect 0 "birrt --json" -- "$PB" birrt "$W" --json --time-limit 20
+# the path is a list of 6-element joint vectors from the world's start to its goal
+grep -Eq '"path": \[\[0\.31(0*1)?, 0\.52' "$T/out" || fail "JSON path does not start at the world's start"
+grep -Eq '"engine": "manipulator"' "$T/out" || fail "JSON engine"
+python3 - "$T/out" <<'PY' || fail "JSON path shape"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["outcome"] == "exact", r["outcome"]
+p = r["path"]
+assert len(p) >= 2 and all(len(q) == 6 for q in p), p[:2]
+assert p[0] == r["start"] and p[-1] == r["goal"]
+PY
+# start and goal as joint vectors (the world's own, swapped)
+expect 0 "start/goal given" -- "$PB" birrt "$W" start -0.356,0.451,0.986,-0.087,1.813,-1.889 \
+    goal 0.310,0.529,0.892,-3.039,-1.525,0.394 -q --time-limit 20
+expect 0 "list" -- "$PB" list
+grep -q "pbarm6_divider.xml *6 joints" "$T/out" || fail "planbench list does not show the bundled world"
+
+# bad input on the command line
+bad "start of the wrong length" "expected 6 coordinates" -- rrt "$W" start 0,0,0 goal 0,0,0,0,0,0
+bad "start outside the limits" "start .* outside .* coordinate 1" -- rrt "$W" start 0,2.5,0,0,0,0 goal 0,0,0,0,0,0
+bad "start in collision" "start .* (in collision|on an obstacle)" -- rrt "$W" start 0,1.9,0,0,0,0 goal 0,0,0,0,0,0
+bad "unknown engine option" "no option 'bogus'" -- rrt "$W" --engine-option bogus=1
+
+# bad files: copy the robot next to broken worlds
+cp robots/pbarm6.urdf robots/pbarm6.srdf "$T/"
+world() { # world NAME URDF [extra elements]: the arm group of pbarm6.srdf
+    printf '<world>\n<robot urdf="%s" srdf="pbarm6.srdf" group="arm"/>\n%s\n</world>\n' "$2" "${3:-}" >"$T/$1"
+}
+printf '<world>\n<robot urdf="pbarm6.urdf"\n</world>\n' >"$T/broken.xml"
+bad "world that does not parse" "broken\.xml:3.*not well-formed" -- rrt "$T/broken.xml"
+world nourdf.xml missing.urdf
+bad "missing URDF" "missing\.urdf.*cannot open" -- rrt "$T/nourdf.xml"
+sed 's|<parent link="forearm"/>|<parent link="forarm"/>|' "$T/pbarm6.urdf" >"$T/noparent.urdf"
+world noparent.xml noparent.urdf
+bad "joint with a missing parent" "noparent\.urdf:[0-9]+: <parent>: joint 'joint4': parent link 'forarm' does not exist" \
+    -- rrt "$T/noparent.xml"
+sed 's|<geometry><sphere radius="0.015"/></geometry>|<geometry><mesh filename="meshes/tool.stl"/></geometry>|' \
+    "$T/pbarm6.urdf" >"$T/nomesh.urdf"
+world nomesh.xml nomesh.urdf
+bad "missing mesh" "nomesh\.urdf:[0-9]+: <mesh> of link 'tool': .*tool\.stl: cannot open" -- rrt "$T/nomesh.xml"
+printf 'solid x\nthis is not an STL file\n' >"$T/garbage.stl"
+world badmesh.xml pbarm6.urdf '<mesh name="junk" file="garbage.stl"/>'
+bad "unreadable mesh" "badmesh\.xml:[0-9]+: <mesh> of obstacle 'junk'" -- rrt "$T/badmesh.xml"
+world shortstart.xml pbarm6.urdf '<start>0 0 0</start><goal>0 0 0 0 0 0</goal>'
+bad "world start of the wrong length" "shortstart\.xml:3: <start>: 3 joint values .* 6 joints" -- rrt "$T/shortstart.xml"
+world limits.xml pbarm6.urdf '<start>0 0 0 0 0 0</start>
+<goal>0 0 3 0 0 0</goal>'
+bad "world goal outside the limits" "limits\.xml:4: <goal>: .*joint 'joint3' = 3 is outside its limits" \
+    -- rrt "$T/limits.xml"
+world collide.xml pbarm6.urdf '<box name="wall" size="1 1 1" xyz="0 0 1"/>
+<start>0 0 0 0 0 0</start><goal>0 0 0 0 0 0</goal>'
+bad "world start in collision" "collide\.xml:4: <start>: .*link '[a-z_0-9]+' touches obstacle 'wall'" \
+    -- rrt "$T/collide.xml"
+
+# MotionBenchMaker Panda, when ../shared is present
+MBM=../shared/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt
+if [ -r "$MBM" ]; then
+    expect 0 "MBM Panda bookshelf_small:1" -- "$PB" birrt "$MBM" --engine-option problem=bookshelf_small:1 --time-limit 20
+    bad "MBM unknown problem" "no problem 'nope:1'" -- rrt "$MBM" --engine-option problem=nope:1
+fi
+
+echo "$checks checks, $fails failed"
+[ "$fails" -eq 0 ]

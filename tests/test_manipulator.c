@@ -1,0 +1,396 @@
+/* The manipulator engine (issue 7): forward kinematics against poses computed by hand,
+ * collision of hand-built cases (overlapping by a micron, separated by a hair, one inside the
+ * other), self-collision exclusions (adjacent links, SRDF pairs), the edge check catching a
+ * thin wall, every registered planner solving the project's own world with each path
+ * re-checked at 10x finer resolution, and a few MotionBenchMaker Panda problems when
+ * ../shared is present. */
+#include "harness.h"
+#include "engines/manipulator/fcl_shim.h"
+#include "engines/manipulator/manipulator.h"
+#include "planbench/planbench.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static char tmp_dir[] = "/tmp/pb_test_manip_XXXXXX";
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static pb_engine *load(const char *name, const char *option, const char *value, pb_diag *diag)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
+    pb_engine *engine = NULL;
+    const pb_option opt = {option, value};
+    memset(diag, 0, sizeof *diag);
+    pb_engine_load(&engine, NULL, path, &opt, option ? 1 : 0, diag);
+    return engine;
+}
+
+/* ---- forward kinematics ---- */
+
+static const char chain_urdf[] =
+    "<robot name='chain'>\n"
+    "  <link name='base'/><link name='l1'/><link name='l2'/><link name='l3'/><link name='tool'/>\n"
+    "  <joint name='j1' type='revolute'><parent link='base'/><child link='l1'/>\n"
+    "    <origin xyz='0 0 1'/><axis xyz='0 0 1'/><limit lower='-3' upper='3'/></joint>\n"
+    "  <joint name='j2' type='revolute'><parent link='l1'/><child link='l2'/>\n"
+    "    <origin xyz='1 0 0'/><axis xyz='0 1 0'/><limit lower='-3' upper='3'/></joint>\n"
+    "  <joint name='j3' type='prismatic'><parent link='l2'/><child link='l3'/>\n"
+    "    <origin xyz='0 0 0.5'/><axis xyz='1 0 0'/><limit lower='0' upper='1'/></joint>\n"
+    "  <joint name='tool_joint' type='fixed'><parent link='l3'/><child link='tool'/>\n"
+    "    <origin xyz='0.2 0 0' rpy='0 0 1.5707963267948966'/></joint>\n"
+    "</robot>\n";
+
+static void check_pose(const pb_pose *p, const double *t, const double *r, const char *what)
+{
+    for (int i = 0; i < 3; i++)
+        CHECK_MSG(fabs(p->t[i] - t[i]) < 1e-12, "%s: t[%d] = %g, expected %g", what, i, p->t[i], t[i]);
+    for (int i = 0; i < 9; i++)
+        CHECK_MSG(fabs(p->r[i] - r[i]) < 1e-12, "%s: r[%d] = %g, expected %g", what, i, p->r[i], r[i]);
+}
+
+static void test_fk(void)
+{
+    write_file("chain.urdf", chain_urdf);
+    write_file("chain.xml", "<world><robot urdf='chain.urdf'/></world>");
+    pb_diag diag;
+    pb_engine *e = load("chain.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s:%d: %s", diag.file, diag.line, diag.message);
+    if (!e)
+        return;
+    CHECK(pb_engine_dim(e) == 3);
+    const pb_robot *robot = pb_manipulator_robot(e);
+    pb_pose poses[8];
+    /* q = 0: everything translates only */
+    const double zero[3] = {0, 0, 0};
+    pb_manipulator_fk(e, zero, poses);
+    const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    check_pose(&poses[pb_robot_find_link(robot, "l3")], (double[]){1, 0, 1.5}, id, "l3 at q=0");
+    /* q = (pi/2, pi/2, 0.3), by hand (see the comments in the issue-7 notes):
+     * l1 at (0,0,1) turned 90 deg about z; l2 at (0,1,1) with axes x->(0,0,-1), y->(-1,0,0),
+     * z->(0,1,0); l3 = l2 + 0.3 x + 0.5 z = (0,1.5,0.7); tool = l3 + 0.2 x = (0,1.5,0.5) with
+     * its frame turned 90 deg more about its z. r is row-major: column k is the image of axis k. */
+    const double q[3] = {M_PI / 2, M_PI / 2, 0.3};
+    pb_manipulator_fk(e, q, poses);
+    check_pose(&poses[pb_robot_find_link(robot, "l1")], (double[]){0, 0, 1}, (double[]){0, -1, 0, 1, 0, 0, 0, 0, 1},
+               "l1");
+    const double r2[9] = {0, -1, 0, 0, 0, 1, -1, 0, 0};
+    check_pose(&poses[pb_robot_find_link(robot, "l2")], (double[]){0, 1, 1}, r2, "l2");
+    check_pose(&poses[pb_robot_find_link(robot, "l3")], (double[]){0, 1.5, 0.7}, r2, "l3");
+    check_pose(&poses[pb_robot_find_link(robot, "tool")], (double[]){0, 1.5, 0.5},
+               (double[]){-1, 0, 0, 0, 0, 1, 0, 1, 0}, "tool");
+    /* bounds from the limits */
+    CHECK(pb_engine_lower(e)[0] == -3 && pb_engine_upper(e)[2] == 1);
+    CHECK(!pb_engine_feasible(e, (double[]){0, 0, 1.5})); /* prismatic beyond its limit */
+    CHECK(pb_engine_feasible(e, (double[]){0, 0, 1.0}));  /* the limit itself is inside */
+    pb_engine_destroy(e);
+}
+
+/* ---- collision of hand-built cases ---- */
+
+static void test_shim_cases(void)
+{
+    const double id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    pbf_geometry *a = pbf_box_create(1, 1, 1), *b = pbf_box_create(1, 1, 1), *s = pbf_sphere_create(0.1);
+    /* a unit cube as a mesh: 8 vertices, 12 triangles */
+    const double v[24] = {-.5, -.5, -.5, .5, -.5, -.5, .5, .5, -.5, -.5, .5, -.5,
+                          -.5, -.5, .5,  .5, -.5, .5,  .5, .5, .5,  -.5, .5, .5};
+    const uint32_t t[36] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                            1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
+    pbf_geometry *mesh = pbf_mesh_create(v, 8, t, 12);
+    CHECK(a && b && s && mesh);
+    if (!a || !b || !s || !mesh)
+        return;
+    const double o[3] = {0, 0, 0};
+    const double overlap[3] = {1.0 - 1e-6, 0.2, 0}, hair[3] = {1.0 + 1e-4, 0.2, 0};
+    CHECK(pbf_collide(a, id, o, b, id, overlap));  /* overlapping by a micron */
+    CHECK(!pbf_collide(a, id, o, b, id, hair));    /* separated by a tenth of a millimetre */
+    CHECK(pbf_collide(a, id, o, s, id, o));        /* a sphere inside a box */
+    CHECK(pbf_collide(mesh, id, o, b, id, overlap));
+    CHECK(!pbf_collide(mesh, id, o, b, id, hair));
+    CHECK(pbf_collide(mesh, id, o, mesh, id, overlap));
+    CHECK(!pbf_collide(mesh, id, o, mesh, id, hair));
+    const double d = pbf_distance(a, id, o, b, id, hair);
+    CHECK_NEAR(d, 1e-4, 1e-9);
+    /* rotated 45 degrees about z, the cube reaches sqrt(2)/2 along x */
+    const double c = sqrt(0.5), rz[9] = {c, -c, 0, c, c, 0, 0, 0, 1};
+    const double at_corner_in[3] = {c + 0.5 - 1e-6, 0, 0}, at_corner_out[3] = {c + 0.5 + 1e-4, 0, 0};
+    CHECK(pbf_collide(a, rz, o, b, id, at_corner_in));
+    CHECK(!pbf_collide(a, rz, o, b, id, at_corner_out));
+    CHECK(pbf_collide(mesh, rz, o, b, id, at_corner_in));
+    CHECK(!pbf_collide(mesh, rz, o, b, id, at_corner_out));
+    /* the broad phase gives the same answers */
+    pbf_environment *env = pbf_environment_create();
+    CHECK(env && pbf_environment_add(env, b, id, overlap) && pbf_environment_build(env));
+    CHECK(pbf_environment_collide(env, a, id, o));
+    CHECK(pbf_environment_collide(env, mesh, id, o));
+    CHECK(!pbf_environment_collide(env, a, id, (double[]){-1e-4 - 1e-6, 0, 0}));
+    CHECK(!pbf_environment_collide(env, mesh, id, (double[]){-2e-4, 0, 0}));
+    pbf_environment_destroy(env);
+    pbf_geometry_destroy(a);
+    pbf_geometry_destroy(b);
+    pbf_geometry_destroy(s);
+    pbf_geometry_destroy(mesh);
+}
+
+/* A 1-D robot: a 0.2 m cube slid along x by a prismatic joint. */
+static const char slider_urdf[] =
+    "<robot name='slider'>\n"
+    "  <link name='rail'/>\n"
+    "  <link name='block'><collision><geometry><box size='0.2 0.2 0.2'/></geometry></collision></link>\n"
+    "  <joint name='x' type='prismatic'><parent link='rail'/><child link='block'/>\n"
+    "    <axis xyz='1 0 0'/><limit lower='-1' upper='2'/></joint>\n"
+    "</robot>\n";
+
+static void test_engine_cases(void)
+{
+    write_file("slider.urdf", slider_urdf);
+    /* a 0.2 m cube obstacle centred at x = 1, and a thin 5 mm wall at x = -0.5 */
+    write_file("slider.xml", "<world><robot urdf='slider.urdf'/>\n"
+                             "  <box name='cube' size='0.2 0.2 0.2' xyz='1 0 0'/>\n"
+                             "  <box name='wall' size='0.005 1 1' xyz='-0.5 0 0'/>\n"
+                             "</world>\n");
+    pb_diag diag;
+    pb_engine *e = load("slider.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (!e)
+        return;
+    CHECK(pb_engine_dim(e) == 1);
+    CHECK(pb_engine_feasible(e, (double[]){0.8 - 1e-4}));  /* a hair before touching */
+    CHECK(!pb_engine_feasible(e, (double[]){0.8 + 1e-6})); /* overlapping by a micron */
+    CHECK(!pb_engine_feasible(e, (double[]){1.0}));        /* one inside the other */
+    CHECK(pb_engine_feasible(e, (double[]){1.2 + 1e-4}));
+    char why[256];
+    CHECK(pb_manipulator_explain(e, (double[]){1.0}, why, sizeof why));
+    CHECK_MSG(strstr(why, "'block'") && strstr(why, "'cube'"), "explanation: %s", why);
+    CHECK(!pb_manipulator_explain(e, (double[]){0.0}, why, sizeof why) && why[0] == '\0');
+    /* the edge check catches the thin wall between two free ends... */
+    pb_engine_reset_counters(e);
+    CHECK(pb_engine_feasible(e, (double[]){-0.9}) && pb_engine_feasible(e, (double[]){0.5}));
+    CHECK(!pb_engine_visible(e, (double[]){-0.9}, (double[]){0.5}));
+    /* ...after few checks: the ends, the middle (-0.2), then -0.55, which touches the wall */
+    CHECK_MSG(pb_engine_get_counters(e).n_edge_states == 4, "%llu states checked",
+              (unsigned long long)pb_engine_get_counters(e).n_edge_states);
+    CHECK(pb_engine_visible(e, (double[]){-0.35}, (double[]){0.75}));
+    pb_engine_destroy(e);
+    /* and a coarse resolution misses it: the test above could have failed */
+    e = load("slider.xml", "resolution", "1.4", &diag);
+    CHECK(e && pb_engine_visible(e, (double[]){-0.9}, (double[]){0.5}));
+    pb_engine_destroy(e);
+}
+
+/* ---- self-collision exclusions ---- */
+
+/* base (a box) -x-> carriage (a sphere inside the base) -y-> arm (a box), and hand fixed to
+ * the arm 0.35 m along y. The carriage is adjacent to both neighbours; arm and hand are one
+ * rigid body; base-arm and base-hand are the only pairs to check. */
+static const char self_urdf[] =
+    "<robot name='self'>\n"
+    "  <link name='base'><collision><geometry><box size='0.4 0.4 0.4'/></geometry></collision></link>\n"
+    "  <link name='carriage'><collision><geometry><sphere radius='0.1'/></geometry></collision></link>\n"
+    "  <link name='arm'><collision><geometry><box size='0.2 0.2 0.2'/></geometry></collision></link>\n"
+    "  <link name='hand'><collision><geometry><box size='0.2 0.2 0.2'/></geometry></collision></link>\n"
+    "  <joint name='x' type='prismatic'><parent link='base'/><child link='carriage'/>\n"
+    "    <axis xyz='1 0 0'/><limit lower='0' upper='2'/></joint>\n"
+    "  <joint name='y' type='prismatic'><parent link='carriage'/><child link='arm'/>\n"
+    "    <axis xyz='0 1 0'/><limit lower='-1' upper='2'/></joint>\n"
+    "  <joint name='h' type='fixed'><parent link='arm'/><child link='hand'/><origin xyz='0 0.35 0'/></joint>\n"
+    "</robot>\n";
+
+static void test_self_collision(void)
+{
+    write_file("self.urdf", self_urdf);
+    write_file("self.srdf", "<robot name='self'><group name='all'><joint name='x'/><joint name='y'/></group>\n"
+                            "<disable_collisions link1='base' link2='arm' reason='Never'/></robot>\n");
+    write_file("self.xml", "<world><robot urdf='self.urdf' joints='x y'/></world>");
+    write_file("self_srdf.xml", "<world><robot urdf='self.urdf' srdf='self.srdf' group='all'/></world>");
+    pb_diag diag;
+    pb_engine *e = load("self.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (!e)
+        return;
+    size_t n_shapes, n_obstacles, n_pairs;
+    pb_manipulator_sizes(e, &n_shapes, &n_obstacles, &n_pairs);
+    CHECK(n_shapes == 4 && n_obstacles == 0);
+    CHECK_MSG(n_pairs == 2, "%zu self pairs (base-arm, base-hand expected)", n_pairs);
+    /* at (0, 0) the carriage is inside the base and the arm too: only base-arm counts */
+    CHECK(!pb_engine_feasible(e, (double[]){0, 0}));
+    char why[256];
+    CHECK(pb_manipulator_explain(e, (double[]){0, 0}, why, sizeof why));
+    CHECK_MSG(strstr(why, "'base'") && strstr(why, "'arm'"), "explanation: %s", why);
+    CHECK(!pb_engine_feasible(e, (double[]){0, -0.32})); /* arm clear, hand inside the base */
+    CHECK(pb_engine_feasible(e, (double[]){1, 0}));      /* moved away along x */
+    CHECK(pb_engine_feasible(e, (double[]){0, 1}));      /* along y */
+    pb_engine_destroy(e);
+    /* with the SRDF, base-arm is disabled and base-hand still checked */
+    e = load("self_srdf.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (!e)
+        return;
+    pb_manipulator_sizes(e, &n_shapes, &n_obstacles, &n_pairs);
+    CHECK(n_pairs == 1);
+    CHECK(pb_engine_feasible(e, (double[]){0, 0}));
+    CHECK(!pb_engine_feasible(e, (double[]){0, -0.32}));
+    pb_engine_destroy(e);
+}
+
+/* ---- continuous joints ---- */
+
+static void test_wrap(void)
+{
+    write_file("wheel.urdf", "<robot name='wheel'><link name='a'/><link name='b'/>"
+                             "<joint name='w' type='continuous'><parent link='a'/><child link='b'/>"
+                             "<axis xyz='0 0 1'/></joint></robot>");
+    write_file("wheel.xml", "<world><robot urdf='wheel.urdf'/><start>3.1</start><goal>9.3</goal></world>");
+    pb_diag diag;
+    pb_engine *e = load("wheel.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (!e)
+        return;
+    CHECK_NEAR(pb_engine_distance(e, (double[]){3.1}, (double[]){-3.1}), 2 * M_PI - 6.2, 1e-12);
+    double start[1], goal[1];
+    CHECK(pb_engine_defaults(e, start, goal));
+    CHECK_NEAR(goal[0], 9.3 - 2 * M_PI, 1e-12); /* wrapped into [-pi, pi) */
+    CHECK(pb_engine_feasible(e, (double[]){100.0}));
+    pb_engine_destroy(e);
+}
+
+/* ---- planners ---- */
+
+static uint64_t path_hash(const pb_path *path)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < path->n * (size_t)path->dim; i++) {
+        uint64_t bits;
+        memcpy(&bits, &path->q[i], sizeof bits);
+        for (int k = 0; k < 8; k++) {
+            h ^= (bits >> (8 * k)) & 0xff;
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+/* Solve with `name` and re-check the path on `fine` (the same world at 10x the resolution). */
+static bool solve_and_check(pb_engine *engine, pb_engine *fine, const char *name, const double *start,
+                            const double *goal, double time_limit, uint64_t *hash)
+{
+    pb_diag diag = {0};
+    pb_planner *planner = NULL;
+    if (pb_planner_create(&planner, name, engine, &diag) != PB_OK) {
+        CHECK_MSG(false, "%s: %s", name, diag.message);
+        return false;
+    }
+    const int dim = pb_engine_dim(engine);
+    pb_problem problem = {start, goal, 0.5};
+    pb_stop stop = pb_stop_default();
+    stop.time_limit_s = time_limit;
+    stop.first_solution = true;
+    pb_result result;
+    pb_result_init(&result, dim);
+    CHECK(pb_planner_solve(planner, &problem, &stop, &result) == PB_OK);
+    const bool ok = result.outcome == PB_OUTCOME_EXACT;
+    CHECK_MSG(ok, "%s: outcome %s after %.2f s", name, pb_outcome_str(result.outcome), result.time_s);
+    if (ok) {
+        CHECK_MSG(pb_path_validate(&result.path, fine, start, goal, &diag), "%s: path fails at 10x resolution: %s",
+                  name, diag.message);
+        CHECK(memcmp(pb_path_at(&result.path, 0), start, (size_t)dim * sizeof(double)) == 0);
+        CHECK(memcmp(pb_path_at(&result.path, result.path.n - 1), goal, (size_t)dim * sizeof(double)) == 0);
+        if (hash)
+            *hash = path_hash(&result.path);
+    }
+    pb_result_finish(&result);
+    pb_planner_destroy(planner);
+    return ok;
+}
+
+static void test_planners_on_own_world(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
+    pb_engine *engine = NULL, *fine = NULL;
+    pb_diag diag = {0};
+    CHECK_MSG(pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK, "%s", diag.message);
+    const pb_option fine_option = {"resolution", "0.005"};
+    CHECK(pb_engine_load(&fine, NULL, path, &fine_option, 1, &diag) == PB_OK);
+    if (!engine || !fine)
+        return;
+    CHECK(strcmp(pb_engine_name(engine), "manipulator") == 0 && pb_engine_dim(engine) == 6);
+    double start[PB_MAX_DIM], goal[PB_MAX_DIM];
+    CHECK(pb_engine_defaults(engine, start, goal));
+    /* the straight line is blocked by the divider: the planners have work to do */
+    CHECK(!pb_engine_visible(engine, start, goal));
+    for (size_t i = 0; i < pb_planner_registry_count(); i++)
+        solve_and_check(engine, fine, pb_planner_impl_name(pb_planner_registry_get(i)), start, goal, 10.0, NULL);
+    /* the same seed gives the same path */
+    uint64_t h1 = 0, h2 = 1;
+    solve_and_check(engine, fine, "rrt", start, goal, 10.0, &h1);
+    solve_and_check(engine, fine, "rrt", start, goal, 10.0, &h2);
+    CHECK(h1 == h2);
+    pb_engine_destroy(engine);
+    pb_engine_destroy(fine);
+}
+
+static int test_mbm(void)
+{
+    const char *shared = pb_test_shared_root();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
+    if (!shared || access(path, R_OK) != 0) {
+        fprintf(stderr, "MotionBenchMaker problems not found: Panda part skipped\n");
+        return 0;
+    }
+    const char *planner = pb_planner_registry_find("birrt") ? "birrt" : "rrt";
+    static const char *const problems[] = {"bookshelf_small:1", "bookshelf_tall:2", "box:3", "cage:4",
+                                           "table_under_pick:5"};
+    int solved = 0;
+    for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
+        pb_engine *engine = NULL, *fine = NULL;
+        pb_diag diag = {0};
+        const pb_option options[2] = {{"problem", problems[i]}, {"resolution", "0.005"}};
+        CHECK_MSG(pb_engine_load(&engine, NULL, path, options, 1, &diag) == PB_OK, "%s: %s", problems[i],
+                  diag.message);
+        CHECK(pb_engine_load(&fine, NULL, path, options, 2, &diag) == PB_OK);
+        if (engine && fine) {
+            CHECK(pb_engine_dim(engine) == 7);
+            double start[PB_MAX_DIM], goal[PB_MAX_DIM];
+            CHECK(pb_engine_defaults(engine, start, goal));
+            solved += solve_and_check(engine, fine, planner, start, goal, 10.0, NULL);
+        }
+        pb_engine_destroy(engine);
+        pb_engine_destroy(fine);
+    }
+    fprintf(stderr, "MotionBenchMaker Panda: %d of 5 solved with %s\n", solved, planner);
+    return 1;
+}
+
+int main(void)
+{
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_fk();
+    test_shim_cases();
+    test_engine_cases();
+    test_self_collision();
+    test_wrap();
+    test_planners_on_own_world();
+    test_mbm();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp_dir);
+    return pb_test_summary("manipulator");
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# Scripted visualiser runs under Xvfb (started by run_xvfb.sh): screenshots checked pixel by
+# pixel against the map and the path of the same run, --screenshot-at stopping the solve, the
+# other engines with a picture, and the errors.
+# Usage: test_screenshot.sh PLANBENCH CHECK_SCREENSHOT SOURCE_ROOT
+set -u
+PB=$1
+CHECK=$2
+ROOT=$3
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$ROOT" || exit 1
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# room1 at the end of the solve, two seeds: the pixels follow each run's own path
+for seed in 1 5; do
+    rm -f "$T/shot.png" "$T/path.csv"
+    "$PB" rrt maps/room1.png --seed $seed --screenshot "$T/shot.png" --save-path "$T/path.csv" -q 2>"$T/err"
+    rc=$?
+    [ $rc -eq 0 ] || fail "room1 seed $seed: exit $rc: $(cat "$T/err")"
+    "$CHECK" "$T/shot.png" "$T/path.csv" maps/room1.png 30.5,30.5 460.5,365.5 || fail "room1 seed $seed: pixels"
+done
+
+# explicit start and goal: the markers move with them
+"$PB" rrt maps/room1.png start 60.5,250.5 goal 420.5,160.5 --screenshot "$T/q.png" --save-path "$T/q.csv" -q ||
+    fail "room1 with a query: exit $?"
+"$CHECK" "$T/q.png" "$T/q.csv" maps/room1.png 60.5,250.5 420.5,160.5 || fail "room1 with a query: pixels"
+
+# watching changes nothing: the same seed gives the same path with and without the window
+"$PB" rrt maps/room1.png --seed 4 --save-path "$T/plain.csv" -q || fail "plain run: exit $?"
+"$PB" rrt maps/room1.png --seed 4 --save-path "$T/shown.csv" --screenshot "$T/s4.png" -q || fail "shown run: exit $?"
+cmp -s "$T/plain.csv" "$T/shown.csv" || fail "--display changed the path of seed 4"
+
+# --screenshot-at stops the solve at that iteration, and the picture is written
+"$PB" rrt maps/maze.png --screenshot "$T/mid.png" --screenshot-at 150 --json >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] || fail "--screenshot-at: exit $rc, expected 1 (stopped before a path): $(cat "$T/err")"
+[ -s "$T/mid.png" ] || fail "--screenshot-at wrote no picture"
+grep -q '"iterations": 150,' "$T/out" || fail "--screenshot-at 150: $(grep -o '"iterations": [0-9]*' "$T/out")"
+
+# the 4D arm and a 2D black box have pictures too
+"$PB" rrt maps/4d.png --engine stickarm4d --max-iterations 4000 --screenshot "$T/arm.png" -q 2>"$T/err"
+rc=$?
+[ $rc -le 1 ] && [ -s "$T/arm.png" ] || fail "4D arm: exit $rc: $(cat "$T/err")"
+"$PB" rrt --engine blackbox --bounds -5:5,-5:5 --expr 'x0*x0 + x1*x1 > 4' start -4,-4 goal 4,4 \
+    --screenshot "$T/bb.png" -q 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ -s "$T/bb.png" ] || fail "black box: exit $rc: $(cat "$T/err")"
+
+# errors: --screenshot-at alone, an unwritable screenshot
+"$PB" rrt maps/room1.png --screenshot-at 10 >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "screenshot" "$T/err" || fail "--screenshot-at without --screenshot: $(cat "$T/err")"
+"$PB" rrt maps/room1.png --screenshot /nonexistent/dir/x.png -q 2>"$T/err"
+[ $? -eq 2 ] && grep -q "nonexistent" "$T/err" || fail "unwritable screenshot: $(cat "$T/err")"
+
+if [ $fails -eq 0 ]; then
+    echo "viz screenshots: all checks passed"
+    exit 0
+fi
+echo "viz screenshots: $fails failed"
+exit 1
