@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  nproc: $(nproc)  cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "| map | mode | seeds | iterations | solve time (s) | iterations/s | slowdown |"
 echo "|---|---|---|---|---|---|---|"
-for map in room1 maze; do
+for map in ${MAPS:-room1 maze}; do
     for mode in plain display; do
         : >"$tmp/$map.$mode"
         seed=1

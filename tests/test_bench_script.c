@@ -79,7 +79,10 @@ static void expect_bad(const char *text, int line, const char *key)
     char buf[1024];
     pb_diag_format(&diag, buf, sizeof buf);
     char where[32];
-    snprintf(where, sizeof where, "t.ini:%d:", line);
+    if (line > 0)
+        snprintf(where, sizeof where, "t.ini:%d:", line);
+    else
+        snprintf(where, sizeof where, "t.ini: "); /* about the whole file */
     CHECK_MSG(strstr(buf, where) == buf, "'%s' does not start with %s", buf, where);
     if (key)
         CHECK_MSG(strstr(buf, key) != NULL, "'%s' does not name '%s'", buf, key);
@@ -89,8 +92,8 @@ static void test_bad(void)
 {
     const char *tail = "\n[problem.a]\nengine = blackbox\n[planner.rrt]\n";
     char text[512];
-#define BAD_BENCH(line_text, key)                                                                                  \
-    snprintf(text, sizeof text, "[benchmark]\n%s%s", line_text, tail);                                            \
+#define BAD_BENCH(line_text, key)                                                                            \
+    snprintf(text, sizeof text, "[benchmark]\n%s%s", line_text, tail);                                       \
     expect_bad(text, 2, key)
     BAD_BENCH("colour = red", "colour");
     BAD_BENCH("runs = ten", "runs");
@@ -117,7 +120,7 @@ static void test_bad(void)
     expect_bad("[problem.a]\nmap = x.png\noption.expr = 1\noption.expr = 2\n[planner.rrt]\n", 4, "expr");
     expect_bad("[problem.a]\nmap = x.png\n[problem.a]\n[planner.rrt]\n", 3, "problem.a");
     expect_bad("[problem.a]\nmap = x.png\n[planner.p]\nlabel = A\n[planner.q]\nlabel = A\n", 5, "label");
-    expect_bad("[problem.a]\n[planner.rrt]\n", 1, "map");          /* neither map nor engine */
+    expect_bad("[problem.a]\n[planner.rrt]\n", 1, "map");               /* neither map nor engine */
     expect_bad("[benchmark]\nruns = 2\n[planner.rrt]\n", 0, "problem"); /* no problem */
     expect_bad("[problem.a]\nmap = x.png\n", 0, "planner");
     const char nul[] = "[benchmark]\0runs = 2\n";
@@ -158,14 +161,18 @@ static void test_check(void)
     pb_bench_script_destroy(s);
 
     expect_check_fails("[problem.room]\nmap = ../maps/missing.png\n[planner.rrt]\n", 2, "map");
-    expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nplanner = nosuch\n", 4, "planner");
-    expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nstep_size = -4\n", 4, "step_size");
+    expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nplanner = nosuch\n", 4,
+                       "planner");
+    expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nstep_size = -4\n", 4,
+                       "step_size");
     expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nwobble = 1\n", 4, "wobble");
-    expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nstep_size = big\n", 4, "step_size");
+    expect_check_fails("[problem.room]\nmap = ../maps/room1.png\n[planner.rrt]\nstep_size = big\n", 4,
+                       "step_size");
     expect_check_fails("[problem.room]\nmap = ../maps/room1.png\nstart = 1,2,3\n[planner.rrt]\n", 3, "start");
     expect_check_fails("[problem.room]\nengine = nosuch\n[planner.rrt]\n", 2, "engine");
-    expect_check_fails("[problem.room]\nengine = blackbox\noption.bounds = 0:1,0:1\noption.colour = red\n[planner.rrt]\n",
-                       4, "option");
+    expect_check_fails(
+        "[problem.room]\nengine = blackbox\noption.bounds = 0:1,0:1\noption.colour = red\n[planner.rrt]\n", 4,
+        "option");
 }
 
 int main(void)

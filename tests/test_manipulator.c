@@ -83,8 +83,8 @@ static void test_fk(void)
      * its frame turned 90 deg more about its z. r is row-major: column k is the image of axis k. */
     const double q[3] = {M_PI / 2, M_PI / 2, 0.3};
     pb_manipulator_fk(e, q, poses);
-    check_pose(&poses[pb_robot_find_link(robot, "l1")], (double[]){0, 0, 1}, (double[]){0, -1, 0, 1, 0, 0, 0, 0, 1},
-               "l1");
+    check_pose(&poses[pb_robot_find_link(robot, "l1")], (double[]){0, 0, 1},
+               (double[]){0, -1, 0, 1, 0, 0, 0, 0, 1}, "l1");
     const double r2[9] = {0, -1, 0, 0, 0, 1, -1, 0, 0};
     check_pose(&poses[pb_robot_find_link(robot, "l2")], (double[]){0, 1, 1}, r2, "l2");
     check_pose(&poses[pb_robot_find_link(robot, "l3")], (double[]){0, 1.5, 0.7}, r2, "l3");
@@ -114,9 +114,9 @@ static void test_shim_cases(void)
         return;
     const double o[3] = {0, 0, 0};
     const double overlap[3] = {1.0 - 1e-6, 0.2, 0}, hair[3] = {1.0 + 1e-4, 0.2, 0};
-    CHECK(pbf_collide(a, id, o, b, id, overlap));  /* overlapping by a micron */
-    CHECK(!pbf_collide(a, id, o, b, id, hair));    /* separated by a tenth of a millimetre */
-    CHECK(pbf_collide(a, id, o, s, id, o));        /* a sphere inside a box */
+    CHECK(pbf_collide(a, id, o, b, id, overlap)); /* overlapping by a micron */
+    CHECK(!pbf_collide(a, id, o, b, id, hair));   /* separated by a tenth of a millimetre */
+    CHECK(pbf_collide(a, id, o, s, id, o));       /* a sphere inside a box */
     CHECK(pbf_collide(mesh, id, o, b, id, overlap));
     CHECK(!pbf_collide(mesh, id, o, b, id, hair));
     CHECK(pbf_collide(mesh, id, o, mesh, id, overlap));
@@ -205,14 +205,16 @@ static const char self_urdf[] =
     "    <axis xyz='1 0 0'/><limit lower='0' upper='2'/></joint>\n"
     "  <joint name='y' type='prismatic'><parent link='carriage'/><child link='arm'/>\n"
     "    <axis xyz='0 1 0'/><limit lower='-1' upper='2'/></joint>\n"
-    "  <joint name='h' type='fixed'><parent link='arm'/><child link='hand'/><origin xyz='0 0.35 0'/></joint>\n"
+    "  <joint name='h' type='fixed'><parent link='arm'/><child link='hand'/><origin xyz='0 0.35 "
+    "0'/></joint>\n"
     "</robot>\n";
 
 static void test_self_collision(void)
 {
     write_file("self.urdf", self_urdf);
-    write_file("self.srdf", "<robot name='self'><group name='all'><joint name='x'/><joint name='y'/></group>\n"
-                            "<disable_collisions link1='base' link2='arm' reason='Never'/></robot>\n");
+    write_file("self.srdf",
+               "<robot name='self'><group name='all'><joint name='x'/><joint name='y'/></group>\n"
+               "<disable_collisions link1='base' link2='arm' reason='Never'/></robot>\n");
     write_file("self.xml", "<world><robot urdf='self.urdf' joints='x y'/></world>");
     write_file("self_srdf.xml", "<world><robot urdf='self.urdf' srdf='self.srdf' group='all'/></world>");
     pb_diag diag;
@@ -303,8 +305,8 @@ static bool solve_and_check(pb_engine *engine, pb_engine *fine, const char *name
     const bool ok = result.outcome == PB_OUTCOME_EXACT;
     CHECK_MSG(ok, "%s: outcome %s after %.2f s", name, pb_outcome_str(result.outcome), result.time_s);
     if (ok) {
-        CHECK_MSG(pb_path_validate(&result.path, fine, start, goal, &diag), "%s: path fails at 10x resolution: %s",
-                  name, diag.message);
+        CHECK_MSG(pb_path_validate(&result.path, fine, start, goal, &diag),
+                  "%s: path fails at 10x resolution: %s", name, diag.message);
         CHECK(memcmp(pb_path_at(&result.path, 0), start, (size_t)dim * sizeof(double)) == 0);
         CHECK(memcmp(pb_path_at(&result.path, result.path.n - 1), goal, (size_t)dim * sizeof(double)) == 0);
         if (hash)
@@ -332,7 +334,8 @@ static void test_planners_on_own_world(void)
     /* the straight line is blocked by the divider: the planners have work to do */
     CHECK(!pb_engine_visible(engine, start, goal));
     for (size_t i = 0; i < pb_planner_registry_count(); i++)
-        solve_and_check(engine, fine, pb_planner_impl_name(pb_planner_registry_get(i)), start, goal, 10.0, NULL);
+        solve_and_check(engine, fine, pb_planner_impl_name(pb_planner_registry_get(i)), start, goal, 10.0,
+                        NULL);
     /* the same seed gives the same path */
     uint64_t h1 = 0, h2 = 1;
     solve_and_check(engine, fine, "rrt", start, goal, 10.0, &h1);

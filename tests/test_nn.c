@@ -84,6 +84,18 @@ static void run(int dim, bool wrap, bool weighted, size_t n_points, bool duplica
         CHECK(pb_nn_radius(linear, q, radius, &ref_hits) == PB_OK);
         if (hits.n != ref_hits.n)
             bad_radius++;
+        /* Independently: a big radius returns exactly the points within it, sorted. */
+        const double big = 4.0 * radius;
+        size_t inside = 0;
+        for (size_t i = 0; i < n_points; i++)
+            inside += pb_engine_distance(engine, q, pts + i * (size_t)dim) <= big;
+        CHECK(pb_nn_radius(tree, q, big, &hits) == PB_OK);
+        if (hits.n != inside)
+            bad_radius++;
+        for (size_t i = 1; i < hits.n; i++)
+            if (hits.dists[i - 1] > hits.dists[i] || (hits.dists[i - 1] == hits.dists[i] && hits.ids[i - 1] >= hits.ids[i]))
+                bad_radius++;
+        CHECK(pb_nn_radius(tree, q, radius, &hits) == PB_OK);
         for (size_t i = 0; i < hits.n && i < ref_hits.n; i++)
             if (hits.ids[i] != ref_hits.ids[i] || fabs(hits.dists[i] - ref_hits.dists[i]) > 1e-9)
                 bad_radius++;

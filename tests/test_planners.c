@@ -11,6 +11,7 @@
  * Budgets are iteration counts, never times, so the results are the same on every machine. */
 #include "harness.h"
 #include "planbench/planbench.h"
+#include "planners/rrtstar_core.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -199,7 +200,8 @@ static void test_zigzag(void)
 
     /* Pinned hashes: seed 3, the budgets below. A change means the planner's random stream
      * or its decisions changed; update the pin only when that is intended. */
-    static const uint64_t pinned[N_PLANNERS] = {0x2c18cafc46d208e3ull, 0xffabd8ff12a86720ull, 0x27556b9ceec7a1f0ull};
+    static const uint64_t pinned[N_PLANNERS] = {0x2c18cafc46d208e3ull, 0xffabd8ff12a86720ull,
+                                                0x27556b9ceec7a1f0ull};
     for (int p = 0; p < N_PLANNERS; p++) {
         const bool anytime = p > 0;
         pb_planner *planner = make_planner(engine, planner_names[p], 15.0);
@@ -269,6 +271,10 @@ static void test_zigzag(void)
         const pb_stop tiny = budget_stop(5, false);
         CHECK(pb_planner_solve(star, &problem, &tiny, &r) == PB_OK);
         CHECK(r.outcome == PB_OUTCOME_NO_SOLUTION && r.path.n == 0 && r.iterations == 5);
+        pb_stop tiny_approximate = tiny;
+        tiny_approximate.approximate = true;
+        CHECK(pb_planner_solve(star, &problem, &tiny_approximate, &r) == PB_OK);
+        CHECK(r.outcome == PB_OUTCOME_APPROXIMATE && r.path.n >= 1 && pb_path_at(&r.path, 0)[0] == start[0]);
         pb_planner_destroy(star);
     }
     pb_result_finish(&r);
@@ -550,6 +556,67 @@ static void test_simplify(void)
     pb_image_finish(&picture);
 }
 
+/* ---- the informed sampler ---- */
+
+static bool always_free(const double *q, void *ctx)
+{
+    (void)q;
+    (void)ctx;
+    return true;
+}
+
+static void test_informed_sampler(void)
+{
+    pb_blackbox_params params = pb_blackbox_params_default(3);
+    params.feasible = always_free;
+    for (int i = 0; i < 3; i++)
+        params.lower[i] = -1.0, params.upper[i] = 2.0;
+    pb_engine *engine = NULL;
+    pb_diag diag = {0};
+    CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_OK);
+    if (!engine)
+        return;
+    const double start[3] = {0.1, 0.2, 0.3}, goal[3] = {0.9, 0.7, 0.4};
+    pb_informed_sampler sampler;
+    pb_informed_init(&sampler, engine, start, goal);
+    CHECK(sampler.exact);
+    const double c_min = pb_engine_distance(engine, start, goal);
+    CHECK_NEAR(sampler.c_min, c_min, 1e-12);
+    pb_rng rng;
+    pb_rng_seed(&rng, 11);
+    /* A small set (the hyperspheroid is sampled directly) and one larger than the bounds
+     * (rejection from the bounds). */
+    const double costs[2] = {1.1 * c_min, 6.0 * c_min};
+    for (int k = 0; k < 2; k++) {
+        const int n = 4000;
+        int outside = 0, beyond = 0, near_edge = 0, forward = 0;
+        for (int i = 0; i < n; i++) {
+            double q[3];
+            pb_informed_sample(&sampler, engine, &rng, costs[k], q);
+            for (int j = 0; j < 3; j++)
+                outside += q[j] < params.lower[j] || q[j] >= params.upper[j];
+            const double f = pb_engine_distance(engine, start, q) + pb_engine_distance(engine, q, goal);
+            beyond += f > costs[k] * (1.0 + 1e-9);
+            near_edge += f > 0.99 * costs[k];
+            forward += pb_engine_distance(engine, q, goal) < pb_engine_distance(engine, q, start);
+        }
+        CHECK_MSG(outside == 0 && beyond == 0, "cost %g: %d outside the bounds, %d outside the set", costs[k],
+                  outside, beyond);
+        /* For the small set, which the bounds do not clip: uniform (as many samples in the
+         * outer shell as its volume says) and symmetric about the plane between the foci. */
+        if (k == 0) {
+            /* The shell {0.99 c < f <= c} holds 1 - vol(c')/vol(c) of the set, the volume
+             * of a 3-D prolate spheroid being proportional to c (c^2 - c_min^2). */
+            const double c = costs[k], c2 = 0.99 * c;
+            const double shell = 1.0 - (c2 * (c2 * c2 - c_min * c_min)) / (c * (c * c - c_min * c_min));
+            CHECK_MSG(fabs((double)near_edge / n - shell) < 0.03,
+                      "%d of %d samples in the outer shell, expected %g", near_edge, n, shell);
+            CHECK_MSG(abs(2 * forward - n) < n / 10, "%d of %d samples nearer the goal", forward, n);
+        }
+    }
+    pb_engine_destroy(engine);
+}
+
 /* ---- other engines: a 3-D black box and the 4D stick arm ---- */
 
 static bool outside_ball(const double *q, void *ctx)
@@ -630,6 +697,7 @@ int main(void)
     test_birrt_bundled("narrow.png", 20000, 19);
     test_birrt_bundled("maze.png", 400000, 18);
     test_simplify();
+    test_informed_sampler();
     test_other_engines();
     return pb_test_summary("planners");
 }

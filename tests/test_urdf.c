@@ -25,19 +25,20 @@ static void expect_error(const char *text, int line, const char *needle)
     CHECK(robot.n_links == 0 && robot.links == NULL); /* left empty */
 }
 
-static const char good[] = "<?xml version='1.0'?>\n"
-                           "<robot name='r'>\n"
-                           "  <link name='a'><collision><origin xyz='0 0 0.5' rpy='0 1.5707963267948966 0'/>\n"
-                           "    <geometry><cylinder radius='0.1' length='1'/></geometry></collision></link>\n"
-                           "  <link name='b'><collision><geometry><mesh filename='package://pkg/m/b.stl' "
-                           "scale='2 2 2'/></geometry></collision>\n"
-                           "    <collision><geometry><sphere radius='0.2'/></geometry></collision></link>\n"
-                           "  <link name='c'/>\n"
-                           "  <joint name='j1' type='continuous'><parent link='a'/><child link='b'/>\n"
-                           "    <axis xyz='0 0 2'/></joint>\n"
-                           "  <joint name='j2' type='prismatic'><parent link='b'/><child link='c'/>\n"
-                           "    <limit lower='-0.5' upper='0.5'/><mimic joint='j1' multiplier='0.5'/></joint>\n"
-                           "</robot>\n";
+static const char good[] =
+    "<?xml version='1.0'?>\n"
+    "<robot name='r'>\n"
+    "  <link name='a'><collision><origin xyz='0 0 0.5' rpy='0 1.5707963267948966 0'/>\n"
+    "    <geometry><cylinder radius='0.1' length='1'/></geometry></collision></link>\n"
+    "  <link name='b'><collision><geometry><mesh filename='package://pkg/m/b.stl' "
+    "scale='2 2 2'/></geometry></collision>\n"
+    "    <collision><geometry><sphere radius='0.2'/></geometry></collision></link>\n"
+    "  <link name='c'/>\n"
+    "  <joint name='j1' type='continuous'><parent link='a'/><child link='b'/>\n"
+    "    <axis xyz='0 0 2'/></joint>\n"
+    "  <joint name='j2' type='prismatic'><parent link='b'/><child link='c'/>\n"
+    "    <limit lower='-0.5' upper='0.5'/><mimic joint='j1' multiplier='0.5'/></joint>\n"
+    "</robot>\n";
 
 static void test_good(void)
 {
@@ -101,12 +102,13 @@ static void test_bad(void)
 
 static void test_world(void)
 {
-    const char text[] = "<world name='w'>\n"
-                        "<robot urdf='r.urdf' joints='j1 j2'/>\n"
-                        "<box name='b' size='1 2 3' xyz='1 0 0' quat='0 0 0.7071067811865476 0.7071067811865476'/>\n"
-                        "<mesh name='m' file='m.stl'/>\n"
-                        "<start>1, 2</start><goal>3 4</goal>\n"
-                        "</world>";
+    const char text[] =
+        "<world name='w'>\n"
+        "<robot urdf='r.urdf' joints='j1 j2'/>\n"
+        "<box name='b' size='1 2 3' xyz='1 0 0' quat='0 0 0.7071067811865476 0.7071067811865476'/>\n"
+        "<mesh name='m' file='m.stl'/>\n"
+        "<start>1, 2</start><goal>3 4</goal>\n"
+        "</world>";
     pb_world world;
     pb_diag diag = {0};
     CHECK_MSG(pb_world_load_xml_memory(&world, text, strlen(text), "w.xml", "/d", &diag) == PB_OK, "%s",

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,22 @@ double pb_rng_range(pb_rng *rng, double low, double high);
 uint32_t pb_rng_below(pb_rng *rng, uint32_t n);
 /** A standard normal deviate (mean 0, deviation 1). */
 double pb_rng_normal(pb_rng *rng);
+
+/** A file written so that nothing half-written is ever left behind: the data goes to
+ * "PATH.tmp.PID" beside PATH, which commit renames over PATH. Caller storage. */
+typedef struct pb_atomic_file {
+    FILE *fp; /**< write here between open and commit */
+    char path[4096];
+    char tmp_path[4200];
+} pb_atomic_file;
+
+/** Open a temporary file beside `path`; `diag` names the path on failure. */
+pb_status pb_atomic_file_open(pb_atomic_file *file, const char *path, pb_diag *diag);
+/** Flush, close and rename over the target; on any failure the temporary file is removed
+ * and the target is left as it was. */
+pb_status pb_atomic_file_commit(pb_atomic_file *file, pb_diag *diag);
+/** Close and remove the temporary file (on an error path). Safe after commit. */
+void pb_atomic_file_abort(pb_atomic_file *file);
 
 /** Seconds from an arbitrary fixed point, monotonic, sub-microsecond resolution. */
 double pb_clock_seconds(void);

@@ -32,23 +32,23 @@ typedef struct pb_bench_kv {
 
 /** A `[problem.NAME]` section. Strings owned by the script; NULL when the key was absent. */
 typedef struct pb_bench_problem {
-    char *name;        /**< the NAME of the section */
-    char *map;         /**< map file, resolved against the script's folder */
-    char *engine;      /**< registered engine name; NULL: chosen from the map file */
-    char *start;       /**< "X,Y,..." text; NULL: the engine's default */
-    char *goal;        /**< likewise */
-    double goal_radius; /**< > 0; 0 when absent (then each planner's step size) */
+    char *name;           /**< the NAME of the section */
+    char *map;            /**< map file, resolved against the script's folder */
+    char *engine;         /**< registered engine name; NULL: chosen from the map file */
+    char *start;          /**< "X,Y,..." text; NULL: the engine's default */
+    char *goal;           /**< likewise */
+    double goal_radius;   /**< > 0; 0 when absent (then each planner's step size) */
     pb_bench_kv *options; /**< engine options (`option.NAME = VALUE`) */
     size_t n_options;
-    int line;          /**< line of the section header */
+    int line;                                         /**< line of the section header */
     int map_line, engine_line, start_line, goal_line; /**< lines of those keys (0: absent) */
 } pb_bench_problem;
 
 /** A `[planner.NAME]` section. */
 typedef struct pb_bench_planner {
-    char *name;    /**< the NAME of the section */
-    char *planner; /**< registered planner name (`planner =`, default: the section NAME) */
-    char *label;   /**< shown in tables and plots (`label =`, default: the section NAME) */
+    char *name;          /**< the NAME of the section */
+    char *planner;       /**< registered planner name (`planner =`, default: the section NAME) */
+    char *label;         /**< shown in tables and plots (`label =`, default: the section NAME) */
     pb_bench_kv *params; /**< planner parameters by name, as text */
     size_t n_params;
     int line, planner_line;
@@ -70,7 +70,7 @@ typedef struct pb_bench_script {
     double time_limit_s;    /**< per run, seconds, > 0 (default 10) */
     double memory_limit_mb; /**< per run, MiB of address space; 0 = none (default 1024) */
     pb_bench_stop stop;
-    uint64_t seed;          /**< run i uses seed + i (default 1) */
+    uint64_t seed;           /**< run i uses seed + i (default 1) */
     uint64_t max_iterations; /**< per run; 0 = none */
     pb_bench_problem *problems;
     size_t n_problems;
@@ -142,15 +142,15 @@ typedef struct pb_bench_record {
     uint32_t problem, planner, run; /**< indices into the script; run 0..runs-1 */
     uint64_t seed;
     pb_bench_status status;
-    char status_text[96]; /**< "ok", "crashed: SIGSEGV", "killed: time", "killed: memory", ... */
-    pb_outcome outcome;   /**< meaningful when status is OK */
-    bool solved;          /**< an exact solution was found */
-    double time_s;        /**< planning time (wall time of the child when it did not report) */
+    char status_text[96];   /**< "ok", "crashed: SIGSEGV", "killed: time", "killed: memory", ... */
+    pb_outcome outcome;     /**< meaningful when status is OK */
+    bool solved;            /**< an exact solution was found */
+    double time_s;          /**< planning time (wall time of the child when it did not report) */
     double time_to_first_s; /**< < 0 when no solution */
-    double cost;          /**< INFINITY when no path */
+    double cost;            /**< INFINITY when no path */
     uint64_t iterations, nodes, n_feasible, n_visible, n_pixels;
-    double memory_mb;     /**< peak resident set of the child process */
-    double setup_s;       /**< fork to ready: process start, engine load, planner creation */
+    double memory_mb;           /**< peak resident set of the child process */
+    double setup_s;             /**< fork to ready: process start, engine load, planner creation */
     pb_cost_sample *cost_trace; /**< owned by the results */
     size_t n_cost_trace;
 } pb_bench_record;
@@ -160,9 +160,9 @@ typedef struct pb_bench_results {
     pb_bench_record *records; /**< owned */
     size_t n;
     size_t capacity;
-    size_t n_resumed;   /**< records read back from an earlier, interrupted benchmark */
-    double total_s;     /**< wall time of this invocation */
-    double overhead_s;  /**< mean per-run cost of fork + engine load + planner creation */
+    size_t n_resumed;  /**< records read back from an earlier, interrupted benchmark */
+    double total_s;    /**< wall time of this invocation */
+    double overhead_s; /**< mean per-run cost of fork + engine load + planner creation */
 } pb_bench_results;
 
 /** Run options. Start from pb_bench_options_default(). Strings are borrowed. */

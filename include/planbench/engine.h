@@ -95,6 +95,71 @@ void pb_engine_reset_counters(pb_engine *engine);
  * engine does not have `what`. Borrowed for the engine's lifetime. */
 const void *pb_engine_get_data(const pb_engine *engine, const char *what);
 
+/* ---- Obstacles that come and go (the simulation service's spawned entities) ----
+ *
+ * A planar footprint placed at a pose (x, y, yaw): x, y in the engine's first two
+ * coordinates (pixels for image maps), yaw in radians from +x towards +y. Engines that
+ * support dynamic obstacles keep them in a layer apart from their static map; feasible()
+ * and visible() consult that layer only when it is non-empty. Adding, moving and removing
+ * obstacles must not run concurrently with queries on any handle of the engine. */
+
+/** Kinds of planar footprint. */
+typedef enum pb_footprint_type {
+    PB_FOOTPRINT_DISC, /**< `radius` around the pose */
+    PB_FOOTPRINT_RECT, /**< `half_length` along the heading, `half_width` across, centred */
+    PB_FOOTPRINT_ARM,  /**< the stick arm: link 1 (`link1` long) leaves the base at yaw + `joint1`,
+                            link 2 (`link2`) leaves the elbow at yaw + `joint1` + `joint2` */
+    PB_FOOTPRINT_TYPE_COUNT
+} pb_footprint_type;
+
+/** A planar footprint; lengths in map units, angles in radians. Plain data. */
+typedef struct pb_footprint {
+    pb_footprint_type type;
+    double radius;
+    double half_length, half_width;
+    double link1, link2, joint1, joint2;
+} pb_footprint;
+
+/** What a footprint check ran into. */
+typedef enum pb_hit_kind {
+    PB_HIT_NONE,     /**< free */
+    PB_HIT_OUTSIDE,  /**< part of the footprint lies outside the map's bounds */
+    PB_HIT_MAP,      /**< an occupied map pixel (`pixel_x`, `pixel_y`) */
+    PB_HIT_OBSTACLE, /**< the dynamic obstacle `obstacle_id` */
+    PB_HIT_INVALID,  /**< the footprint or pose is malformed (non-finite, negative size) */
+} pb_hit_kind;
+
+typedef struct pb_hit {
+    pb_hit_kind kind;
+    uint32_t obstacle_id;
+    int pixel_x, pixel_y;
+} pb_hit;
+
+/** No obstacle: pass as `ignore_id` to ignore none. */
+#define PB_OBSTACLE_NONE UINT32_MAX
+
+/** Add `footprint` at `pose` (3 values) as an obstacle; `*id` gets a stable id (never
+ * PB_OBSTACLE_NONE). PB_ERR_UNSUPPORTED when the engine has no dynamic obstacles,
+ * PB_ERR_INVALID for a malformed footprint, PB_ERR_NOMEM. */
+pb_status pb_engine_obstacle_add(pb_engine *engine, const pb_footprint *footprint, const double *pose,
+                                 uint32_t *id);
+/** Move obstacle `id` to `pose`. PB_ERR_NOT_FOUND for an unknown id. */
+pb_status pb_engine_obstacle_move(pb_engine *engine, uint32_t id, const double *pose);
+/** Remove obstacle `id`. PB_ERR_NOT_FOUND for an unknown id. */
+pb_status pb_engine_obstacle_remove(pb_engine *engine, uint32_t id);
+/** Check `footprint` at `pose` against the map (rasterised: every pixel the footprint
+ * touches must be free and inside) and against every dynamic obstacle but `ignore_id`
+ * (geometric overlap; touching counts). `*hit` says what it hits first (PB_HIT_NONE: free).
+ * PB_ERR_UNSUPPORTED when the engine cannot check footprints. */
+pb_status pb_engine_footprint_check(pb_engine *engine, const pb_footprint *footprint, const double *pose,
+                                    uint32_t ignore_id, pb_hit *hit);
+
+/** Do two placed footprints overlap (touching counts)? Pure geometry, no engine. */
+bool pb_footprint_overlap(const pb_footprint *a, const double *pose_a, const pb_footprint *b,
+                          const double *pose_b);
+/** Axis-aligned bounding box of a placed footprint: `lo` and `hi` get 2 values each. */
+void pb_footprint_aabb(const pb_footprint *footprint, const double *pose, double *lo, double *hi);
+
 /** Number of registered engines, and the i-th one's implementation (for listings). */
 size_t pb_engine_registry_count(void);
 const pb_engine_impl *pb_engine_registry_get(size_t index);

@@ -66,7 +66,8 @@ typedef struct pb_result {
     pb_outcome outcome;
     pb_path path;            /**< empty unless outcome is EXACT or APPROXIMATE */
     double cost;             /**< path length under the engine's metric; INFINITY when no path */
-    double time_s;           /**< planning time */
+    double time_s;           /**< planning time (wall clock) */
+    double cpu_s;            /**< CPU time of the planning thread during the solve */
     double time_to_first_s;  /**< time of the first solution; negative when none */
     uint64_t iterations;
     uint64_t nodes;

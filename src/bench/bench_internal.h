@@ -10,8 +10,8 @@
 
 /** Load problem `problem_index`'s engine (owned by the caller) and its start and goal
  * (PB_MAX_DIM values each). `diag` names the script line and key at fault. */
-pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index, pb_engine **engine, double *start,
-                                 double *goal, pb_diag *diag);
+pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index, pb_engine **engine,
+                                 double *start, double *goal, pb_diag *diag);
 /** Create planner `planner_index` on `engine` with the script's parameters set. */
 pb_status pb_bench_setup_planner(const pb_bench_script *s, size_t planner_index, pb_engine *engine,
                                  pb_planner **planner, pb_diag *diag);

@@ -202,7 +202,8 @@ static bool read_trace(cursor *c, pb_bench_record *rec)
     }
     for (;;) {
         double t, cost;
-        if (!expect(c, '[') || !read_number(c, &t) || !expect(c, ',') || !read_number(c, &cost) || !expect(c, ']'))
+        if (!expect(c, '[') || !read_number(c, &t) || !expect(c, ',') || !read_number(c, &cost) ||
+            !expect(c, ']'))
             return false;
         if (rec->n_cost_trace == capacity) {
             capacity = capacity ? 2 * capacity : 16;
@@ -331,7 +332,9 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return errno == ENOENT ? PB_OK : (pb_diag_set(diag, path, 0, 0, "cannot read: %s", strerror(errno)), PB_ERR_IO);
+        return errno == ENOENT
+                   ? PB_OK
+                   : (pb_diag_set(diag, path, 0, 0, "cannot read: %s", strerror(errno)), PB_ERR_IO);
     const size_t total = s->n_problems * s->n_planners * (size_t)s->runs;
     bool *have = calloc(total ? total : 1, 1);
     char *line = NULL;

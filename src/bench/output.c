@@ -9,44 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- atomic files (src/bench uses the public API only, so it has its own two functions) ---- */
-
-typedef struct out_file {
-    FILE *fp;
-    char path[4096];
-    char tmp[4200];
-} out_file;
-
-static pb_status out_open(out_file *f, const char *path, pb_diag *diag)
-{
-    snprintf(f->path, sizeof f->path, "%s", path);
-    snprintf(f->tmp, sizeof f->tmp, "%s.tmp.%ld", path, (long)getpid());
-    f->fp = fopen(f->tmp, "wb");
-    if (!f->fp) {
-        pb_diag_set(diag, path, 0, 0, "cannot write: %s", strerror(errno));
-        return PB_ERR_IO;
-    }
-    return PB_OK;
-}
-
-static pb_status out_commit(out_file *f, pb_diag *diag)
-{
-    const bool failed = ferror(f->fp) != 0;
-    if (fclose(f->fp) != 0 || failed || rename(f->tmp, f->path) != 0) {
-        pb_diag_set(diag, f->path, 0, 0, "write failed: %s", strerror(errno));
-        remove(f->tmp);
-        return PB_ERR_IO;
-    }
-    return PB_OK;
-}
-
 size_t pb_bench_select(const pb_bench_results *r, uint32_t problem, uint32_t planner, bool only_ok,
                        const pb_bench_record **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n; i++) {
         const pb_bench_record *rec = &r->records[i];
-        if (rec->problem == problem && rec->planner == planner && (!only_ok || rec->status == PB_BENCH_RUN_OK))
+        if (rec->problem == problem && rec->planner == planner &&
+            (!only_ok || rec->status == PB_BENCH_RUN_OK))
             out[n++] = rec;
     }
     /* run order (records arrive in completion order) */
@@ -76,14 +46,16 @@ static void compute_row(const pb_bench_results *r, uint32_t problem, uint32_t pl
     const size_t n = pb_bench_select(r, problem, planner, false, buf);
     row->n_runs = n;
     size_t k;
-#define SUMMARISE(field, cond, expr)                                                                               \
-    k = 0;                                                                                                         \
-    for (size_t i = 0; i < n; i++)                                                                                 \
-        if (cond)                                                                                                  \
-            values[k++] = (expr);                                                                                  \
+#define SUMMARISE(field, cond, expr)                                                                         \
+    k = 0;                                                                                                   \
+    for (size_t i = 0; i < n; i++)                                                                           \
+        if (cond)                                                                                            \
+            values[k++] = (expr);                                                                            \
     row->field = pb_bench_summarise(values, k);
-    SUMMARISE(time, buf[i]->status == PB_BENCH_RUN_OK && buf[i]->time_to_first_s >= 0.0, buf[i]->time_to_first_s)
-    SUMMARISE(cost, buf[i]->status == PB_BENCH_RUN_OK && buf[i]->solved && isfinite(buf[i]->cost), buf[i]->cost)
+    SUMMARISE(time, buf[i]->status == PB_BENCH_RUN_OK && buf[i]->time_to_first_s >= 0.0,
+              buf[i]->time_to_first_s)
+    SUMMARISE(cost, buf[i]->status == PB_BENCH_RUN_OK && buf[i]->solved && isfinite(buf[i]->cost),
+              buf[i]->cost)
     SUMMARISE(iterations, buf[i]->status == PB_BENCH_RUN_OK, (double)buf[i]->iterations)
     SUMMARISE(nodes, buf[i]->status == PB_BENCH_RUN_OK, (double)buf[i]->nodes)
     SUMMARISE(feasible, buf[i]->status == PB_BENCH_RUN_OK, (double)buf[i]->n_feasible)
@@ -141,7 +113,8 @@ void pb_bench_write_table(FILE *out, const pb_bench_script *s, const pb_bench_re
             char text[160];
             fprintf(out, "| %s | %s |", s->problems[p].name, s->planners[q].label);
             if (row->n_failed)
-                snprintf(text, sizeof text, "%zu/%zu (%zu failed)", row->n_solved, row->n_runs, row->n_failed);
+                snprintf(text, sizeof text, "%zu/%zu (%zu failed)", row->n_solved, row->n_runs,
+                         row->n_failed);
             else
                 snprintf(text, sizeof text, "%zu/%zu", row->n_solved, row->n_runs);
             cell(out, bold[COL_SUCCESS], text);
@@ -200,10 +173,11 @@ static void csv_number(FILE *out, double v)
         fprintf(out, "%.17g", v);
 }
 
-pb_status pb_bench_save_csv(const pb_bench_script *s, const pb_bench_results *r, const char *path, pb_diag *diag)
+pb_status pb_bench_save_csv(const pb_bench_script *s, const pb_bench_results *r, const char *path,
+                            pb_diag *diag)
 {
-    out_file f;
-    pb_status st = out_open(&f, path, diag);
+    pb_atomic_file f;
+    pb_status st = pb_atomic_file_open(&f, path, diag);
     if (st != PB_OK)
         return st;
     FILE *out = f.fp;
@@ -221,7 +195,8 @@ pb_status pb_bench_save_csv(const pb_bench_script *s, const pb_bench_results *r,
         csv_field(out, pb_bench_status_str(rec->status));
         fputc(',', out);
         csv_field(out, rec->status_text);
-        fprintf(out, ",%s,%d,", rec->status == PB_BENCH_RUN_OK ? pb_outcome_str(rec->outcome) : "", rec->solved);
+        fprintf(out, ",%s,%d,", rec->status == PB_BENCH_RUN_OK ? pb_outcome_str(rec->outcome) : "",
+                rec->solved);
         csv_number(out, rec->time_s);
         fputc(',', out);
         csv_number(out, rec->time_to_first_s >= 0.0 ? rec->time_to_first_s : NAN);
@@ -235,7 +210,7 @@ pb_status pb_bench_save_csv(const pb_bench_script *s, const pb_bench_results *r,
         csv_number(out, rec->setup_s);
         fprintf(out, ",%zu\n", rec->n_cost_trace);
     }
-    return out_commit(&f, diag);
+    return pb_atomic_file_commit(&f, diag);
 }
 
 /* ---- JSON ---- */
@@ -264,12 +239,13 @@ static void json_summary(FILE *out, const char *name, const pb_bench_summary *sm
     fputc('}', out);
 }
 
-pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r, const char *path, pb_diag *diag)
+pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r, const char *path,
+                             pb_diag *diag)
 {
     const pb_bench_record **buf = malloc((r->n ? r->n : 1) * sizeof *buf);
     double *values = malloc((r->n ? r->n : 1) * sizeof *values);
-    out_file f;
-    pb_status st = buf && values ? out_open(&f, path, diag) : PB_ERR_NOMEM;
+    pb_atomic_file f;
+    pb_status st = buf && values ? pb_atomic_file_open(&f, path, diag) : PB_ERR_NOMEM;
     if (st != PB_OK) {
         free(buf);
         free(values);
@@ -285,7 +261,8 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
     fputs(", \"memory_limit_mb\": ", out);
     pb_bench_json_number(out, s->memory_limit_mb);
     fprintf(out, ", \"stop\": \"%s\", \"seed\": %llu, \"max_iterations\": %llu, \"planbench\": \"%s\"},\n",
-            stop_name(s->stop), (unsigned long long)s->seed, (unsigned long long)s->max_iterations, pb_version());
+            stop_name(s->stop), (unsigned long long)s->seed, (unsigned long long)s->max_iterations,
+            pb_version());
     fputs(" \"problems\": [", out);
     for (size_t i = 0; i < s->n_problems; i++) {
         const pb_bench_problem *p = &s->problems[i];
@@ -364,7 +341,7 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
     fputs("}\n", out);
     free(buf);
     free(values);
-    return out_commit(&f, diag);
+    return pb_atomic_file_commit(&f, diag);
 }
 
 /* ---- OMPL benchmark logs ---- */
@@ -417,8 +394,8 @@ static void one_word(char *dst, size_t size, const char *src)
 static pb_status write_ompl_experiment(const pb_bench_script *s, const pb_bench_results *r, uint32_t problem,
                                        const char *path, const pb_bench_record **buf, pb_diag *diag)
 {
-    out_file f;
-    pb_status st = out_open(&f, path, diag);
+    pb_atomic_file f;
+    pb_status st = pb_atomic_file_open(&f, path, diag);
     if (st != PB_OK)
         return st;
     FILE *out = f.fp;
@@ -560,7 +537,7 @@ static pb_status write_ompl_experiment(const pb_bench_script *s, const pb_bench_
         }
         fputs(".\n", out);
     }
-    return out_commit(&f, diag);
+    return pb_atomic_file_commit(&f, diag);
 }
 
 pb_status pb_bench_save_ompl_log(const pb_bench_script *s, const pb_bench_results *r, const char *path,

@@ -12,10 +12,13 @@
 #if PB_HAVE_CAIRO
 #include <cairo.h>
 
-bool pb_bench_has_plots(void) { return true; }
+bool pb_bench_has_plots(void)
+{
+    return true;
+}
 
-#define FIG_W 900
-#define FIG_H 560
+#define FIG_W    900
+#define FIG_H    560
 #define MARGIN_L 90
 #define MARGIN_R 30
 #define MARGIN_T 60
@@ -47,7 +50,10 @@ static axis nice_axis(double lo, double hi, bool from_zero)
     return (axis){floor(lo / step) * step, ceil(hi / step) * step, step};
 }
 
-static double map_y(const axis *a, double v) { return FIG_H - MARGIN_B - (v - a->lo) / (a->hi - a->lo) * (FIG_H - MARGIN_T - MARGIN_B); }
+static double map_y(const axis *a, double v)
+{
+    return FIG_H - MARGIN_B - (v - a->lo) / (a->hi - a->lo) * (FIG_H - MARGIN_T - MARGIN_B);
+}
 
 static void text_at(cairo_t *cr, double x, double y, const char *text, double align_x, double align_y)
 {
@@ -99,7 +105,8 @@ static void draw_y_axis(cairo_t *cr, const axis *a, const char *label, const cha
     cairo_restore(cr);
 }
 
-static pb_status end_figure(cairo_t *cr, cairo_surface_t *surface, const char *dir, const char *file, pb_diag *diag)
+static pb_status end_figure(cairo_t *cr, cairo_surface_t *surface, const char *dir, const char *file,
+                            pb_diag *diag)
 {
     cairo_destroy(cr);
     char path[4400], tmp[4500];
@@ -118,7 +125,8 @@ static pb_status end_figure(cairo_t *cr, cairo_surface_t *surface, const char *d
 /* One box per planner: quartiles (type 7), median line, whiskers to the furthest value
  * within 1.5 IQR, points beyond. `values[q]` has `counts[q]` values. */
 static pb_status box_plot(const pb_bench_script *s, double **values, const size_t *counts, double scale,
-                          const char *title, const char *ylabel, const char *dir, const char *file, pb_diag *diag)
+                          const char *title, const char *ylabel, const char *dir, const char *file,
+                          pb_diag *diag)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t q = 0; q < s->n_planners; q++)
@@ -191,8 +199,8 @@ static pb_status box_plot(const pb_bench_script *s, double **values, const size_
         text_at(cr, cx + half + 6, map_y(&a, sm.median), text, 0.0, 0.5);
     }
     cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
-    text_at(cr, FIG_W / 2.0, FIG_H - 20, "boxes: quartiles; line: median; whiskers: 1.5 IQR; circles: beyond", 0.5,
-            0.5);
+    text_at(cr, FIG_W / 2.0, FIG_H - 20, "boxes: quartiles; line: median; whiskers: 1.5 IQR; circles: beyond",
+            0.5, 0.5);
     return end_figure(cr, surface, dir, file, diag);
 }
 
@@ -200,8 +208,8 @@ static pb_status success_bars(const pb_bench_script *s, const pb_bench_results *
                               const pb_bench_record **buf, const char *dir, const char *file, pb_diag *diag)
 {
     char title[300];
-    snprintf(title, sizeof title, "%s: success rate (%u runs, %.3g s limit)", s->problems[problem].name, s->runs,
-             s->time_limit_s);
+    snprintf(title, sizeof title, "%s: success rate (%u runs, %.3g s limit)", s->problems[problem].name,
+             s->runs, s->time_limit_s);
     const axis a = {0, 100, 20};
     cairo_surface_t *surface;
     cairo_t *cr = begin_figure(&surface, title);
@@ -222,7 +230,8 @@ static pb_status success_bars(const pb_bench_script *s, const pb_bench_results *
         cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
         cairo_fill(cr);
         if (failed) { /* crashed or killed runs, stacked on top in grey */
-            cairo_rectangle(cr, cx - half, map_y(&a, pct + fail_pct), 2 * half, map_y(&a, pct) - map_y(&a, pct + fail_pct));
+            cairo_rectangle(cr, cx - half, map_y(&a, pct + fail_pct), 2 * half,
+                            map_y(&a, pct) - map_y(&a, pct + fail_pct));
             cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
             cairo_fill(cr);
         }
@@ -249,7 +258,7 @@ static double cost_at(const pb_bench_record *rec, double t)
     return best;
 }
 
-#define N_TIMES 120
+#define N_TIMES           120
 #define PLOT_MAX_PLANNERS 64
 
 static pb_status cost_curves(const pb_bench_script *s, const pb_bench_results *r, uint32_t problem,
@@ -294,7 +303,8 @@ static pb_status cost_curves(const pb_bench_script *s, const pb_bench_results *r
         hi = 1;
     }
     char title[300];
-    snprintf(title, sizeof title, "%s: best cost over time (median, quartile band)", s->problems[problem].name);
+    snprintf(title, sizeof title, "%s: best cost over time (median, quartile band)",
+             s->problems[problem].name);
     const axis a = nice_axis(lo, hi, false);
     const axis tx = nice_axis(0, t_max, true);
     cairo_surface_t *surface;
@@ -355,7 +365,8 @@ static pb_status cost_curves(const pb_bench_script *s, const pb_bench_results *r
     return end_figure(cr, surface, dir, file, diag);
 }
 
-pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir, pb_diag *diag)
+pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
+                              pb_diag *diag)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         pb_diag_set(diag, dir, 0, 0, "cannot create the folder: %s", strerror(errno));
@@ -416,9 +427,13 @@ pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *
 
 #else
 
-bool pb_bench_has_plots(void) { return false; }
+bool pb_bench_has_plots(void)
+{
+    return false;
+}
 
-pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir, pb_diag *diag)
+pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
+                              pb_diag *diag)
 {
     (void)s;
     (void)r;

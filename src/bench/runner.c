@@ -104,8 +104,8 @@ static void diag_at(pb_diag *diag, const pb_bench_script *s, int line, const cha
         pb_diag_set(diag, s->path, line, 0, "%s", msg);
 }
 
-pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index, pb_engine **engine, double *start,
-                                 double *goal, pb_diag *diag)
+pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index, pb_engine **engine,
+                                 double *start, double *goal, pb_diag *diag)
 {
     const pb_bench_problem *pr = &s->problems[problem_index];
     pb_option options[PB_BENCH_MAX_OPTIONS];
@@ -147,8 +147,8 @@ pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index,
         const char *key = k ? "goal" : "start";
         if (!texts[k]) {
             if (!has_defaults) {
-                pb_diag_set(diag, s->path, pr->line, 0, "[problem.%s]: %s: missing, and the engine has no default",
-                            pr->name, key);
+                pb_diag_set(diag, s->path, pr->line, 0,
+                            "[problem.%s]: %s: missing, and the engine has no default", pr->name, key);
                 st = PB_ERR_INVALID;
                 break;
             }
@@ -158,8 +158,8 @@ pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index,
         double q[PB_MAX_DIM + 1];
         const int n = parse_numbers(texts[k], q, PB_MAX_DIM + 1);
         if (n != dim) {
-            pb_diag_set(diag, s->path, lines[k], 0, "%s: expected %d coordinates for engine %s, got '%s'", key, dim,
-                        pb_engine_name(*engine), texts[k]);
+            pb_diag_set(diag, s->path, lines[k], 0, "%s: expected %d coordinates for engine %s, got '%s'",
+                        key, dim, pb_engine_name(*engine), texts[k]);
             st = PB_ERR_INVALID;
             break;
         }
@@ -259,8 +259,38 @@ static bool write_all(int fd, const void *data, size_t size)
     return true;
 }
 
-static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uint32_t planner_index, uint32_t run,
-                                 int fd, double t_fork)
+#ifndef PB_UNDER_ASAN
+static double child_threshold_pages = INFINITY; /* for the handler below */
+
+/* The address space of this process in pages (/proc/self/statm), 0 when unknown. Uses only
+ * async-signal-safe calls. */
+static double address_space_pages(void)
+{
+    char text[128];
+    const int fd = open("/proc/self/statm", O_RDONLY);
+    const ssize_t n = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    double pages = 0.0;
+    for (ssize_t i = 0; i < n && text[i] >= '0' && text[i] <= '9'; i++)
+        pages = pages * 10.0 + (text[i] - '0');
+    return pages;
+}
+
+/* A fatal signal with the address space grown at least half way from where the run started to
+ * the limit: an allocation failed under RLIMIT_AS in code that does not check (a plugin, the
+ * C library). Report it as memory, not as a crash. */
+static void on_fatal_signal(int sig)
+{
+    if (address_space_pages() >= child_threshold_pages)
+        _exit(CHILD_EXIT_NOMEM);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+#endif
+
+static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uint32_t planner_index,
+                                 uint32_t run, int fd, double t_fork)
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed benchmark takes its runs with it */
@@ -272,8 +302,13 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         const rlim_t bytes = (rlim_t)(s->memory_limit_mb * 1048576.0);
         struct rlimit limit = {bytes, bytes};
         setrlimit(RLIMIT_AS, &limit);
+        signal(SIGABRT, on_fatal_signal);
+        signal(SIGSEGV, on_fatal_signal);
+        signal(SIGBUS, on_fatal_signal);
     }
 #endif
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core); /* a crashing run is recorded, not dumped */
     child_message msg;
     memset(&msg, 0, sizeof msg);
     msg.magic = CHILD_MAGIC;
@@ -301,7 +336,8 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         double step = 0.0;
         if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
             step = 0.02 * pb_engine_extent(engine);
-        const double radius = s->problems[problem].goal_radius > 0.0 ? s->problems[problem].goal_radius : step;
+        const double radius =
+            s->problems[problem].goal_radius > 0.0 ? s->problems[problem].goal_radius : step;
         pb_problem query = {.start = start, .goal = goal, .goal_radius = radius};
         pb_stop stop = pb_stop_default();
         stop.time_limit_s = s->time_limit_s;
@@ -310,6 +346,13 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         stop.first_solution = s->stop == PB_BENCH_STOP_FIRST || (s->stop == PB_BENCH_STOP_AUTO && !anytime);
         pb_result_init(&result, pb_engine_dim(engine));
         msg.setup_s = pb_clock_seconds() - t_fork;
+#ifndef PB_UNDER_ASAN
+        if (s->memory_limit_mb > 0.0) {
+            const double limit = s->memory_limit_mb * 1048576.0 / (double)sysconf(_SC_PAGESIZE);
+            const double base = address_space_pages();
+            child_threshold_pages = base + 0.5 * (limit - base);
+        }
+#endif
         if (pb_planner_solve(planner, &query, &stop, &result) == PB_ERR_NOMEM)
             _exit(CHILD_EXIT_NOMEM);
         snprintf(msg.text, sizeof msg.text, "ok");
@@ -330,7 +373,8 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
             _exit(CHILD_EXIT_NOMEM);
         for (size_t i = 0; i < msg.n_trace; i++) {
             /* evenly thinned, always ending with the last (best) sample */
-            const size_t from = msg.n_trace == n ? i : (size_t)((double)i * (double)(n - 1) / (double)(msg.n_trace - 1));
+            const size_t from =
+                msg.n_trace == n ? i : (size_t)((double)i * (double)(n - 1) / (double)(msg.n_trace - 1));
             trace[i] = result.cost_trace[from];
         }
     }
@@ -427,16 +471,14 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
     const bool have_msg = sl->len >= sizeof msg;
     if (have_msg)
         memcpy(&msg, sl->buf, sizeof msg);
-    if (sl->killed_for_memory || (WIFSIGNALED(wstatus) && s->memory_limit_mb > 0.0 &&
-                                  rec->memory_mb >= 0.75 * s->memory_limit_mb)) {
-        /* killed by the watch, or crashed near the limit: an allocation failed under RLIMIT_AS
-         * in code that does not check (a plugin, the C library) */
+    if (sl->killed_for_memory) {
         rec->status = PB_BENCH_RUN_KILLED_MEMORY;
-        snprintf(rec->status_text, sizeof rec->status_text, "killed: memory (%.0f MiB, limit %g MiB)", rec->memory_mb,
-                 s->memory_limit_mb);
+        snprintf(rec->status_text, sizeof rec->status_text, "killed: memory (%.0f MiB, limit %g MiB)",
+                 rec->memory_mb, s->memory_limit_mb);
     } else if (sl->killed_for_time) {
         rec->status = PB_BENCH_RUN_KILLED_TIME;
-        snprintf(rec->status_text, sizeof rec->status_text, "killed: time (no answer after %.3g s)", rec->time_s);
+        snprintf(rec->status_text, sizeof rec->status_text, "killed: time (no answer after %.3g s)",
+                 rec->time_s);
     } else if (WIFSIGNALED(wstatus)) {
         const int sig = WTERMSIG(wstatus);
         const char *name = signal_name(sig);
@@ -447,9 +489,10 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
             snprintf(rec->status_text, sizeof rec->status_text, "crashed: signal %d", sig);
     } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHILD_EXIT_NOMEM) {
         rec->status = PB_BENCH_RUN_KILLED_MEMORY;
-        snprintf(rec->status_text, sizeof rec->status_text, "killed: memory (over %g MiB)", s->memory_limit_mb);
-    } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHILD_EXIT_OK && have_msg && msg.magic == CHILD_MAGIC &&
-               sl->len == sizeof msg + msg.n_trace * sizeof(pb_cost_sample)) {
+        snprintf(rec->status_text, sizeof rec->status_text, "killed: memory (over %g MiB)",
+                 s->memory_limit_mb);
+    } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHILD_EXIT_OK && have_msg &&
+               msg.magic == CHILD_MAGIC && sl->len == sizeof msg + msg.n_trace * sizeof(pb_cost_sample)) {
         rec->status = msg.status == PB_BENCH_RUN_ERROR ? PB_BENCH_RUN_ERROR : PB_BENCH_RUN_OK;
         msg.text[sizeof msg.text - 1] = '\0';
         snprintf(rec->status_text, sizeof rec->status_text, "%s", msg.text);
@@ -569,7 +612,10 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         }
         r->n_resumed = r->n;
     }
-    const int log_fd = st == PB_OK ? open(log_path, O_WRONLY | O_CREAT | O_CLOEXEC | (options->resume ? O_APPEND : O_TRUNC), 0666) : -1;
+    const int log_fd =
+        st == PB_OK
+            ? open(log_path, O_WRONLY | O_CREAT | O_CLOEXEC | (options->resume ? O_APPEND : O_TRUNC), 0666)
+            : -1;
     if (st == PB_OK && log_fd < 0) {
         pb_diag_set(diag, log_path, 0, 0, "cannot write: %s", strerror(errno));
         st = PB_ERR_IO;
@@ -632,8 +678,12 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             size_t k = 0;
             while (slots[k].pid != 0)
                 k++;
-            slots[k] = (slot){.pid = pid, .fd = pipe_fds[0], .t_start = t_fork, .problem = problem,
-                              .planner = planner, .run = run};
+            slots[k] = (slot){.pid = pid,
+                              .fd = pipe_fds[0],
+                              .t_start = t_fork,
+                              .problem = problem,
+                              .planner = planner,
+                              .run = run};
             active++;
         }
         if (st != PB_OK)

@@ -49,8 +49,8 @@ static int compare_doubles(const void *a, const void *b)
 
 pb_bench_summary pb_bench_summarise(double *values, size_t n)
 {
-    pb_bench_summary s = {.n = n, .median = NAN, .q1 = NAN, .q3 = NAN, .ci_lo = NAN, .ci_hi = NAN,
-                          .min = NAN, .max = NAN};
+    pb_bench_summary s = {
+        .n = n, .median = NAN, .q1 = NAN, .q3 = NAN, .ci_lo = NAN, .ci_hi = NAN, .min = NAN, .max = NAN};
     if (n == 0)
         return s;
     qsort(values, n, sizeof *values, compare_doubles);

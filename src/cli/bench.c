@@ -135,8 +135,10 @@ int cli_bench(int argc, char **argv)
     int rc = 0;
     if (options.progress) {
         if (results->n_resumed)
-            fprintf(stderr, "planbench bench: %zu runs resumed from an earlier invocation\n", results->n_resumed);
-        fprintf(stderr, "planbench bench: %zu runs in %.2f s; per-run set-up (fork, engine load, planner) %.2f ms\n",
+            fprintf(stderr, "planbench bench: %zu runs resumed from an earlier invocation\n",
+                    results->n_resumed);
+        fprintf(stderr,
+                "planbench bench: %zu runs in %.2f s; per-run set-up (fork, engine load, planner) %.2f ms\n",
                 results->n - results->n_resumed, results->total_s, results->overhead_s * 1e3);
     }
     if (csv && pb_bench_save_csv(script, results, csv, &diag) != PB_OK) {

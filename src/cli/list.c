@@ -92,8 +92,17 @@ static void list_worlds(void)
     for (size_t i = 0; i < n; i++) {
         if (!names[i])
             continue;
-        char path[8192];
+        char path[8192], head[4096] = "";
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *fp = fopen(path, "rb");
+        const size_t got = fp ? fread(head, 1, sizeof head - 1, fp) : 0;
+        if (fp)
+            fclose(fp);
+        head[got] = '\0';
+        if (!strstr(head, "<world")) { /* other kinds of world (<simworld>) are listed elsewhere */
+            free(names[i]);
+            continue;
+        }
         pb_engine *engine = NULL;
         pb_diag diag = {0};
         if (pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK) {

@@ -12,6 +12,7 @@ static const char help_text[] =
     "  planbench view MAP [--engine NAME] [--seed N]              the map in a window: click start and goal, run planners\n"
     "  planbench bench SCRIPT.ini [-j N] [--csv F] [--json F] [--ompl-log F] [--plot DIR] [--resume]\n"
     "                                                              run a benchmark (planbench bench --help)\n"
+    "  planbench serve [WORLD.xml] [--host 127.0.0.1] [--port 9090]  simulation service (ROS 2 simulation_interfaces over rosbridge)\n"
     "  planbench --help | --version\n"
     "\n"
     "Examples:\n"
@@ -37,6 +38,7 @@ static const char help_text[] =
     "  --stop first|budget         stop at the first solution (default for non-anytime planners)\n"
     "                              or use the whole budget (default for anytime planners)\n"
     "  --approximate               when the budget runs out, return the path to the node nearest the goal\n"
+    "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n"
     "Output:\n"
     "  --json                      one JSON object on stdout\n"
     "  --save-path FILE            the path as CSV (x,y per line)\n"
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
         return cli_view(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cli_serve(argc - 1, argv + 1);
     if (cmd[0] == '-') {
         cli_error("expected a planner or a command before '%s'", cmd);
         fputs("Run 'planbench --help' for the options.\n", stderr);

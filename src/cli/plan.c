@@ -30,6 +30,8 @@ typedef struct plan_args {
     bool quiet;
     const char *save_path;
     const char *save_image;
+    bool simplify;                /* --simplify: shortcut the path after planning */
+    double cost_before_simplify;  /* set when the path was simplified */
     bool display;             /* --display (implied by --screenshot) */
     const char *screenshot;   /* --screenshot FILE */
     uint64_t screenshot_at;   /* --screenshot-at ITERATIONS; 0: at the end */
@@ -197,6 +199,8 @@ static int parse_args(int argc, char **argv, plan_args *a)
                 return PB_EXIT_BAD_INPUT;
         } else if (strcmp(arg, "--display") == 0) {
             a->display = true;
+        } else if (strcmp(arg, "--simplify") == 0) {
+            a->simplify = true;
         } else if (strcmp(arg, "--approximate") == 0) {
             a->approximate = true;
         } else if (strcmp(arg, "--json") == 0) {
@@ -402,8 +406,14 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     json_string(out, pb_outcome_str(r->outcome));
     fputs(", \"cost\": ", out);
     json_number(out, r->cost);
+    if (a->simplify && r->path.n > 0) {
+        fputs(", \"cost_before_simplify\": ", out);
+        json_number(out, a->cost_before_simplify);
+    }
     fputs(", \"time_s\": ", out);
     json_number(out, r->time_s);
+    fputs(", \"cpu_s\": ", out);
+    json_number(out, r->cpu_s);
     fputs(", \"time_to_first_s\": ", out);
     json_number(out, r->time_to_first_s >= 0.0 ? r->time_to_first_s : NAN);
     fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu", (unsigned long long)r->iterations,
@@ -440,6 +450,8 @@ static void print_summary(FILE *out, const plan_args *a, const char *map, pb_eng
             pb_outcome_str(r->outcome));
     if (r->path.n > 0)
         fprintf(out, "  cost        %.6g (%zu waypoints)\n", r->cost, r->path.n);
+    if (a->simplify && r->path.n > 0)
+        fprintf(out, "  simplified  from cost %.6g\n", a->cost_before_simplify);
     fprintf(out, "  time        %.3f ms", r->time_s * 1e3);
     if (r->time_to_first_s >= 0.0)
         fprintf(out, " (first solution after %.3f ms)", r->time_to_first_s * 1e3);
@@ -592,6 +604,17 @@ int cli_plan(int argc, char **argv)
     } else if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK) {
         cli_error("planning failed: out of memory");
         goto done;
+    }
+    if (a.simplify && result.path.n > 1 && result.outcome == PB_OUTCOME_EXACT) {
+        /* Its own stream, derived from the seed, so simplifying never changes the plan. */
+        pb_rng rng;
+        pb_rng_seed(&rng, a.seed ^ 0x5349u);
+        double after = result.cost;
+        if (pb_path_simplify(&result.path, engine, &rng, 200, &a.cost_before_simplify, &after) != PB_OK) {
+            cli_error("--simplify: out of memory");
+            goto done;
+        }
+        result.cost = after;
     }
     if (a.json)
         print_json(stdout, &a, map, engine, &problem, &result);

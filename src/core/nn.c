@@ -444,15 +444,127 @@ size_t pb_nn_knearest(const pb_nn *nn, const double *q, size_t k, uint32_t *ids,
     return s.n;
 }
 
+/* The nearest-point search, the planners' hot path: iterative (an explicit stack of pending
+ * far children), specialised by the compiler for a constant `dim` and for metrics without
+ * wrapping coordinates, which are what the 2D maps and most arms use. */
+#define NEAREST_STACK 96
+
+typedef struct nearest_state {
+    double best_d2;
+    uint32_t best_id;
+} nearest_state;
+
+static inline __attribute__((always_inline)) double box_gap2(const pb_nn *nn, uint32_t index, const double *q,
+                                                               const int dim, const bool wrap)
+{
+    if (wrap)
+        return box_dist2(nn, index, q);
+    const double *lo = nn->box + (size_t)index * 2 * (size_t)dim;
+    const double *hi = lo + dim;
+    double sum = 0.0;
+    for (int i = 0; i < dim; i++) {
+        const double gap = (q[i] < lo[i] ? lo[i] - q[i] : q[i] > hi[i] ? q[i] - hi[i] : 0.0) * nn->weight[i];
+        sum += gap * gap;
+    }
+    return sum;
+}
+
+static inline __attribute__((always_inline)) double point_d2(const pb_nn *nn, const double *a, const double *b,
+                                                               const int dim, const bool wrap)
+{
+    if (wrap)
+        return dist2(nn, a, b);
+    double sum = 0.0;
+    for (int i = 0; i < dim; i++) {
+        const double d = nn->weight[i] * (b[i] - a[i]);
+        sum += d * d;
+    }
+    return sum;
+}
+
+static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn, const double *q, nearest_state *s,
+                                                                   const int dim, const bool wrap)
+{
+    uint32_t stack_node[NEAREST_STACK];
+    double stack_bound[NEAREST_STACK];
+    int top = 0;
+    stack_node[top] = 0;
+    stack_bound[top++] = 0.0;
+    while (top > 0) {
+        top--;
+        uint32_t node = stack_node[top];
+        if (stack_bound[top] > s->best_d2)
+            continue;
+        for (;;) {
+            const kd_node *n = &nn->nodes[node];
+            if (n->split_dim < 0) {
+                for (uint32_t b = n->bucket; b != NONE; b = nn->buckets[b].next) {
+                    const double *p = nn->bq + (size_t)b * BUCKET * (size_t)dim;
+                    const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
+                    const uint32_t count = nn->buckets[b].count;
+                    for (uint32_t k = 0; k < count; k++) {
+                        const double d2 = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap);
+                        if (d2 < s->best_d2 || (d2 == s->best_d2 && ids[k] < s->best_id)) {
+                            s->best_d2 = d2;
+                            s->best_id = ids[k];
+                        }
+                    }
+                }
+                break;
+            }
+            const double b0 = box_gap2(nn, n->child[0], q, dim, wrap);
+            const double b1 = box_gap2(nn, n->child[1], q, dim, wrap);
+            const int first = b1 < b0;
+            const double near_bound = first ? b1 : b0, far_bound = first ? b0 : b1;
+            const uint32_t near_child = n->child[first], far_child = n->child[!first];
+            if (far_bound <= s->best_d2) {
+                if (top < NEAREST_STACK) {
+                    stack_node[top] = far_child;
+                    stack_bound[top++] = far_bound;
+                } else {
+                    /* a pathologically deep tree: finish that branch with the general search */
+                    knn_state ks = {1, 1, &s->best_id, &s->best_d2};
+                    knn_node(nn, far_child, q, &ks);
+                }
+            }
+            if (near_bound > s->best_d2)
+                break;
+            node = near_child;
+        }
+    }
+}
+
+static void nearest_2d(const pb_nn *nn, const double *q, nearest_state *s) { nearest_search(nn, q, s, 2, false); }
+static void nearest_3d(const pb_nn *nn, const double *q, nearest_state *s) { nearest_search(nn, q, s, 3, false); }
+static void nearest_any(const pb_nn *nn, const double *q, nearest_state *s)
+{
+    nearest_search(nn, q, s, nn->dim, nn->any_period);
+}
+
 uint32_t pb_nn_nearest(const pb_nn *nn, const double *q, double *dist)
 {
-    uint32_t id;
-    double d;
-    if (pb_nn_knearest(nn, q, 1, &id, &d) == 0)
+    if (nn->size == 0)
         return NONE;
+    if (nn->linear) {
+        uint32_t id;
+        double d;
+        pb_nn_knearest(nn, q, 1, &id, &d);
+        if (dist)
+            *dist = d;
+        return id;
+    }
+    nearest_state s = {DBL_MAX, NONE};
+    if (nn->any_period)
+        nearest_any(nn, q, &s);
+    else if (nn->dim == 2)
+        nearest_2d(nn, q, &s);
+    else if (nn->dim == 3)
+        nearest_3d(nn, q, &s);
+    else
+        nearest_any(nn, q, &s);
     if (dist)
-        *dist = d;
-    return id;
+        *dist = sqrt(s.best_d2);
+    return s.best_id;
 }
 
 static bool hits_push(pb_nn_hits *h, uint32_t id, double d2)
@@ -495,36 +607,58 @@ static bool radius_node(const pb_nn *nn, uint32_t node, const double *q, double 
     return true;
 }
 
-/* Sort hits by (distance, id): insertion sort for the usual short lists, else qsort. */
-typedef struct hit {
-    double d2;
-    uint32_t id;
-} hit;
-
-static int cmp_hit(const void *a, const void *b)
+/* Sort hits by (distance, id) in place, allocation-free: radius queries run inside planning
+ * loops. Insertion sort for short runs, quicksort (median of three) above. */
+static inline bool hit_less(const pb_nn_hits *h, size_t a, size_t b)
 {
-    const hit *x = a, *y = b;
-    if (x->d2 != y->d2)
-        return (x->d2 > y->d2) - (x->d2 < y->d2);
-    return (x->id > y->id) - (x->id < y->id);
+    return h->dists[a] < h->dists[b] || (h->dists[a] == h->dists[b] && h->ids[a] < h->ids[b]);
 }
 
-static bool sort_hits(pb_nn_hits *h)
+static inline void hit_swap(pb_nn_hits *h, size_t a, size_t b)
 {
-    if (h->n < 2)
-        return true;
-    hit *tmp = malloc(h->n * sizeof *tmp);
-    if (!tmp)
-        return false;
-    for (size_t i = 0; i < h->n; i++)
-        tmp[i] = (hit){h->dists[i], h->ids[i]};
-    qsort(tmp, h->n, sizeof *tmp, cmp_hit);
-    for (size_t i = 0; i < h->n; i++) {
-        h->dists[i] = tmp[i].d2;
-        h->ids[i] = tmp[i].id;
+    const double d = h->dists[a];
+    h->dists[a] = h->dists[b];
+    h->dists[b] = d;
+    const uint32_t id = h->ids[a];
+    h->ids[a] = h->ids[b];
+    h->ids[b] = id;
+}
+
+static void sort_hits_range(pb_nn_hits *h, size_t lo, size_t hi) /* [lo, hi) */
+{
+    while (hi - lo > 24) {
+        const size_t mid = lo + (hi - lo) / 2, last = hi - 1;
+        if (hit_less(h, mid, lo))
+            hit_swap(h, mid, lo);
+        if (hit_less(h, last, lo))
+            hit_swap(h, last, lo);
+        if (hit_less(h, last, mid))
+            hit_swap(h, last, mid);
+        hit_swap(h, mid, last - 1); /* pivot at last - 1 */
+        const size_t pivot = last - 1;
+        size_t i = lo, j = pivot;
+        for (;;) {
+            while (hit_less(h, ++i, pivot)) {
+            }
+            while (hit_less(h, pivot, --j)) {
+            }
+            if (i >= j)
+                break;
+            hit_swap(h, i, j);
+        }
+        hit_swap(h, i, pivot);
+        /* recurse into the smaller part, loop on the larger: O(log n) stack */
+        if (i - lo < hi - i - 1) {
+            sort_hits_range(h, lo, i);
+            lo = i + 1;
+        } else {
+            sort_hits_range(h, i + 1, hi);
+            hi = i;
+        }
     }
-    free(tmp);
-    return true;
+    for (size_t i = lo + 1; i < hi; i++)
+        for (size_t k = i; k > lo && hit_less(h, k, k - 1); k--)
+            hit_swap(h, k, k - 1);
 }
 
 pb_status pb_nn_radius(const pb_nn *nn, const double *q, double radius, pb_nn_hits *hits)
@@ -542,8 +676,7 @@ pb_status pb_nn_radius(const pb_nn *nn, const double *q, double radius, pb_nn_hi
     } else if (!radius_node(nn, 0, q, r2, hits)) {
         return PB_ERR_NOMEM;
     }
-    if (!sort_hits(hits))
-        return PB_ERR_NOMEM;
+    sort_hits_range(hits, 0, hits->n);
     for (size_t i = 0; i < hits->n; i++)
         hits->dists[i] = sqrt(hits->dists[i]);
     return PB_OK;

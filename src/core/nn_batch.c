@@ -12,7 +12,16 @@
 #define QUERY_BLOCK 256
 #define POINT_BLOCK 1024
 
-bool pb_nn_batch_has_blas(void) { return PB_HAVE_BLAS != 0; }
+bool pb_nn_batch_has_blas(void)
+{
+    return PB_HAVE_BLAS != 0;
+}
+
+bool pb_nn_batch_beats_kdtree(int dim, size_t n_points, size_t n_queries)
+{
+    return PB_HAVE_BLAS && n_queries >= PB_NN_BATCH_GEMM_MIN_QUERIES &&
+           (dim >= 10 || (dim >= 7 && n_points <= 10000));
+}
 
 /* Insert (id, d) into the sorted top list of length *n (capacity k). */
 static inline void top_insert(uint32_t *ids, double *ds, size_t k, size_t *n, uint32_t id, double d)
@@ -127,21 +136,22 @@ static pb_status gemm(const double *queries, size_t n_queries, const double *poi
             }
         }
         for (size_t a = 0; a < nq; a++)
-            finish_row(queries + (q0 + a) * d, points, w, dim, k, fill[a], ids + (q0 + a) * k, dists + (q0 + a) * k);
+            finish_row(queries + (q0 + a) * d, points, w, dim, k, fill[a], ids + (q0 + a) * k,
+                       dists + (q0 + a) * k);
     }
     free(wq), free(wp), free(pn), free(qn), free(block), free(fill);
     return PB_OK;
 }
 #endif
 
-pb_status pb_nn_batch_knn(const double *queries, size_t n_queries, const double *points, size_t n_points, int dim,
-                          const double *weights, size_t k, uint32_t *ids, double *dists, pb_nn_batch_method method)
+pb_status pb_nn_batch_knn(const double *queries, size_t n_queries, const double *points, size_t n_points,
+                          int dim, const double *weights, size_t k, uint32_t *ids, double *dists,
+                          pb_nn_batch_method method)
 {
     if (k == 0 || n_queries == 0)
         return PB_OK;
     if (method == PB_NN_BATCH_AUTO)
-        method = n_queries >= PB_NN_BATCH_GEMM_MIN_QUERIES && dim >= PB_NN_BATCH_GEMM_MIN_DIM ? PB_NN_BATCH_GEMM
-                                                                                              : PB_NN_BATCH_SCAN;
+        method = n_queries >= PB_NN_BATCH_GEMM_MIN_QUERIES ? PB_NN_BATCH_GEMM : PB_NN_BATCH_SCAN;
 #if PB_HAVE_BLAS
     if (method == PB_NN_BATCH_GEMM && n_points > 0 && n_points < UINT32_MAX)
         return gemm(queries, n_queries, points, n_points, dim, weights, k, ids, dists);

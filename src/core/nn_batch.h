@@ -10,9 +10,15 @@
  *     the choice between two candidates whose distances differ by less than about 1e-12 of
  *     their squared norms can differ from a scan's.
  *   - SCAN: the same selection over directly computed distances.
- * PB_NN_BATCH_AUTO picks by the crossover measured with bench/bench_knn_batch.c (see
- * bench/RESULTS.md, "Manipulator (issue 7)"): GEMM from PB_NN_BATCH_GEMM_MIN_QUERIES queries
- * and PB_NN_BATCH_GEMM_MIN_DIM dimensions on, when the build has BLAS. */
+ * Measured with bench/bench_knn_batch.c (bench/RESULTS.md, "Manipulator (issue 7)"; 2 shared
+ * cores, one BLAS thread, k = 10, uniform points): GEMM beats the scan from batches of 16
+ * queries in every dimension tried (3, 7, 14), by 2-3x at 256+ queries. Against the kd-tree
+ * (pb_nn, one query at a time) GEMM wins from batches of 16 when dim >= 7 with 2000 points
+ * (12 vs 35 us per query), ties at dim 7 with 20000 points (78 vs 77 us), and wins 7-10x at
+ * dim 14 (100-160 vs 1000-1300 us); the kd-tree wins by far in 3 dimensions.
+ * PB_NN_BATCH_AUTO picks GEMM from PB_NN_BATCH_GEMM_MIN_QUERIES queries on, when the build
+ * has BLAS; pb_nn_batch_beats_kdtree() says when a planner should batch rather than query
+ * its kd-tree. */
 #ifndef PB_CORE_NN_BATCH_H
 #define PB_CORE_NN_BATCH_H
 
@@ -20,9 +26,13 @@
 
 typedef enum pb_nn_batch_method { PB_NN_BATCH_AUTO, PB_NN_BATCH_GEMM, PB_NN_BATCH_SCAN } pb_nn_batch_method;
 
-/** Crossover (measured; see the header comment). */
-#define PB_NN_BATCH_GEMM_MIN_QUERIES 64
-#define PB_NN_BATCH_GEMM_MIN_DIM 6
+/** Crossovers (measured; see the header comment). */
+#define PB_NN_BATCH_GEMM_MIN_QUERIES 16
+
+/** Should a planner with `n_queries` queries at once in `dim` dimensions against `n_points`
+ * points use pb_nn_batch_knn() rather than its kd-tree? True only with BLAS, from
+ * PB_NN_BATCH_GEMM_MIN_QUERIES queries, for dim >= 10, or dim >= 7 up to 10000 points. */
+bool pb_nn_batch_beats_kdtree(int dim, size_t n_points, size_t n_queries);
 
 /** Was the library built with BLAS (GEMM available)? */
 bool pb_nn_batch_has_blas(void);
@@ -33,7 +43,8 @@ bool pb_nn_batch_has_blas(void);
  * UINT32_MAX and INFINITY). `weights` (dim values, may be NULL for 1) scale the
  * coordinates. PB_NN_BATCH_GEMM without BLAS falls back to the scan. Allocates scratch
  * memory per call (blocks of the distance matrix): PB_ERR_NOMEM when that fails. */
-pb_status pb_nn_batch_knn(const double *queries, size_t n_queries, const double *points, size_t n_points, int dim,
-                          const double *weights, size_t k, uint32_t *ids, double *dists, pb_nn_batch_method method);
+pb_status pb_nn_batch_knn(const double *queries, size_t n_queries, const double *points, size_t n_points,
+                          int dim, const double *weights, size_t k, uint32_t *ids, double *dists,
+                          pb_nn_batch_method method);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 struct pb_planner {
     const pb_planner_impl *impl;
@@ -302,6 +303,15 @@ double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size)
     return step_size > 0.0 ? step_size : 0.02 * pb_engine_extent(ctx->engine);
 }
 
+/* CPU time of the calling thread: steadier than wall time on a shared machine. */
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static void counters_sub(pb_engine_counters *out, const pb_engine_counters *after, const pb_engine_counters *before)
 {
     out->n_feasible = after->n_feasible - before->n_feasible;
@@ -320,12 +330,14 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
     result->outcome = PB_OUTCOME_COUNT; /* "not decided" */
     result->cost = INFINITY;
     result->time_s = 0.0;
+    result->cpu_s = 0.0;
     result->time_to_first_s = -1.0;
     result->iterations = result->nodes = 0;
     result->n_cost_trace = 0;
     result->n_extra = 0;
 
     const pb_engine_counters before = pb_engine_get_counters(planner->engine);
+    const double cpu_start = thread_cpu_seconds();
     pb_solve_ctx ctx = {
         .engine = planner->engine,
         .problem = problem,
@@ -347,6 +359,7 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
         st = planner->impl->solve(planner->params, &ctx, result);
 
     result->time_s = pb_solve_elapsed(&ctx);
+    result->cpu_s = thread_cpu_seconds() - cpu_start;
     const pb_engine_counters after = pb_engine_get_counters(planner->engine);
     counters_sub(&result->counters, &after, &before);
     if (result->outcome == PB_OUTCOME_COUNT) {

@@ -3,6 +3,7 @@
  * integer Bresenham line between those same pixels. */
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
+#include "checkers/shapes2d.h"
 #include "io/png_map.h"
 
 #include <math.h>
@@ -10,9 +11,144 @@
 #include <string.h>
 #include <strings.h>
 
+/* A dynamic obstacle: a footprint placed at a pose. Slots are reused; `id` is the slot
+ * index plus a generation in the high bits so a stale id never names a new obstacle. */
+typedef struct dyn_obstacle {
+    uint32_t id; /* PB_OBSTACLE_NONE when the slot is free */
+    pb_footprint footprint;
+    pb_shape2d shape;
+} dyn_obstacle;
+
 typedef struct image2d {
     pb_bitmap map;
+    /* The dynamic layer, apart from the read-only map: feasible() and visible() look at it
+     * only when n_live > 0, so planning on a plain map costs one branch. */
+    dyn_obstacle *obstacles;
+    uint32_t n_slots, capacity, n_live, generation;
 } image2d;
+
+static bool dynamic_blocks_point(const image2d *e, const double *q)
+{
+    for (uint32_t i = 0; i < e->n_slots; i++)
+        if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_contains(&e->obstacles[i].shape, q[0], q[1]))
+            return true;
+    return false;
+}
+
+static bool dynamic_blocks_segment(const image2d *e, const double *a, const double *b)
+{
+    for (uint32_t i = 0; i < e->n_slots; i++)
+        if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_hits_segment(&e->obstacles[i].shape, a, b))
+            return true;
+    return false;
+}
+
+static dyn_obstacle *find_obstacle(image2d *e, uint32_t id)
+{
+    const uint32_t slot = id & 0xffffu;
+    if (id == PB_OBSTACLE_NONE || slot >= e->n_slots || e->obstacles[slot].id != id)
+        return NULL;
+    return &e->obstacles[slot];
+}
+
+static pb_status obstacle_add(void *self, const pb_footprint *footprint, const double *pose, uint32_t *id)
+{
+    image2d *e = self;
+    uint32_t slot = 0;
+    while (slot < e->n_slots && e->obstacles[slot].id != PB_OBSTACLE_NONE)
+        slot++;
+    if (slot == e->n_slots) {
+        if (slot >= 0xffffu)
+            return PB_ERR_NOMEM;
+        if (slot == e->capacity) {
+            const uint32_t cap = e->capacity ? e->capacity * 2 : 16;
+            dyn_obstacle *grown = realloc(e->obstacles, cap * sizeof *grown);
+            if (!grown)
+                return PB_ERR_NOMEM;
+            e->obstacles = grown;
+            e->capacity = cap;
+        }
+        e->n_slots++;
+    }
+    dyn_obstacle *o = &e->obstacles[slot];
+    if (!pb_shape2d_make(footprint, pose, &o->shape)) {
+        o->id = PB_OBSTACLE_NONE;
+        return PB_ERR_INVALID;
+    }
+    e->generation = (e->generation + 1) & 0x7fffu;
+    o->id = (e->generation << 16) | slot;
+    o->footprint = *footprint;
+    e->n_live++;
+    *id = o->id;
+    return PB_OK;
+}
+
+static pb_status obstacle_move(void *self, uint32_t id, const double *pose)
+{
+    dyn_obstacle *o = find_obstacle(self, id);
+    if (!o)
+        return PB_ERR_NOT_FOUND;
+    pb_shape2d moved;
+    if (!pb_shape2d_make(&o->footprint, pose, &moved))
+        return PB_ERR_INVALID;
+    o->shape = moved;
+    return PB_OK;
+}
+
+static pb_status obstacle_remove(void *self, uint32_t id)
+{
+    image2d *e = self;
+    dyn_obstacle *o = find_obstacle(e, id);
+    if (!o)
+        return PB_ERR_NOT_FOUND;
+    o->id = PB_OBSTACLE_NONE;
+    e->n_live--;
+    while (e->n_slots > 0 && e->obstacles[e->n_slots - 1].id == PB_OBSTACLE_NONE)
+        e->n_slots--;
+    return PB_OK;
+}
+
+/* The footprint against the map, rasterised: only occupied pixels under the footprint's
+ * bounding box need the exact pixel-square test, so a footprint over free space costs one
+ * bitmap read per pixel. Then against every other obstacle, geometrically. */
+static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose, uint32_t ignore_id,
+                            pb_hit *hit, pb_engine_counters *counters)
+{
+    const image2d *e = self;
+    const pb_bitmap *map = &e->map;
+    pb_shape2d s;
+    if (!pb_shape2d_make(footprint, pose, &s)) {
+        hit->kind = PB_HIT_INVALID;
+        return;
+    }
+    if (s.lo[0] < 0.0 || s.lo[1] < 0.0 || s.hi[0] > (double)map->width || s.hi[1] > (double)map->height) {
+        hit->kind = PB_HIT_OUTSIDE;
+        return;
+    }
+    const int x0 = (int)s.lo[0], y0 = (int)s.lo[1];
+    int x1 = (int)ceil(s.hi[0]), y1 = (int)ceil(s.hi[1]);
+    x1 = x1 > map->width ? map->width : x1;
+    y1 = y1 > map->height ? map->height : y1;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            counters->n_pixels++;
+            if (!pb_bitmap_free(map, x, y) && pb_shape2d_overlaps_pixel(&s, x, y)) {
+                hit->kind = PB_HIT_MAP;
+                hit->pixel_x = x;
+                hit->pixel_y = y;
+                return;
+            }
+        }
+    for (uint32_t i = 0; i < e->n_slots; i++) {
+        const dyn_obstacle *o = &e->obstacles[i];
+        if (o->id != PB_OBSTACLE_NONE && o->id != ignore_id && pb_shape2d_overlap(&s, &o->shape)) {
+            hit->kind = PB_HIT_OBSTACLE;
+            hit->obstacle_id = o->id;
+            return;
+        }
+    }
+    hit->kind = PB_HIT_NONE;
+}
 
 static bool accepts_path(const char *path)
 {
@@ -32,7 +168,10 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
     if (!inside(map, q))
         return false;
     counters->n_pixels++;
-    return pb_bitmap_free(map, (int)q[0], (int)q[1]);
+    if (!pb_bitmap_free(map, (int)q[0], (int)q[1]))
+        return false;
+    const image2d *e = self;
+    return e->n_live == 0 || !dynamic_blocks_point(e, q);
 }
 
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
@@ -41,7 +180,10 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     if (!inside(map, a) || !inside(map, b))
         return false;
     /* inside() makes the coordinates non-negative, so truncation is floor */
-    return pb_line_free(map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
+    if (!pb_line_free(map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels))
+        return false;
+    const image2d *e = self;
+    return e->n_live == 0 || !dynamic_blocks_segment(e, a, b);
 }
 
 static const void *get_data(const void *self, const char *what)
@@ -71,6 +213,7 @@ static void destroy(void *self)
     if (!e)
         return;
     pb_bitmap_finish(&e->map);
+    free(e->obstacles);
     free(e);
 }
 
@@ -139,4 +282,8 @@ const pb_engine_impl pb_image2d_impl = {
     .visible = visible,
     .get_data = get_data,
     .render = render,
+    .obstacle_add = obstacle_add,
+    .obstacle_move = obstacle_move,
+    .obstacle_remove = obstacle_remove,
+    .footprint_check = footprint_check,
 };

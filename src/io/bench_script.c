@@ -20,7 +20,10 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-static char *dup_string(const char *s) { return dup_text(s, strlen(s)); }
+static char *dup_string(const char *s)
+{
+    return dup_text(s, strlen(s));
+}
 
 void pb_bench_script_destroy(pb_bench_script *script)
 {
@@ -156,8 +159,8 @@ static pb_status set_string(parser *p, char **field, int *line_field, const char
 
 static pb_status benchmark_key(parser *p, const char *key, const char *value)
 {
-    static const char *const keys[] = {"name", "runs", "time_limit", "memory_limit", "stop", "seed",
-                                       "max_iterations", NULL};
+    static const char *const keys[] = {"name", "runs", "time_limit",     "memory_limit",
+                                       "stop", "seed", "max_iterations", NULL};
     int index = -1;
     for (int i = 0; keys[i]; i++)
         if (strcmp(key, keys[i]) == 0)
@@ -280,9 +283,10 @@ static pb_status planner_key(parser *p, const char *key, const char *value)
         return set_string(p, &pl->planner, &pl->planner_line, key, value);
     }
     if (strcmp(key, "label") == 0) {
-        if (!*value || strchr(value, '"') || strchr(value, '\\') || strchr(value, ';') || strchr(value, ',') ||
-            strchr(value, '|') || strlen(value) > 64)
-            return fail(p, key, "expected a label of at most 64 characters without \" \\ ; , |, got '%s'", value);
+        if (!*value || strchr(value, '"') || strchr(value, '\\') || strchr(value, ';') ||
+            strchr(value, ',') || strchr(value, '|') || strlen(value) > 64)
+            return fail(p, key, "expected a label of at most 64 characters without \" \\ ; , |, got '%s'",
+                        value);
         if (strcmp(pl->label, pl->name) != 0)
             return fail(p, key, "given twice in this section%s", "");
         free(pl->label);
@@ -306,7 +310,8 @@ static pb_status open_section(parser *p, const char *name)
     }
     const bool problem = strncmp(name, "problem.", 8) == 0, planner = strncmp(name, "planner.", 8) == 0;
     if (!problem && !planner)
-        return fail(p, NULL, "unknown section [%s] (known: [benchmark], [problem.NAME], [planner.NAME])", name);
+        return fail(p, NULL, "unknown section [%s] (known: [benchmark], [problem.NAME], [planner.NAME])",
+                    name);
     const char *item = name + 8;
     if (!word_ok(item) || strlen(item) > 64)
         return fail(p, NULL, "section [%s]: NAME must be one word of letters, digits, '-' and '_'", name);

@@ -69,7 +69,8 @@ static pb_status load_tri(pb_mesh *mesh, const char *path, pb_diag *diag)
 bad:
     fclose(fp);
     pb_mesh_finish(mesh);
-    pb_diag_set(diag, path, 0, 0, "not a Klampt .tri mesh (vertex count, vertices, triangle count, triangles)");
+    pb_diag_set(diag, path, 0, 0,
+                "not a Klampt .tri mesh (vertex count, vertices, triangle count, triangles)");
     return st == PB_ERR_NOMEM ? st : PB_ERR_INVALID;
 }
 
@@ -142,8 +143,8 @@ pb_status pb_mesh_load(pb_mesh *mesh, const char *path, const double *scale, pb_
     if (len > 4 && strcasecmp(path + len - 4, ".tri") == 0) {
         st = load_tri(mesh, path, diag);
     } else {
-        const struct aiScene *scene =
-            aiImportFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+        const struct aiScene *scene = aiImportFile(
+            path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
         if (!scene || !scene->mRootNode) {
             pb_diag_set(diag, path, 0, 0, "not a mesh assimp can read: %s", aiGetErrorString());
             if (scene)

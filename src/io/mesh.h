@@ -13,7 +13,7 @@
 /** Vertices (x, y, z in the file's units times `scale`) and triangles (three vertex indices
  * each). Caller storage; free with pb_mesh_finish(). */
 typedef struct pb_mesh {
-    double *vertices;   /**< 3 * n_vertices, owned */
+    double *vertices;    /**< 3 * n_vertices, owned */
     uint32_t *triangles; /**< 3 * n_triangles, owned; every index < n_vertices */
     size_t n_vertices;
     size_t n_triangles;

@@ -24,7 +24,8 @@ pb_pose pb_pose_mul(const pb_pose *a, const pb_pose *b)
     pb_pose p;
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < 3; j++)
-            p.r[3 * i + j] = a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] + a->r[3 * i + 2] * b->r[6 + j];
+            p.r[3 * i + j] =
+                a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] + a->r[3 * i + 2] * b->r[6 + j];
         p.t[i] = a->r[3 * i] * b->t[0] + a->r[3 * i + 1] * b->t[1] + a->r[3 * i + 2] * b->t[2] + a->t[i];
     }
     return p;
@@ -94,7 +95,10 @@ static char *dup_string(const char *s)
     return d;
 }
 
-static int node_line(const xmlNode *node) { return node ? (int)xmlGetLineNo(node) : 0; }
+static int node_line(const xmlNode *node)
+{
+    return node ? (int)xmlGetLineNo(node) : 0;
+}
 
 static bool is_element(const xmlNode *node, const char *name)
 {
@@ -123,17 +127,19 @@ static const char *attr(const xmlNode *node, const char *name, char *buf, size_t
     return fits ? buf : NULL;
 }
 
-static pb_status fail(const parse_ctx *ctx, const xmlNode *node, const char *fmt, const char *a, const char *b)
+static pb_status fail(const parse_ctx *ctx, const xmlNode *node, const char *fmt, const char *a,
+                      const char *b)
 {
     char msg[400];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-    pb_diag_set(ctx->diag, ctx->file, node_line(node), 0, "<%s>: %s", node ? (const char *)node->name : "?", msg);
+    pb_diag_set(ctx->diag, ctx->file, node_line(node), 0, "<%s>: %s", node ? (const char *)node->name : "?",
+                msg);
     return PB_ERR_INVALID;
 }
 
 /* A required attribute. */
-static pb_status need_attr(const parse_ctx *ctx, const xmlNode *node, const char *name, char *buf, size_t size,
-                           const char **out)
+static pb_status need_attr(const parse_ctx *ctx, const xmlNode *node, const char *name, char *buf,
+                           size_t size, const char **out)
 {
     *out = attr(node, name, buf, size);
     if (!*out)
@@ -142,8 +148,8 @@ static pb_status need_attr(const parse_ctx *ctx, const xmlNode *node, const char
 }
 
 /* An attribute holding n numbers; `def` (may be NULL: required) when absent. */
-static pb_status vector_attr(const parse_ctx *ctx, const xmlNode *node, const char *name, int n, const double *def,
-                             double *out)
+static pb_status vector_attr(const parse_ctx *ctx, const xmlNode *node, const char *name, int n,
+                             const double *def, double *out)
 {
     char buf[512];
     const char *v = attr(node, name, buf, sizeof buf);
@@ -174,7 +180,8 @@ static pb_status read_origin(const parse_ctx *ctx, const xmlNode *node, pb_pose 
         *out = pb_pose_identity();
         return PB_OK;
     }
-    if ((st = vector_attr(ctx, o, "xyz", 3, zero, xyz)) != PB_OK || (st = vector_attr(ctx, o, "rpy", 3, zero, rpy)))
+    if ((st = vector_attr(ctx, o, "xyz", 3, zero, xyz)) != PB_OK ||
+        (st = vector_attr(ctx, o, "rpy", 3, zero, rpy)))
         return st;
     *out = pb_pose_from_xyz_rpy(xyz, rpy);
     return PB_OK;
@@ -325,7 +332,8 @@ static pb_status read_joint(const parse_ctx *ctx, const xmlNode *node, pb_robot 
     else if (strcmp(type, "prismatic") == 0)
         joint->type = PB_JOINT_PRISMATIC;
     else
-        return fail(ctx, node, "joint '%s': type '%s' is not supported (fixed, revolute, continuous, prismatic)",
+        return fail(ctx, node,
+                    "joint '%s': type '%s' is not supported (fixed, revolute, continuous, prismatic)",
                     joint->name, type);
     const char *const ends[2] = {"parent", "child"};
     for (int e = 0; e < 2; e++) {
@@ -346,7 +354,8 @@ static pb_status read_joint(const parse_ctx *ctx, const xmlNode *node, pb_robot 
         *(e == 0 ? &joint->parent : &joint->child) = index;
     }
     if (joint->parent == joint->child)
-        return fail(ctx, node, "joint '%s': link '%s' is its own parent", joint->name, robot->links[joint->child].name);
+        return fail(ctx, node, "joint '%s': link '%s' is its own parent", joint->name,
+                    robot->links[joint->child].name);
     if ((st = read_origin(ctx, node, &joint->origin)) != PB_OK)
         return st;
     const xmlNode *axis = first_child(node, "axis");
@@ -378,7 +387,8 @@ static pb_status read_joint(const parse_ctx *ctx, const xmlNode *node, pb_robot 
     return PB_OK;
 }
 
-static pb_status resolve_mimic(const parse_ctx *ctx, pb_robot *robot, pb_urdf_joint *joint, const xmlNode *mimic)
+static pb_status resolve_mimic(const parse_ctx *ctx, pb_robot *robot, pb_urdf_joint *joint,
+                               const xmlNode *mimic)
 {
     static const double one = 1.0, zero = 0.0;
     char buf[512];
@@ -431,9 +441,10 @@ static pb_status check_tree(const parse_ctx *ctx, pb_robot *robot, const xmlNode
     for (size_t j = 0; j < robot->n_joints; j++) {
         const pb_urdf_joint *joint = &robot->joints[j];
         if (joint->mimic >= 0 && robot->joints[joint->mimic].mimic >= 0) {
-            pb_diag_set(ctx->diag, ctx->file, joint->line, 0,
-                        "<joint>: joint '%s' mimics '%s', which mimics another joint (chains are not supported)",
-                        joint->name, robot->joints[joint->mimic].name);
+            pb_diag_set(
+                ctx->diag, ctx->file, joint->line, 0,
+                "<joint>: joint '%s' mimics '%s', which mimics another joint (chains are not supported)",
+                joint->name, robot->joints[joint->mimic].name);
             return PB_ERR_INVALID;
         }
     }
@@ -555,8 +566,8 @@ static void dir_of(const char *path, char *buf, size_t size)
         snprintf(buf, size, ".");
 }
 
-static pb_status load_urdf(pb_robot *robot, const char *data, size_t size, const char *file, const char *base_dir,
-                           pb_diag *diag)
+static pb_status load_urdf(pb_robot *robot, const char *data, size_t size, const char *file,
+                           const char *base_dir, pb_diag *diag)
 {
     memset(robot, 0, sizeof *robot);
     if (data && size > (size_t)INT32_MAX) {
@@ -597,7 +608,10 @@ pb_status pb_urdf_load_memory(pb_robot *robot, const char *data, size_t size, co
 
 /* ---- SRDF ---- */
 
-bool pb_joint_is_active(const pb_urdf_joint *joint) { return joint->type != PB_JOINT_FIXED && joint->mimic < 0; }
+bool pb_joint_is_active(const pb_urdf_joint *joint)
+{
+    return joint->type != PB_JOINT_FIXED && joint->mimic < 0;
+}
 
 /* Append joint j to the group unless it is inactive or already there. */
 static pb_status group_add(pb_srdf_group *group, size_t capacity, const pb_robot *robot, int j)
@@ -615,8 +629,8 @@ static pb_status group_add(pb_srdf_group *group, size_t capacity, const pb_robot
 
 /* Resolve the group element `node` into `group`; subgroups are looked up among the
  * document's groups by name, `depth` guards against cycles. */
-static pb_status resolve_group(const parse_ctx *ctx, const pb_robot *robot, const xmlNode *root, const xmlNode *node,
-                               pb_srdf_group *group, int depth)
+static pb_status resolve_group(const parse_ctx *ctx, const pb_robot *robot, const xmlNode *root,
+                               const xmlNode *node, pb_srdf_group *group, int depth)
 {
     const size_t capacity = robot->n_joints;
     char buf[512], buf2[512];
@@ -628,7 +642,8 @@ static pb_status resolve_group(const parse_ctx *ctx, const pb_robot *robot, cons
         const char *name = attr(c, "name", buf, sizeof buf);
         pb_status st = PB_OK;
         if (is_element(c, "chain")) {
-            const char *base = attr(c, "base_link", buf, sizeof buf), *tip = attr(c, "tip_link", buf2, sizeof buf2);
+            const char *base = attr(c, "base_link", buf, sizeof buf),
+                       *tip = attr(c, "tip_link", buf2, sizeof buf2);
             if (!base || !tip)
                 return fail(ctx, c, "a chain needs base_link and tip_link", NULL, NULL);
             const int b = pb_robot_find_link(robot, base), t = pb_robot_find_link(robot, tip);

@@ -71,9 +71,9 @@ typedef struct pb_urdf_joint {
     int parent; /**< link index */
     int child;  /**< link index */
     pb_pose origin;
-    double axis[3]; /**< unit vector in the child frame (URDF default 1 0 0) */
-    double lower, upper; /**< limits (revolute, prismatic); continuous: -pi, pi */
-    int mimic;           /**< index of the joint this one mimics, -1 when none */
+    double axis[3];                        /**< unit vector in the child frame (URDF default 1 0 0) */
+    double lower, upper;                   /**< limits (revolute, prismatic); continuous: -pi, pi */
+    int mimic;                             /**< index of the joint this one mimics, -1 when none */
     double mimic_multiplier, mimic_offset; /**< q = multiplier * q_mimicked + offset */
     int line;
 } pb_urdf_joint;
@@ -93,8 +93,8 @@ typedef struct pb_robot {
     size_t n_links;
     pb_urdf_joint *joints;
     size_t n_joints;
-    int root;      /**< the one link that is no joint's child */
-    int *order;    /**< link indices, every parent before its children, owned */
+    int root;   /**< the one link that is no joint's child */
+    int *order; /**< link indices, every parent before its children, owned */
     pb_srdf_group *groups;
     size_t n_groups;
     int (*disabled)[2]; /**< link index pairs excluded from self-collision (SRDF), owned */
@@ -112,7 +112,8 @@ pb_status pb_urdf_load_memory(pb_robot *robot, const char *data, size_t size, co
 /** Add an SRDF's groups and disabled collision pairs to `robot`. Names that are not in the
  * URDF are errors. */
 pb_status pb_srdf_load(pb_robot *robot, const char *path, pb_diag *diag);
-pb_status pb_srdf_load_memory(pb_robot *robot, const char *data, size_t size, const char *name, pb_diag *diag);
+pb_status pb_srdf_load_memory(pb_robot *robot, const char *data, size_t size, const char *name,
+                              pb_diag *diag);
 /** Free everything `robot` holds; the struct may be loaded again. NULL is accepted. */
 void pb_robot_finish(pb_robot *robot);
 

@@ -94,7 +94,8 @@ static pb_status set_joint_names(pb_world *world, const char *list)
     if (!copy)
         return PB_ERR_NOMEM;
     size_t n = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save))
+    for (char *save = NULL, *tok = strtok_r(copy, " \t\r\n", &save); tok;
+         tok = strtok_r(NULL, " \t\r\n", &save))
         n++;
     free(copy);
     if (n == 0 || n > PB_MAX_DIM)
@@ -105,7 +106,8 @@ static pb_status set_joint_names(pb_world *world, const char *list)
         free(copy);
         return PB_ERR_NOMEM;
     }
-    for (char *save = NULL, *tok = strtok_r(copy, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+    for (char *save = NULL, *tok = strtok_r(copy, " \t\r\n", &save); tok;
+         tok = strtok_r(NULL, " \t\r\n", &save)) {
         if (!(world->joints[world->n_joints] = dup_string(tok))) {
             free(copy);
             return PB_ERR_NOMEM;
@@ -146,7 +148,10 @@ typedef struct xml_ctx {
     pb_diag *diag;
 } xml_ctx;
 
-static int line_of(const xmlNode *node) { return node ? (int)xmlGetLineNo(node) : 0; }
+static int line_of(const xmlNode *node)
+{
+    return node ? (int)xmlGetLineNo(node) : 0;
+}
 
 static bool element_is(const xmlNode *node, const char *name)
 {
@@ -155,8 +160,9 @@ static bool element_is(const xmlNode *node, const char *name)
 
 static pb_status xml_fail(const xml_ctx *ctx, const xmlNode *node, const char *message, const char *detail)
 {
-    pb_diag_set(ctx->diag, ctx->file, line_of(node), 0, "<%s>: %s%s%s%s", node ? (const char *)node->name : "?",
-                message, detail ? " '" : "", detail ? detail : "", detail ? "'" : "");
+    pb_diag_set(ctx->diag, ctx->file, line_of(node), 0, "<%s>: %s%s%s%s",
+                node ? (const char *)node->name : "?", message, detail ? " '" : "", detail ? detail : "",
+                detail ? "'" : "");
     return PB_ERR_INVALID;
 }
 
@@ -302,8 +308,9 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
                 return PB_ERR_NOMEM;
             const char *joints = get_attr(c, "joints", buf, sizeof buf);
             if (joints && (st = set_joint_names(world, joints)) != PB_OK)
-                return st == PB_ERR_INVALID ? xml_fail(ctx, c, "attribute 'joints' must list 1 to 32 joint names", NULL)
-                                            : st;
+                return st == PB_ERR_INVALID
+                           ? xml_fail(ctx, c, "attribute 'joints' must list 1 to 32 joint names", NULL)
+                           : st;
             if (group && joints)
                 return xml_fail(ctx, c, "give either group or joints, not both", NULL);
             if (group && !world->srdf_path)
@@ -325,8 +332,9 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
                 world->resolution = r[0];
             }
         } else {
-            return xml_fail(ctx, c, "unknown element (expected robot, box, cylinder, sphere, mesh, start, goal, "
-                                    "resolution)",
+            return xml_fail(ctx, c,
+                            "unknown element (expected robot, box, cylinder, sphere, mesh, start, goal, "
+                            "resolution)",
                             NULL);
         }
     }
@@ -412,11 +420,11 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
         char *end = NULL;
         if (colon)
             want_index = strtol(colon + 1, &end, 10);
-        if (!colon || colon == problem || (size_t)(colon - problem) >= sizeof want_scenario || end == colon + 1 ||
-            *end != '\0' || want_index < 0) {
+        if (!colon || colon == problem || (size_t)(colon - problem) >= sizeof want_scenario ||
+            end == colon + 1 || *end != '\0' || want_index < 0) {
             fclose(fp);
-            pb_diag_set(diag, NULL, 0, 0, "problem: expected SCENARIO:INDEX (like bookshelf_small:1), got '%s'",
-                        problem);
+            pb_diag_set(diag, NULL, 0, 0,
+                        "problem: expected SCENARIO:INDEX (like bookshelf_small:1), got '%s'", problem);
             return PB_ERR_INVALID;
         }
         memcpy(want_scenario, problem, (size_t)(colon - problem));
@@ -494,8 +502,8 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
             *(is_start ? &world->start_line : &world->goal_line) = line_no;
         } else if (strcmp(kind, "box") == 0 || strcmp(kind, "cylinder") == 0) {
             const int want = kind[0] == 'b' ? 10 : 9;
-            const int got = sscanf(line + strlen(kind), "%127s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", name, &v[0],
-                                   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+            const int got = sscanf(line + strlen(kind), "%127s %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", name,
+                                   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
             if (got != want + 1) {
                 pb_diag_set(diag, path, line_no, 0, "%s: expected NAME and %d numbers", kind, want);
                 st = PB_ERR_INVALID;
@@ -525,8 +533,8 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
             shape.size[0] = v[3];
             st = add_obstacle(world, &capacity, name, &shape);
         } else {
-            pb_diag_set(diag, path, line_no, 0, "unknown line '%s' (expected start, goal, box, cylinder, sphere, end)",
-                        kind);
+            pb_diag_set(diag, path, line_no, 0,
+                        "unknown line '%s' (expected start, goal, box, cylinder, sphere, end)", kind);
             st = PB_ERR_INVALID;
         }
         for (int i = 0; st == PB_OK && i < 3; i++)
@@ -537,7 +545,8 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
     }
     fclose(fp);
     if (st == PB_OK && !found) {
-        pb_diag_set(diag, path, 0, 0, problem ? "no problem '%s' in this file" : "the file holds no problem%s",
+        pb_diag_set(diag, path, 0, 0,
+                    problem ? "no problem '%s' in this file" : "the file holds no problem%s",
                     problem ? problem : "");
         st = problem ? PB_ERR_NOT_FOUND : PB_ERR_INVALID;
     }
@@ -585,8 +594,8 @@ static bool root_is_world(const char *head)
             p = end + 1;
             continue;
         }
-        return strncmp(p, "<world", 6) == 0 && (p[6] == '>' || p[6] == ' ' || p[6] == '\t' || p[6] == '\n' ||
-                                                p[6] == '\r' || p[6] == '/');
+        return strncmp(p, "<world", 6) == 0 &&
+               (p[6] == '>' || p[6] == ' ' || p[6] == '\t' || p[6] == '\n' || p[6] == '\r' || p[6] == '/');
     }
 }
 
@@ -610,7 +619,8 @@ pb_status pb_world_load(pb_world *world, const char *path, const char *problem, 
     if (strncmp(head, FLAT_MAGIC, strlen(FLAT_MAGIC)) == 0) {
         st = load_flat(world, path, problem, diag);
     } else if (problem) {
-        pb_diag_set(diag, path, 0, 0, "the option problem=%s is for MotionBenchMaker flat files only", problem);
+        pb_diag_set(diag, path, 0, 0, "the option problem=%s is for MotionBenchMaker flat files only",
+                    problem);
         st = PB_ERR_INVALID;
     } else {
         char dir[4096];

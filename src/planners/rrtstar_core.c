@@ -266,8 +266,10 @@ static size_t find_neighbours(star *s, const double *q)
         radius = s->step;
     if (pb_nn_radius(s->tree.nn, q, radius, &s->hits) != PB_OK || !reserve_neighbours(s, s->hits.n))
         return SIZE_MAX;
-    memcpy(s->nb_ids, s->hits.ids, s->hits.n * sizeof(uint32_t));
-    memcpy(s->nb_dists, s->hits.dists, s->hits.n * sizeof(double));
+    if (s->hits.n > 0) {
+        memcpy(s->nb_ids, s->hits.ids, s->hits.n * sizeof(uint32_t));
+        memcpy(s->nb_dists, s->hits.dists, s->hits.n * sizeof(double));
+    }
     return s->hits.n;
 }
 

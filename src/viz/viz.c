@@ -210,6 +210,7 @@ struct pb_viz {
     double message_until;
 
     double last_frame;
+    double frame_cost; /* seconds the last frame took; frames keep to ~1/5 of the time */
     uint64_t n_frames;
     unsigned n_screenshots;
     bool screenshot_done;
@@ -844,6 +845,7 @@ static void frame(pb_viz *v, double now)
     render_window(v, now);
     SDL_RenderPresent(v->renderer);
     v->last_frame = now;
+    v->frame_cost = pb_clock_seconds() - now;
     publish(v);
 }
 
@@ -1258,7 +1260,9 @@ void pb_viz_observer(const pb_event *event, void *payload)
     }
     const double now = pb_clock_seconds();
     const double interval = v->params.frame_interval_s > 0.0 ? v->params.frame_interval_s : 1.0 / 60.0;
-    if (now - v->last_frame >= interval || SDL_AtomicGet(&v->input_pending))
+    /* at the display's rate, but a slow frame (a large map in software) waits 4 times its cost,
+     * so drawing takes at most about a fifth of the planner's time */
+    if (now - v->last_frame >= fmax(interval, 4.0 * v->frame_cost) || SDL_AtomicGet(&v->input_pending))
         frame(v, now);
     if (boundary)
         gate(v, now);

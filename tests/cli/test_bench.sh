@@ -8,6 +8,12 @@ PB=$1
 ROOT=$2
 PLUGINS=$3
 T=$(mktemp -d)
+# Under sanitizers: fontconfig's caches are not leaks, and a crashing run must die of its
+# signal (as it does in a normal build) rather than be turned into exit status 1 by ASan.
+export LSAN_OPTIONS="suppressions=$ROOT/tests/cli/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS="handle_segv=0:handle_abort=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+sanitized=no
+if command -v nm >/dev/null 2>&1 && nm -D "$PB" 2>/dev/null | grep -q __asan_init; then sanitized=yes; fi
 trap 'rm -rf "$T"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -35,7 +41,7 @@ engine = blackbox
 option.bounds = -6:6,-6:6
 option.expr = cos(x0)*sin(x1) > -0.22
 start = -5,-5
-goal = 5,5
+goal = 5,-5
 goal_radius = 0.5
 [planner.rrt]
 label = RRT
@@ -67,7 +73,7 @@ assert len(d["summaries"]) == 4
 for s in d["summaries"]:
     assert s["runs"] == 3 and s["time_to_first_s"]["n"] == s["solved"]
     t = s["time_to_first_s"]
-    assert t["q1"] <= t["median"] <= t["q3"]
+    assert s["solved"] == 3 and t["q1"] <= t["median"] <= t["q3"]
 assert sorted({r["seed"] for r in d["runs"]}) == [5, 6, 7]
 EOF2
 fi
@@ -105,8 +111,8 @@ cat >"$T/fail.ini" <<EOF2
 [benchmark]
 name = failing
 runs = 2
-time_limit = 0.5
-memory_limit = 300
+time_limit = 2
+memory_limit = 400
 stop = first
 [problem.fine]
 engine = blackbox
@@ -144,7 +150,12 @@ elapsed=$(( $(date +%s) - start ))
 [ "$(grep -c '^fine,.*,ok,ok,exact,' "$T/f.csv")" -eq 2 ] || fail "fine runs: $(grep '^fine' "$T/f.csv")"
 [ "$(grep -c '^crash,.*,crashed,crashed: SIGSEGV,' "$T/f.csv")" -eq 2 ] && ok "crash recorded as crashed: SIGSEGV" || fail "crash runs: $(grep '^crash' "$T/f.csv")"
 [ "$(grep -c '^hang,.*,killed: time,' "$T/f.csv")" -eq 2 ] && ok "hang recorded as killed: time" || fail "hang runs: $(grep '^hang' "$T/f.csv")"
-[ "$(grep -c '^hog,.*,killed: memory,' "$T/f.csv")" -eq 2 ] && ok "memory hog recorded as killed: memory" || fail "hog runs: $(grep '^hog' "$T/f.csv")"
+if [ $sanitized = yes ]; then
+    # no RLIMIT_AS under AddressSanitizer; the resident-memory watch may not see the hog in time
+    [ "$(grep -c '^hog,.*,killed: \(memory\|time\),' "$T/f.csv")" -eq 2 ] && ok "memory hog killed (sanitized build)" || fail "hog runs: $(grep '^hog' "$T/f.csv")"
+else
+    [ "$(grep -c '^hog,.*,killed: memory,' "$T/f.csv")" -eq 2 ] && ok "memory hog recorded as killed: memory" || fail "hog runs: $(grep '^hog' "$T/f.csv")"
+fi
 grep -q '0/2 (2 failed)' "$T/f.md" || fail "table shows failures: $(cat "$T/f.md")"
 [ $elapsed -lt 30 ] || fail "the failing benchmark took ${elapsed}s"
 

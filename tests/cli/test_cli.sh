@@ -78,6 +78,18 @@ expect 0 "--json other seed" -- "$PB" rrt maps/room1.png --json --seed 6
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); sys.exit(a['path']==b['path'])" "$T/a.json" "$T/out" ||
     fail "different seeds gave the same path"
 
+# every edge re-checked pixel by pixel against the map, independently of planbench
+CHECK_PATH="python3 $(dirname "$0")/check_path.py"
+for map in room1 maze forest narrow; do
+    expect 0 "rrt on $map" -- "$PB" rrt "maps/$map.png" --json --seed 3 --step 40
+    $CHECK_PATH "$T/out" >/dev/null || fail "path on $map does not re-validate"
+done
+# --simplify: never longer, endpoints kept, every new edge free
+expect 0 "--simplify" -- "$PB" rrt maps/room1.png --json --seed 4 --simplify
+$CHECK_PATH "$T/out" >/dev/null || fail "simplified path does not re-validate"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not r['cost'] <= r['cost_before_simplify'])" "$T/out" ||
+    fail "--simplify made the path longer"
+
 # positional start/goal and --start/--goal agree; -q prints nothing
 expect 0 "positional start goal" -- "$PB" rrt maps/forest.png start 20.5,20.5 goal 979.5,979.5 --json --step 40
 cp "$T/out" "$T/b.json"

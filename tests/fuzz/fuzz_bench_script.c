@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&diag, 0, sizeof diag);
     const pb_status status = pb_bench_script_parse(&script, (const char *)data, size, "fuzz.ini", &diag);
     if (status == PB_OK) {
-        if (!script || !script->name || script->n_problems == 0 || script->n_planners == 0 || script->runs < 1 ||
-            !(script->time_limit_s > 0.0) || !(script->memory_limit_mb >= 0.0))
+        if (!script || !script->name || script->n_problems == 0 || script->n_planners == 0 ||
+            script->runs < 1 || !(script->time_limit_s > 0.0) || !(script->memory_limit_mb >= 0.0))
             abort();
         for (size_t i = 0; i < script->n_problems; i++)
             if (!script->problems[i].name || (!script->problems[i].map && !script->problems[i].engine))

@@ -66,6 +66,14 @@ struct pb_engine_impl {
     /** Optional: draw one configuration (default: a dot at its first two coordinates). */
     void (*draw_config)(const void *self, pb_image *image, double scale, const double *q,
                         pb_color color);
+
+    /** Optional (all four or none): dynamic obstacles, see pb_engine_obstacle_add(). They
+     * mutate `self`; the caller guarantees no query runs meanwhile. */
+    pb_status (*obstacle_add)(void *self, const pb_footprint *footprint, const double *pose, uint32_t *id);
+    pb_status (*obstacle_move)(void *self, uint32_t id, const double *pose);
+    pb_status (*obstacle_remove)(void *self, uint32_t id);
+    void (*footprint_check)(const void *self, const pb_footprint *footprint, const double *pose,
+                            uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters);
 };
 
 /** Wrap engine data made in C into an engine. Takes ownership of `self` (freed with

@@ -4,6 +4,7 @@
 
 #include <fcl/fcl.h>
 
+#include <cmath>
 #include <memory>
 #include <new>
 #include <vector>
@@ -18,7 +19,8 @@ struct pbf_environment {
     bool built = false;
 };
 
-namespace {
+namespace
+{
 
 fcl::Transform3d to_transform(const double *r, const double *t)
 {
@@ -79,6 +81,39 @@ bool collide_callback(fcl::CollisionObjectd *a, fcl::CollisionObjectd *b, void *
     return data->done;
 }
 
+fcl::DistanceRequestd make_distance_request()
+{
+    fcl::DistanceRequestd request;
+    request.enable_nearest_points = false;
+    request.gjk_solver_type = fcl::GST_INDEP;
+    return request;
+}
+
+struct distance_data {
+    fcl::DistanceRequestd request = make_distance_request();
+    double min_distance;
+};
+
+// The broad phase calls this for every obstacle whose bounding box is nearer than `dist`
+// (the smallest distance so far, which we start at the cap); it lowers `dist` and stops at
+// a contact.
+bool distance_callback(fcl::CollisionObjectd *a, fcl::CollisionObjectd *b, void *payload, double &dist)
+{
+    auto *data = static_cast<distance_data *>(payload);
+    if (a->getAABB().distance(b->getAABB()) >= data->min_distance) {
+        dist = data->min_distance;
+        return false;
+    }
+    fcl::DistanceResultd result;
+    double d = fcl::distance(a, b, data->request, result);
+    if (!(d > 0.0))
+        d = 0.0; // overlapping (FCL answers 0 or a negative number)
+    if (d < data->min_distance)
+        data->min_distance = d;
+    dist = data->min_distance;
+    return data->min_distance <= 0.0;
+}
+
 } // namespace
 
 extern "C" {
@@ -134,7 +169,10 @@ pbf_geometry *pbf_mesh_create(const double *vertices, size_t n_vertices, const u
     }
 }
 
-void pbf_geometry_destroy(pbf_geometry *geometry) { delete geometry; }
+void pbf_geometry_destroy(pbf_geometry *geometry)
+{
+    delete geometry;
+}
 
 void pbf_geometry_local_aabb(const pbf_geometry *geometry, double lower[3], double upper[3])
 {
@@ -145,14 +183,14 @@ void pbf_geometry_local_aabb(const pbf_geometry *geometry, double lower[3], doub
     }
 }
 
-bool pbf_collide(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b, const double *rb,
-                 const double *tb)
+bool pbf_collide(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
+                 const double *rb, const double *tb)
 {
     try {
         const fcl::CollisionRequestd request = make_request();
         fcl::CollisionResultd result;
-        fcl::collide(a->geometry.get(), to_transform(ra, ta), b->geometry.get(), to_transform(rb, tb), request,
-                     result);
+        fcl::collide(a->geometry.get(), to_transform(ra, ta), b->geometry.get(), to_transform(rb, tb),
+                     request, result);
         return result.isCollision();
     } catch (...) {
         return true;
@@ -183,15 +221,18 @@ pbf_environment *pbf_environment_create(void)
     }
 }
 
-void pbf_environment_destroy(pbf_environment *env) { delete env; }
+void pbf_environment_destroy(pbf_environment *env)
+{
+    delete env;
+}
 
 bool pbf_environment_add(pbf_environment *env, const pbf_geometry *geometry, const double *r, const double *t)
 {
     try {
         if (env->built)
             return false;
-        env->objects.push_back(
-            std::unique_ptr<fcl::CollisionObjectd>(new fcl::CollisionObjectd(geometry->geometry, to_transform(r, t))));
+        env->objects.push_back(std::unique_ptr<fcl::CollisionObjectd>(
+            new fcl::CollisionObjectd(geometry->geometry, to_transform(r, t))));
         env->objects.back()->computeAABB();
         return true;
     } catch (...) {
@@ -215,7 +256,10 @@ bool pbf_environment_build(pbf_environment *env)
     }
 }
 
-size_t pbf_environment_size(const pbf_environment *env) { return env->objects.size(); }
+size_t pbf_environment_size(const pbf_environment *env)
+{
+    return env->objects.size();
+}
 
 bool pbf_environment_collide(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
                              const double *t)
@@ -229,6 +273,22 @@ bool pbf_environment_collide(const pbf_environment *env, const pbf_geometry *geo
         return data.done;
     } catch (...) {
         return true;
+    }
+}
+
+double pbf_environment_distance(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
+                                const double *t, double cap)
+{
+    try {
+        if (env->objects.empty())
+            return HUGE_VAL;
+        query_object object(geometry, to_transform(r, t));
+        distance_data data;
+        data.min_distance = cap;
+        env->manager.distance(&object, &data, distance_callback);
+        return data.min_distance > 0.0 ? data.min_distance : 0.0;
+    } catch (...) {
+        return 0.0;
     }
 }
 

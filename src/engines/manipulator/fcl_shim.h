@@ -36,8 +36,8 @@ void pbf_geometry_destroy(pbf_geometry *geometry);
 void pbf_geometry_local_aabb(const pbf_geometry *geometry, double lower[3], double upper[3]);
 
 /** Do `a` at (ra, ta) and `b` at (rb, tb) overlap (touching counts)? Thread-safe. */
-bool pbf_collide(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b, const double *rb,
-                 const double *tb);
+bool pbf_collide(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
+                 const double *rb, const double *tb);
 /** Distance between the two (0 when they overlap); negative when FCL fails. */
 double pbf_distance(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
                     const double *rb, const double *tb);
@@ -49,7 +49,8 @@ pbf_environment *pbf_environment_create(void);
 void pbf_environment_destroy(pbf_environment *env);
 /** Add an obstacle (the geometry is shared, not copied); false when out of memory. Only
  * before pbf_environment_build(). */
-bool pbf_environment_add(pbf_environment *env, const pbf_geometry *geometry, const double *r, const double *t);
+bool pbf_environment_add(pbf_environment *env, const pbf_geometry *geometry, const double *r,
+                         const double *t);
 /** Build the broad phase. After this the environment is read-only and thread-safe. */
 bool pbf_environment_build(pbf_environment *env);
 size_t pbf_environment_size(const pbf_environment *env);
@@ -57,6 +58,13 @@ size_t pbf_environment_size(const pbf_environment *env);
  * geometry's cost a tree descent only. */
 bool pbf_environment_collide(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
                              const double *t);
+
+/** A lower bound on the distance (metres) from `geometry` at (r, t) to the nearest obstacle,
+ * capped at `cap`: the answer is min(true distance, cap) when FCL succeeds, and an obstacle
+ * whose bounding box lies `cap` or more away costs no narrow-phase query. 0 when touching,
+ * and 0 when FCL fails (the safe side). +infinity for an empty environment. */
+double pbf_environment_distance(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
+                                const double *t, double cap);
 
 #ifdef __cplusplus
 }

@@ -15,9 +15,19 @@
  * when the engine loads: overlapping ones are a load error, the rest are never checked
  * again. Self pairs are first tested with bounding spheres.
  *
- * visible(a, b): the core's interpolated check (configurations at most `resolution` apart
- * under the metric, in bisection order, stopping at the first collision); default
- * resolution PB_MANIPULATOR_DEFAULT_RESOLUTION = 0.05 rad.
+ * visible(a, b), certified (the default): conservative advancement. At load, every shape
+ * gets a bound on how far any of its points moves per radian (metre) of each coordinate,
+ * from bounding spheres and the joint axes (compute_sweep). Along an edge, a configuration
+ * whose moving shapes are at distance d from the obstacles and from each other (FCL
+ * distance queries, the broad phase pruning obstacles farther than needed) certifies the
+ * stretch of edge within which no point moves d; the rest is split breadth-first at
+ * midpoints, so a collision mid-edge is found in a few queries. Near a contact (clearance
+ * below edge_tolerance, PB_MANIPULATOR_EDGE_TOLERANCE = 0.1 mm) configurations are checked
+ * exactly at that spacing. Unlike a fixed resolution, this misses no thin obstacle and
+ * takes long steps far from everything.
+ * visible(a, b), interpolated (edge_check=interpolated): configurations at most `resolution`
+ * apart under the metric, in bisection order, stopping at the first collision; default
+ * PB_MANIPULATOR_DEFAULT_RESOLUTION = 0.05 rad. Used to re-check paths independently.
  *
  * distance: joint-space Euclidean, optionally weighted per joint (option weights=...),
  * continuous joints the short way round. */
@@ -25,6 +35,8 @@
 #include "engines/manipulator/fcl_shim.h"
 #include "io/mesh.h"
 #include "io/world.h"
+#include "checkers/interpolate.h"
+#include "core/metric.h"
 #include "planbench/impl/engine_impl.h"
 
 #include <math.h>
@@ -37,8 +49,8 @@
 typedef struct robot_shape {
     pbf_geometry *geometry;
     int link;
-    int rigid_group; /* shapes of one group never move relative to each other */
-    pb_pose origin;  /* in the link frame */
+    int rigid_group;  /* shapes of one group never move relative to each other */
+    pb_pose origin;   /* in the link frame */
     double center[3]; /* bounding sphere in the shape frame */
     double radius;
 } robot_shape;
@@ -62,6 +74,15 @@ typedef struct manipulator {
     char **obstacle_names;
     size_t n_obstacles;
     pbf_environment *env;
+    /* the edge check */
+    bool certified;        /* conservative advancement (default) or interpolated states */
+    double edge_tolerance; /* certified: metres, see PB_MANIPULATOR_EDGE_TOLERANCE */
+    double resolution;     /* interpolated: spacing under the weighted metric */
+    double weights[PB_MAX_DIM];
+    double periods[PB_MAX_DIM];
+    /* sweep[s * dim + i]: no point of shape s moves more than sweep[s * dim + i] * |dq_i|
+     * metres when coordinate i alone changes by dq_i (any configuration of the others) */
+    double *sweep;
 } manipulator;
 
 /* ---- kinematics ---- */
@@ -168,7 +189,8 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
     shape_poses(m, q, poses);
     if (m->env)
         for (size_t s = 0; s < m->n_shapes; s++)
-            if (m->shape_moves[s] && pbf_environment_collide(m->env, m->shapes[s].geometry, poses[s].r, poses[s].t))
+            if (m->shape_moves[s] &&
+                pbf_environment_collide(m->env, m->shapes[s].geometry, poses[s].r, poses[s].t))
                 return false;
     for (size_t p = 0; p < m->n_pairs; p++)
         if (pair_collides(m, poses, m->pairs[p][0], m->pairs[p][1]))
@@ -176,21 +198,318 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
     return true;
 }
 
+/* ---- edge checks ---- */
+
+static void transform_point(const pb_pose *pose, const double *p, double *out)
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = pose->r[3 * i] * p[0] + pose->r[3 * i + 1] * p[1] + pose->r[3 * i + 2] * p[2] + pose->t[i];
+}
+
+/* How far each shape can move per unit change of each coordinate (m->sweep), from the
+ * shapes' bounding spheres. Walking from a shape's link to the root, the sphere (centre c,
+ * radius rho, in the frame of the current link) bounds where the shape can be, whatever the
+ * joints below do. A revolute joint driven by coordinate i moves every point of it by at most
+ * (distance of c from the axis + rho) per radian, and then the sphere becomes the one round
+ * the circle c sweeps: centre on the axis, radius rho + that distance. A prismatic joint moves
+ * it by |dq| and stretches it by half its travel. Joints that no coordinate drives are exact
+ * transforms. Mimic joints add |multiplier| times their share to the coordinate they follow.
+ * The bound holds in every configuration, so along any straight edge a point of shape s moves
+ * at most sum_i sweep[s][i] |dq_i|. */
+static bool compute_sweep(manipulator *m)
+{
+    const pb_robot *robot = &m->robot;
+    const int dim = m->dim;
+    m->sweep = calloc(m->n_shapes * (size_t)dim + 1, sizeof *m->sweep);
+    if (!m->sweep)
+        return false;
+    for (size_t s = 0; s < m->n_shapes; s++) {
+        const robot_shape *shape = &m->shapes[s];
+        double c[3], rho = shape->radius;
+        transform_point(&shape->origin, shape->center, c);
+        int link = shape->link;
+        int j;
+        while ((j = robot->links[link].parent_joint) >= 0) {
+            const pb_urdf_joint *joint = &robot->joints[j];
+            const int driver = joint->mimic >= 0 ? joint->mimic : j;
+            const double factor = joint->mimic >= 0 ? fabs(joint->mimic_multiplier) : 1.0;
+            const int coord = joint->type == PB_JOINT_FIXED ? -1 : m->coord_of[driver];
+            const double *a = joint->axis;
+            double local[3];
+            if (coord < 0) {
+                const pb_pose motion = joint->type == PB_JOINT_FIXED
+                                           ? pb_pose_identity()
+                                           : joint_motion(joint, joint_value(m, NULL, j));
+                transform_point(&motion, c, local);
+            } else if (joint->type == PB_JOINT_PRISMATIC) {
+                m->sweep[s * (size_t)dim + (size_t)coord] += factor;
+                const double mult = joint->mimic >= 0 ? joint->mimic_multiplier : 1.0;
+                const double off = joint->mimic >= 0 ? joint->mimic_offset : 0.0;
+                const double v1 = mult * m->lower[coord] + off, v2 = mult * m->upper[coord] + off;
+                const double mid = 0.5 * (v1 + v2);
+                for (int i = 0; i < 3; i++)
+                    local[i] = c[i] + a[i] * mid;
+                rho += 0.5 * fabs(v2 - v1);
+            } else {
+                const double along = a[0] * c[0] + a[1] * c[1] + a[2] * c[2];
+                double d2 = 0.0;
+                for (int i = 0; i < 3; i++) {
+                    local[i] = along * a[i];
+                    d2 += (c[i] - local[i]) * (c[i] - local[i]);
+                }
+                const double d = sqrt(d2);
+                m->sweep[s * (size_t)dim + (size_t)coord] += factor * (d + rho);
+                rho += d;
+            }
+            transform_point(&joint->origin, local, c);
+            link = joint->parent;
+        }
+        /* rounding: a hair more is still a bound */
+        for (int i = 0; i < dim; i++)
+            m->sweep[s * (size_t)dim + (size_t)i] *= 1.0 + 1e-9;
+    }
+    return true;
+}
+
+/* One edge being certified: q(t) = a + t delta for t in [0, 1]. */
+typedef struct sweep_edge {
+    const manipulator *m;
+    const double *a;
+    double delta[PB_MAX_DIM];
+    double speed[MAX_SHAPES]; /* a bound on how far shape s moves for t from 0 to 1, metres */
+    double step_min;          /* t-length of edge_tolerance at the fastest shape */
+    pb_engine_counters *counters;
+} sweep_edge;
+
+/* The t-distance a clearance of `distance` metres certifies at `speed` (metres per unit t),
+ * with room for FCL's rounding; 0 when it certifies nothing. */
+static double certified_reach(double distance, double speed)
+{
+    const double margin = distance * (1.0 - 1e-6) - 1e-7;
+    return margin > 0.0 ? margin / speed : 0.0;
+}
+
+/* The clearance query a certified reach of `reach` needs: inverse of certified_reach(). */
+static double needed_distance(double reach, double speed)
+{
+    return (reach * speed + 1e-7) / (1.0 - 1e-6);
+}
+
+/* Check q(t): false when it collides. Otherwise `*reach` (at most `want`) is a t-distance
+ * within which every configuration of the edge is collision-free, from the distances of the
+ * moving shapes to the obstacles and to each other; at least step_min (near a contact the
+ * configuration is checked exactly and the step is the tolerance). Shapes that do not move
+ * along this edge are checked at t = 0 only (`first`). */
+static bool edge_clearance(const sweep_edge *e, double t, double want, bool first, double *reach)
+{
+    const manipulator *m = e->m;
+    double q[PB_MAX_DIM];
+    for (int i = 0; i < m->dim; i++)
+        q[i] = e->a[i] + t * e->delta[i];
+    pb_pose poses[MAX_SHAPES];
+    shape_poses(m, q, poses);
+    e->counters->n_edge_states++;
+    double r = want;
+    if (m->env) {
+        for (size_t s = 0; s < m->n_shapes; s++) {
+            if (!m->shape_moves[s])
+                continue;
+            const robot_shape *shape = &m->shapes[s];
+            const double v = e->speed[s];
+            if (v == 0.0) {
+                if (first && pbf_environment_collide(m->env, shape->geometry, poses[s].r, poses[s].t))
+                    return false;
+                continue;
+            }
+            const double d = pbf_environment_distance(m->env, shape->geometry, poses[s].r, poses[s].t,
+                                                      needed_distance(r, v));
+            const double rs = certified_reach(d, v);
+            if (rs < e->step_min) {
+                if (pbf_environment_collide(m->env, shape->geometry, poses[s].r, poses[s].t))
+                    return false;
+                r = fmin(r, e->step_min);
+            } else {
+                r = fmin(r, rs);
+            }
+        }
+    }
+    for (size_t p = 0; p < m->n_pairs; p++) {
+        const uint32_t ia = m->pairs[p][0], ib = m->pairs[p][1];
+        const double v = e->speed[ia] + e->speed[ib];
+        if (v == 0.0) {
+            if (first && pair_collides(m, poses, ia, ib))
+                return false;
+            continue;
+        }
+        const robot_shape *sa = &m->shapes[ia], *sb = &m->shapes[ib];
+        double ca[3], cb[3];
+        sphere_center(sa, &poses[ia], ca);
+        sphere_center(sb, &poses[ib], cb);
+        const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2];
+        const double sphere_gap = sqrt(dx * dx + dy * dy + dz * dz) - sa->radius - sb->radius;
+        double rs = certified_reach(sphere_gap, v);
+        if (rs < r) {
+            const double d =
+                pbf_distance(sa->geometry, poses[ia].r, poses[ia].t, sb->geometry, poses[ib].r, poses[ib].t);
+            rs = fmax(rs, certified_reach(d, v));
+        }
+        if (rs < e->step_min) {
+            if (pbf_collide(sa->geometry, poses[ia].r, poses[ia].t, sb->geometry, poses[ib].r, poses[ib].t))
+                return false;
+            r = fmin(r, e->step_min);
+        } else {
+            r = fmin(r, rs);
+        }
+    }
+    *reach = r;
+    return true;
+}
+
+/* Certify the open interval (lo, hi) of t depth-first (when the breadth-first queue is
+ * full). Every call covers at least step_min or the whole interval, so this ends. */
+static bool certify_depth_first(const sweep_edge *e, double lo, double hi)
+{
+    while (hi > lo) {
+        const double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+        double r;
+        if (!edge_clearance(e, mid, half, false, &r))
+            return false;
+        if (r >= half)
+            return true;
+        if (!certify_depth_first(e, lo, mid - r))
+            return false;
+        lo = mid + r;
+    }
+    return true;
+}
+
+#define EDGE_QUEUE 64
+
+/* The certified edge check (conservative advancement): a configuration whose moving shapes
+ * are at least d from everything clears every configuration of the edge within t-distance
+ * d / speed. Intervals not yet certified are split at their midpoints breadth-first, so a
+ * collision in the middle of a long edge is found after a few queries, as with bisection. */
+static bool visible_certified(const manipulator *m, const double *a, const double *b,
+                              pb_engine_counters *counters)
+{
+    if (!in_limits(m, a) || !in_limits(m, b))
+        return false;
+    sweep_edge e;
+    e.m = m;
+    e.a = a;
+    e.counters = counters;
+    for (int i = 0; i < m->dim; i++)
+        e.delta[i] = pb_coord_delta(a[i], b[i], m->periods[i]);
+    double fastest = 0.0;
+    for (size_t s = 0; s < m->n_shapes; s++) {
+        double v = 0.0;
+        for (int i = 0; i < m->dim; i++)
+            v += m->sweep[s * (size_t)m->dim + (size_t)i] * fabs(e.delta[i]);
+        e.speed[s] = m->shape_moves[s] ? v : 0.0;
+        fastest = fmax(fastest, e.speed[s]);
+    }
+    e.step_min = fastest > 0.0 ? m->edge_tolerance / fastest : 1.0;
+    double r0, r1;
+    if (!edge_clearance(&e, 0.0, 1.0, true, &r0))
+        return false;
+    if (r0 >= 1.0)
+        return true;
+    if (!edge_clearance(&e, 1.0, 1.0 - r0, false, &r1))
+        return false;
+    double queue[EDGE_QUEUE][2];
+    size_t head = 0, n = 0;
+    if (r0 < 1.0 - r1) {
+        queue[0][0] = r0;
+        queue[0][1] = 1.0 - r1;
+        n = 1;
+    }
+    while (n > 0) {
+        const double lo = queue[head][0], hi = queue[head][1];
+        head = (head + 1) % EDGE_QUEUE;
+        n--;
+        const double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+        double r;
+        if (!edge_clearance(&e, mid, half, false, &r))
+            return false;
+        if (r >= half)
+            continue;
+        const double parts[2][2] = {{lo, mid - r}, {mid + r, hi}};
+        for (int k = 0; k < 2; k++) {
+            if (n < EDGE_QUEUE) {
+                const size_t tail = (head + n) % EDGE_QUEUE;
+                queue[tail][0] = parts[k][0];
+                queue[tail][1] = parts[k][1];
+                n++;
+            } else if (!certify_depth_first(&e, parts[k][0], parts[k][1])) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The interpolated check: configurations at most `resolution` apart under the weighted
+ * metric, in bisection order. Kept to re-check paths independently of the certified check. */
+static bool visible_interpolated(const manipulator *m, const double *a, const double *b,
+                                 pb_engine_counters *counters)
+{
+    double delta[PB_MAX_DIM], sum = 0.0;
+    for (int i = 0; i < m->dim; i++) {
+        delta[i] = pb_coord_delta(a[i], b[i], m->periods[i]);
+        sum += m->weights[i] * delta[i] * m->weights[i] * delta[i];
+    }
+    double segments = ceil(sqrt(sum) / m->resolution);
+    if (!(segments >= 1.0))
+        segments = 1.0;
+    if (segments > (double)PB_EDGE_MAX_SEGMENTS)
+        segments = (double)PB_EDGE_MAX_SEGMENTS;
+    const uint64_t n = (uint64_t)segments;
+    counters->n_edge_states++;
+    if (!feasible(m, a, counters))
+        return false;
+    counters->n_edge_states++;
+    if (!feasible(m, b, counters))
+        return false;
+    pb_edge_order order;
+    pb_edge_order_init(&order, n, true);
+    uint64_t k;
+    double q[PB_MAX_DIM];
+    while (pb_edge_order_next(&order, &k)) {
+        const double t = (double)k / (double)n;
+        for (int i = 0; i < m->dim; i++)
+            q[i] = a[i] + t * delta[i];
+        counters->n_edge_states++;
+        if (!feasible(m, q, counters))
+            return false;
+    }
+    return true;
+}
+
+static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
+{
+    const manipulator *m = self;
+    return m->certified ? visible_certified(m, a, b, counters) : visible_interpolated(m, a, b, counters);
+}
+
 /* ---- explanations ---- */
 
-static const char *link_name(const manipulator *m, size_t shape) { return m->robot.links[m->shapes[shape].link].name; }
+static const char *link_name(const manipulator *m, size_t shape)
+{
+    return m->robot.links[m->shapes[shape].link].name;
+}
 
 /* The first collision at shape poses `poses` among all shapes (moving or not) and
  * obstacles, or among `m->pairs`; "" when none. */
-static bool explain_poses(const manipulator *m, const pb_pose *poses, bool include_static, char *buf, size_t size)
+static bool explain_poses(const manipulator *m, const pb_pose *poses, bool include_static, char *buf,
+                          size_t size)
 {
     buf[0] = '\0';
     for (size_t s = 0; s < m->n_shapes; s++) {
         if (!include_static && !m->shape_moves[s])
             continue;
         for (size_t o = 0; o < m->n_obstacles; o++) {
-            if (pbf_collide(m->shapes[s].geometry, poses[s].r, poses[s].t, m->obstacles[o], m->obstacle_poses[o].r,
-                            m->obstacle_poses[o].t)) {
+            if (pbf_collide(m->shapes[s].geometry, poses[s].r, poses[s].t, m->obstacles[o],
+                            m->obstacle_poses[o].r, m->obstacle_poses[o].t)) {
                 snprintf(buf, size, "link '%s' touches obstacle '%s'", link_name(m, s), m->obstacle_names[o]);
                 return true;
             }
@@ -211,8 +530,8 @@ static bool explain(const manipulator *m, const double *q, char *buf, size_t siz
     buf[0] = '\0';
     for (int i = 0; i < m->dim; i++) {
         if (m->wraps[i] ? !isfinite(q[i]) : !(q[i] >= m->lower[i] && q[i] <= m->upper[i])) {
-            snprintf(buf, size, "joint '%s' = %g is outside its limits [%g, %g]", m->robot.joints[m->joint_of[i]].name,
-                     q[i], m->lower[i], m->upper[i]);
+            snprintf(buf, size, "joint '%s' = %g is outside its limits [%g, %g]",
+                     m->robot.joints[m->joint_of[i]].name, q[i], m->lower[i], m->upper[i]);
             return true;
         }
     }
@@ -243,6 +562,7 @@ static void destroy(void *self)
     free(m->obstacle_names);
     free(m->coord_of);
     free(m->held);
+    free(m->sweep);
     pb_robot_finish(&m->robot);
     free(m);
 }
@@ -266,7 +586,8 @@ static pb_status make_geometry(const pb_shape *shape, const char *file, const ch
         pb_mesh mesh;
         pb_diag mesh_diag = {0};
         if (pb_mesh_load(&mesh, shape->mesh_path, shape->size, &mesh_diag) != PB_OK) {
-            pb_diag_set(diag, file, shape->line, 0, "<mesh> of %s: %s: %s", owner, shape->mesh_path, mesh_diag.message);
+            pb_diag_set(diag, file, shape->line, 0, "<mesh> of %s: %s: %s", owner, shape->mesh_path,
+                        mesh_diag.message);
             return PB_ERR_INVALID;
         }
         *out = pbf_mesh_create(mesh.vertices, mesh.n_vertices, mesh.triangles, mesh.n_triangles);
@@ -298,7 +619,8 @@ static pb_status choose_joints(manipulator *m, const pb_world *world, const char
                 return PB_ERR_INVALID;
             }
             if (!pb_joint_is_active(&robot->joints[j])) {
-                pb_diag_set(diag, world->path, 0, 0, "joint '%s' cannot be planned for: it is %s", world->joints[i],
+                pb_diag_set(diag, world->path, 0, 0, "joint '%s' cannot be planned for: it is %s",
+                            world->joints[i],
                             robot->joints[j].type == PB_JOINT_FIXED ? "fixed" : "a mimic joint");
                 return PB_ERR_INVALID;
             }
@@ -318,8 +640,8 @@ static pb_status choose_joints(manipulator *m, const pb_world *world, const char
             return PB_ERR_INVALID;
         }
         if (group->n_joints > PB_MAX_DIM) {
-            pb_diag_set(diag, world->path, 0, 0, "group '%s' has %zu joints, more than %d", name, group->n_joints,
-                        PB_MAX_DIM);
+            pb_diag_set(diag, world->path, 0, 0, "group '%s' has %zu joints, more than %d", name,
+                        group->n_joints, PB_MAX_DIM);
             return PB_ERR_INVALID;
         }
         for (size_t i = 0; i < group->n_joints; i++)
@@ -329,14 +651,16 @@ static pb_status choose_joints(manipulator *m, const pb_world *world, const char
             if (!pb_joint_is_active(&robot->joints[j]))
                 continue;
             if (n == PB_MAX_DIM) {
-                pb_diag_set(diag, robot->urdf_path, 0, 0, "the robot has more than %d movable joints", PB_MAX_DIM);
+                pb_diag_set(diag, robot->urdf_path, 0, 0, "the robot has more than %d movable joints",
+                            PB_MAX_DIM);
                 return PB_ERR_INVALID;
             }
             chosen[n++] = (int)j;
         }
     }
     if (n == 0) {
-        pb_diag_set(diag, world->path, 0, 0, "no joint to plan for (the group or the robot has no movable joint)");
+        pb_diag_set(diag, world->path, 0, 0,
+                    "no joint to plan for (the group or the robot has no movable joint)");
         return PB_ERR_INVALID;
     }
     m->dim = n;
@@ -349,8 +673,8 @@ static pb_status choose_joints(manipulator *m, const pb_world *world, const char
         m->upper[i] = m->wraps[i] ? M_PI : joint->upper;
         if (!(m->lower[i] < m->upper[i])) {
             pb_diag_set(diag, robot->urdf_path, joint->line, 0,
-                        "<joint>: joint '%s' has an empty range [%g, %g] and cannot be planned for", joint->name,
-                        joint->lower, joint->upper);
+                        "<joint>: joint '%s' has an empty range [%g, %g] and cannot be planned for",
+                        joint->name, joint->lower, joint->upper);
             return PB_ERR_INVALID;
         }
     }
@@ -397,8 +721,8 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
     }
     for (size_t a = 0; a < nl; a++)
         for (size_t b = 0; b < nl; b++)
-            excluded[a * nl + b] = body[a] == body[b] || body_parent[body[a]] == body[b] ||
-                                   body_parent[body[b]] == body[a];
+            excluded[a * nl + b] =
+                body[a] == body[b] || body_parent[body[a]] == body[b] || body_parent[body[b]] == body[a];
     for (size_t i = 0; i < robot->n_disabled; i++) {
         const int a = robot->disabled[i][0], b = robot->disabled[i][1];
         excluded[(size_t)a * nl + (size_t)b] = excluded[(size_t)b * nl + (size_t)a] = true;
@@ -407,8 +731,8 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
     for (size_t l = 0; l < nl; l++)
         n_shapes += robot->links[l].n_shapes;
     if (n_shapes > MAX_SHAPES) {
-        pb_diag_set(diag, robot->urdf_path, 0, 0, "the robot has %zu collision shapes, more than %d", n_shapes,
-                    MAX_SHAPES);
+        pb_diag_set(diag, robot->urdf_path, 0, 0, "the robot has %zu collision shapes, more than %d",
+                    n_shapes, MAX_SHAPES);
         st = PB_ERR_INVALID;
         goto done;
     }
@@ -460,12 +784,13 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
                 m->pairs[m->n_pairs][0] = (uint32_t)a;
                 m->pairs[m->n_pairs][1] = (uint32_t)b;
                 m->n_pairs++;
-            } else if (pbf_collide(sa->geometry, zero_poses[a].r, zero_poses[a].t, sb->geometry, zero_poses[b].r,
-                                   zero_poses[b].t)) {
-                pb_diag_set(diag, robot->urdf_path, 0, 0,
-                            "links '%s' and '%s' overlap in every configuration (no planned joint moves one against "
-                            "the other): disable the pair in the SRDF",
-                            link_name(m, a), link_name(m, b));
+            } else if (pbf_collide(sa->geometry, zero_poses[a].r, zero_poses[a].t, sb->geometry,
+                                   zero_poses[b].r, zero_poses[b].t)) {
+                pb_diag_set(
+                    diag, robot->urdf_path, 0, 0,
+                    "links '%s' and '%s' overlap in every configuration (no planned joint moves one against "
+                    "the other): disable the pair in the SRDF",
+                    link_name(m, a), link_name(m, b));
                 st = PB_ERR_INVALID;
                 goto done;
             }
@@ -520,12 +845,13 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
         if (m->shape_moves[s])
             continue;
         for (size_t o = 0; o < n; o++)
-            if (pbf_collide(m->shapes[s].geometry, poses[s].r, poses[s].t, m->obstacles[o], m->obstacle_poses[o].r,
-                            m->obstacle_poses[o].t)) {
-                pb_diag_set(diag, world->path, world->obstacles[o].line, 0,
-                            "obstacle '%s' overlaps link '%s', which no planned joint moves: every configuration is "
-                            "in collision",
-                            world->obstacle_names[o], link_name(m, s));
+            if (pbf_collide(m->shapes[s].geometry, poses[s].r, poses[s].t, m->obstacles[o],
+                            m->obstacle_poses[o].r, m->obstacle_poses[o].t)) {
+                pb_diag_set(
+                    diag, world->path, world->obstacles[o].line, 0,
+                    "obstacle '%s' overlaps link '%s', which no planned joint moves: every configuration is "
+                    "in collision",
+                    world->obstacle_names[o], link_name(m, s));
                 return PB_ERR_INVALID;
             }
     }
@@ -533,12 +859,12 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
 }
 
 /* The world's default start or goal: the right length, inside the limits, collision-free. */
-static pb_status check_default(const manipulator *m, const pb_world *world, const char *what, const double *given,
-                               int n, int line, double *out, pb_diag *diag)
+static pb_status check_default(const manipulator *m, const pb_world *world, const char *what,
+                               const double *given, int n, int line, double *out, pb_diag *diag)
 {
     if (n != m->dim) {
-        pb_diag_set(diag, world->path, line, 0, "<%s>: %d joint values for a robot that plans %d joints", what, n,
-                    m->dim);
+        pb_diag_set(diag, world->path, line, 0, "<%s>: %d joint values for a robot that plans %d joints",
+                    what, n, m->dim);
         return PB_ERR_INVALID;
     }
     for (int i = 0; i < m->dim; i++) {
@@ -557,11 +883,15 @@ static pb_status check_default(const manipulator *m, const pb_world *world, cons
     return PB_OK;
 }
 
-static const char *const known_options[] = {"problem", "resolution", "weights", "group", NULL};
+static const char *const known_options[] = {"problem",    "resolution",     "weights", "group",
+                                            "edge_check", "edge_tolerance", NULL};
 
 static const char *const options_help[] = {
     "problem=SCENARIO:INDEX  which problem of a MotionBenchMaker flat file (default: the first)",
-    "resolution=R            edge-check spacing in radians (default 0.05, or the world's <resolution>)",
+    "edge_check=CHECK        certified (default: no collision is missed, see edge_tolerance) or interpolated",
+    "edge_tolerance=M        certified: metres a point may move between two exact checks near a contact "
+    "(1e-4)",
+    "resolution=R            interpolated: spacing in radians (default 0.05, or the world's <resolution>)",
     "weights=W1,...,WD       per-joint metric weights (default 1)",
     "group=NAME              SRDF planning group (default: the world's)",
     NULL,
@@ -585,9 +915,23 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         pb_diag_set(diag, NULL, 0, 0, "resolution: expected radians in (0, 10], got '%s'", text);
         return PB_ERR_INVALID;
     }
+    const char *check_text = pb_option_find(options, n_options, "edge_check");
+    if (check_text && strcmp(check_text, "certified") != 0 && strcmp(check_text, "interpolated") != 0) {
+        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'certified' or 'interpolated', got '%s'",
+                    check_text);
+        return PB_ERR_INVALID;
+    }
+    double edge_tolerance = PB_MANIPULATOR_EDGE_TOLERANCE;
+    text = pb_option_find(options, n_options, "edge_tolerance");
+    if (text && (pb_parse_doubles(text, &edge_tolerance, 1) != 1 || !(edge_tolerance >= 1e-7) ||
+                 edge_tolerance > 1.0)) {
+        pb_diag_set(diag, NULL, 0, 0, "edge_tolerance: expected metres in [1e-7, 1], got '%s'", text);
+        return PB_ERR_INVALID;
+    }
     const char *weights_text = pb_option_find(options, n_options, "weights");
     if (weights_text && (n_weights = pb_parse_doubles(weights_text, weights, PB_MAX_DIM)) < 1) {
-        pb_diag_set(diag, NULL, 0, 0, "weights: expected comma-separated positive numbers, got '%s'", weights_text);
+        pb_diag_set(diag, NULL, 0, 0, "weights: expected comma-separated positive numbers, got '%s'",
+                    weights_text);
         return PB_ERR_INVALID;
     }
     pb_world world;
@@ -635,6 +979,10 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     }
     if ((st = build_shapes_and_pairs(m, diag)) != PB_OK || (st = build_environment(m, &world, diag)) != PB_OK)
         goto fail;
+    if (!compute_sweep(m)) {
+        st = PB_ERR_NOMEM;
+        goto fail;
+    }
 
     *setup = pb_engine_setup_default(m->dim);
     for (int i = 0; i < m->dim; i++) {
@@ -643,10 +991,17 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         setup->periods[i] = m->wraps[i] ? 2.0 * M_PI : 0.0;
         setup->weights[i] = n_weights ? weights[i] : 1.0;
     }
-    setup->resolution = resolution > 0.0          ? resolution
+    setup->resolution = resolution > 0.0         ? resolution
                         : world.resolution > 0.0 ? world.resolution
                                                  : PB_MANIPULATOR_DEFAULT_RESOLUTION;
     setup->bisection = true;
+    m->certified = !check_text || strcmp(check_text, "certified") == 0;
+    m->edge_tolerance = edge_tolerance;
+    m->resolution = setup->resolution;
+    for (int i = 0; i < m->dim; i++) {
+        m->weights[i] = setup->weights[i];
+        m->periods[i] = setup->periods[i];
+    }
     if (world.n_start > 0 || world.n_goal > 0) {
         if (world.n_start == 0 || world.n_goal == 0) {
             pb_diag_set(diag, path, world.n_start ? world.start_line : world.goal_line, 0,
@@ -656,8 +1011,8 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         }
         if ((st = check_default(m, &world, "start", world.start, world.n_start, world.start_line,
                                 setup->default_start, diag)) != PB_OK ||
-            (st = check_default(m, &world, "goal", world.goal, world.n_goal, world.goal_line, setup->default_goal,
-                                diag)) != PB_OK)
+            (st = check_default(m, &world, "goal", world.goal, world.n_goal, world.goal_line,
+                                setup->default_goal, diag)) != PB_OK)
             goto fail;
         setup->has_defaults = true;
     }
@@ -672,7 +1027,10 @@ fail:
     return st;
 }
 
-static bool accepts_path(const char *path) { return pb_world_is_world_file(path); }
+static bool accepts_path(const char *path)
+{
+    return pb_world_is_world_file(path);
+}
 
 static const void *get_data(const void *self, const char *what)
 {
@@ -684,12 +1042,14 @@ static const char *const aliases[] = {"urdf", "arm", NULL};
 const pb_engine_impl pb_manipulator_impl = {
     .name = "manipulator",
     .aliases = aliases,
-    .summary = "URDF robot in a world (worlds/*.xml, MotionBenchMaker flat files): joint vectors, FCL collision",
+    .summary =
+        "URDF robot in a world (worlds/*.xml, MotionBenchMaker flat files): joint vectors, FCL collision",
     .options_help = options_help,
     .accepts_path = accepts_path,
     .load = load,
     .destroy = destroy,
     .feasible = feasible,
+    .visible = visible,
     .get_data = get_data,
 };
 
@@ -706,7 +1066,10 @@ const pb_robot *pb_manipulator_robot(const pb_engine *engine)
     return m ? &m->robot : NULL;
 }
 
-int pb_manipulator_joint_of(const pb_engine *engine, int i) { return self_of(engine)->joint_of[i]; }
+int pb_manipulator_joint_of(const pb_engine *engine, int i)
+{
+    return self_of(engine)->joint_of[i];
+}
 
 void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_poses)
 {
@@ -718,7 +1081,8 @@ bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf,
     return explain(self_of(engine), q, buf, size);
 }
 
-void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles, size_t *n_pairs)
+void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
+                          size_t *n_pairs)
 {
     const manipulator *m = self_of(engine);
     *n_robot_shapes = m->n_shapes;

@@ -10,13 +10,24 @@
 /** Most links a robot may have. */
 #define PB_MANIPULATOR_MAX_LINKS 256
 
-/** Default spacing of the configurations visible() checks along an edge, in radians (metres
+/** Default spacing of the configurations the interpolated edge check (option
+ * edge_check=interpolated; the default check is certified) visits along an edge, in radians (metres
  * for prismatic joints) of the joint-space metric. OMPL checks motions at 1% of the space's
  * extent (MoveIt's default longest_valid_segment_fraction is 0.005, 0.067 rad on the
  * Panda); VAMP uses 1/32 = 0.031. 0.05 rad is between them: 0.05 rad of a joint moves a
  * point 1 m away by 5 cm at most, and bisection order finds most collisions after a few
  * checks. */
 #define PB_MANIPULATOR_DEFAULT_RESOLUTION 0.05
+
+/** Default tolerance of the certified edge check (option edge_tolerance), in metres. The
+ * check certifies stretches of an edge from FCL distances (a configuration whose moving
+ * shapes are d from everything clears every configuration of the edge within which no point
+ * of the robot can move d), so it misses no contact; only where the clearance is below this
+ * tolerance does it fall back to exact collision checks of configurations at most this far
+ * apart (in displacement of any robot point), so an overlap deeper than the tolerance can
+ * never be missed. 0.1 mm is below the accuracy of any robot model and costs a few extra
+ * checks only on edges that graze an obstacle. */
+#define PB_MANIPULATOR_EDGE_TOLERANCE 1e-4
 
 /** The robot of a manipulator engine, borrowed for the engine's lifetime; NULL when
  * `engine` is not a manipulator. */
@@ -30,6 +41,7 @@ void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_p
  * feasible. */
 bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
 /** Number of robot link shapes, obstacles, and self-collision shape pairs checked. */
-void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles, size_t *n_pairs);
+void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
+                          size_t *n_pairs);
 
 #endif

@@ -1,0 +1,360 @@
+/* planbench: the simulation service (ROS 2 simulation_interfaces, issue 8).
+ *
+ * A pb_sim holds one world (an engine, its entities, named poses, spawnables) and a
+ * simulation state machine. Every simulation_interfaces service is a plain C function from a
+ * request to a response, testable with no socket; the rosbridge codec and the WebSocket
+ * transport (pb_sim_serve) are layered on top. The behaviour follows
+ * ../shared/spec/simulation-interfaces.md (2.1.0 as the model, 1.x shapes accepted).
+ *
+ * Units: planar worlds are image maps; x and y are in map pixels (x the column, y the row
+ * from the top), yaw in radians from +x towards +y (the quaternion's rotation about z),
+ * time in seconds. z, roll and pitch are ignored (a pose with roll or pitch is invalid).
+ *
+ * Ownership: request strings are borrowed for the call. Strings and arrays in a response
+ * are borrowed from the sim and stay valid until the next call that takes a non-const sim.
+ * Not thread-safe: one thread drives a sim. */
+#ifndef PLANBENCH_SIM_H
+#define PLANBENCH_SIM_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- constants of simulation_interfaces (values are the standard's) ---- */
+enum {
+    PB_SIM_RESULT_FEATURE_UNSUPPORTED = 0,
+    PB_SIM_RESULT_OK = 1,
+    PB_SIM_RESULT_NOT_FOUND = 2,
+    PB_SIM_RESULT_INCORRECT_STATE = 3,
+    PB_SIM_RESULT_OPERATION_FAILED = 4,
+    /* SpawnEntity / SpawnResult */
+    PB_SIM_SPAWN_NAME_NOT_UNIQUE = 101,
+    PB_SIM_SPAWN_NAME_INVALID = 102,
+    PB_SIM_SPAWN_UNSUPPORTED_FORMAT = 103,
+    PB_SIM_SPAWN_NO_RESOURCE = 104,
+    PB_SIM_SPAWN_NAMESPACE_INVALID = 105,
+    PB_SIM_SPAWN_RESOURCE_PARSE_ERROR = 106,
+    PB_SIM_SPAWN_MISSING_ASSETS = 107,
+    PB_SIM_SPAWN_UNSUPPORTED_ASSETS = 108,
+    PB_SIM_SPAWN_INVALID_POSE = 109,
+    PB_SIM_SPAWN_ENTITIES_SPAWN_FAILED = 150,
+    /* SetEntityState */
+    PB_SIM_SET_STATE_INVALID_POSE = 101,
+    /* SetSimulationState */
+    PB_SIM_ALREADY_IN_TARGET_STATE = 101,
+    PB_SIM_STATE_TRANSITION_ERROR = 102,
+    PB_SIM_INCORRECT_TRANSITION = 103,
+    /* LoadWorld */
+    PB_SIM_WORLD_UNSUPPORTED_FORMAT = 101,
+    PB_SIM_WORLD_NO_RESOURCE = 102,
+    PB_SIM_WORLD_RESOURCE_PARSE_ERROR = 103,
+    PB_SIM_WORLD_MISSING_ASSETS = 104,
+    PB_SIM_WORLD_UNSUPPORTED_ASSETS = 105,
+    PB_SIM_WORLD_UNSUPPORTED_ELEMENTS = 106,
+    /* UnloadWorld, GetCurrentWorld */
+    PB_SIM_NO_WORLD_LOADED = 101,
+    /* GetAvailableWorlds */
+    PB_SIM_DEFAULT_SOURCES_FAILED = 101,
+};
+
+/** SimulationState values. */
+enum {
+    PB_SIM_STATE_STOPPED = 0,
+    PB_SIM_STATE_PLAYING = 1,
+    PB_SIM_STATE_PAUSED = 2,
+    PB_SIM_STATE_QUITTING = 3,
+    PB_SIM_STATE_NO_WORLD = 4,
+    PB_SIM_STATE_LOADING_WORLD = 5,
+};
+
+/** EntityCategory values (3 is unused by the standard). */
+enum {
+    PB_SIM_CATEGORY_OBJECT = 0,
+    PB_SIM_CATEGORY_ROBOT = 1,
+    PB_SIM_CATEGORY_HUMAN = 2,
+    PB_SIM_CATEGORY_DYNAMIC_OBJECT = 4,
+    PB_SIM_CATEGORY_STATIC_OBJECT = 5,
+};
+
+/** Bounds types, TagsFilter modes, ResetSimulation scopes. */
+enum {
+    PB_SIM_BOUNDS_EMPTY = 0,
+    PB_SIM_BOUNDS_BOX = 1,
+    PB_SIM_BOUNDS_CONVEX_HULL = 2,
+    PB_SIM_BOUNDS_SPHERE = 3
+};
+enum { PB_SIM_FILTER_ANY = 0, PB_SIM_FILTER_ALL = 1 };
+enum {
+    PB_SIM_SCOPE_DEFAULT = 0,
+    PB_SIM_SCOPE_TIME = 1,
+    PB_SIM_SCOPE_STATE = 2,
+    PB_SIM_SCOPE_SPAWNED = 4,
+    PB_SIM_SCOPE_ALL = 255,
+};
+
+/** Longest error message kept in a result, bytes with the NUL. */
+#define PB_SIM_MESSAGE_SIZE 256
+/** Most points in a Bounds. */
+#define PB_SIM_MAX_BOUNDS_POINTS 32
+
+/** simulation_interfaces/Result. `result` is always set explicitly by every service. */
+typedef struct pb_sim_result {
+    uint8_t result;
+    char error_message[PB_SIM_MESSAGE_SIZE];
+} pb_sim_result;
+
+typedef struct pb_sim_vec3 {
+    double x, y, z;
+} pb_sim_vec3;
+
+/** geometry_msgs/Pose: position and orientation quaternion (x, y, z, w). */
+typedef struct pb_sim_pose {
+    pb_sim_vec3 position;
+    double qx, qy, qz, qw;
+} pb_sim_pose;
+
+/** geometry_msgs/Twist or Accel: linear (map units/s) and angular (rad/s) parts. */
+typedef struct pb_sim_twist {
+    pb_sim_vec3 linear, angular;
+} pb_sim_twist;
+
+/** simulation_interfaces/EntityState. `frame_id` is borrowed ("" = world). */
+typedef struct pb_sim_entity_state {
+    const char *frame_id;
+    int32_t stamp_sec;
+    uint32_t stamp_nanosec;
+    pb_sim_pose pose;
+    pb_sim_twist twist;
+    pb_sim_twist acceleration;
+} pb_sim_entity_state;
+
+/** simulation_interfaces/Bounds. */
+typedef struct pb_sim_bounds {
+    uint8_t type;
+    size_t n_points;
+    pb_sim_vec3 points[PB_SIM_MAX_BOUNDS_POINTS];
+} pb_sim_bounds;
+
+/** simulation_interfaces/TagsFilter; `tags` borrowed. */
+typedef struct pb_sim_tags_filter {
+    const char *const *tags;
+    size_t n_tags;
+    uint8_t filter_mode;
+} pb_sim_tags_filter;
+
+/** simulation_interfaces/EntityFilters; everything borrowed; all filters combine with AND. */
+typedef struct pb_sim_entity_filters {
+    const char *filter; /**< POSIX extended regex, search semantics; NULL or "" = all */
+    const uint8_t *categories;
+    size_t n_categories;
+    pb_sim_tags_filter tags;
+    pb_sim_bounds bounds;
+} pb_sim_entity_filters;
+
+/** simulation_interfaces/EntityInfo; strings borrowed. */
+typedef struct pb_sim_entity_info {
+    uint8_t category;
+    const char *description;
+    const char *const *tags;
+    size_t n_tags;
+} pb_sim_entity_info;
+
+/** simulation_interfaces/NamedPose (borrowed from the sim). */
+typedef struct pb_sim_named_pose {
+    const char *name;
+    const char *description;
+    const char *const *tags;
+    size_t n_tags;
+    pb_sim_pose pose;
+} pb_sim_named_pose;
+
+/** simulation_interfaces/Spawnable (borrowed from the sim). */
+typedef struct pb_sim_spawnable {
+    const char *uri;
+    const char *description;
+    pb_sim_bounds spawn_bounds;
+} pb_sim_spawnable;
+
+/** simulation_interfaces/WorldResource (borrowed from the sim). */
+typedef struct pb_sim_world_info {
+    const char *name;
+    const char *uri;
+    const char *description;
+    const char *const *tags;
+    size_t n_tags;
+} pb_sim_world_info;
+
+/** SimulatorFeatures: the feature numbers this build supports (sorted), spawn formats, info.
+ * Static data. */
+typedef struct pb_sim_features {
+    const uint16_t *features;
+    size_t n_features;
+    const char *const *spawn_formats;
+    size_t n_spawn_formats;
+    const char *custom_info;
+} pb_sim_features;
+
+/** One spawn request (SpawnEntity.srv / SpawnEntity.msg). Strings borrowed; NULL = "". */
+typedef struct pb_sim_spawn_request {
+    const char *name;
+    bool allow_renaming;
+    const char *uri;
+    const char *resource_string;
+    const char *entity_namespace;
+    const char *frame_id; /**< initial_pose.header.frame_id */
+    pb_sim_pose initial_pose;
+} pb_sim_spawn_request;
+
+/** SpawnEntity response / SpawnResult. `entity_name` borrowed. */
+typedef struct pb_sim_spawn_response {
+    pb_sim_result result;
+    const char *entity_name;
+} pb_sim_spawn_response;
+
+/** SetEntityState request. `has_flags` false: the 1.x shape (pose and twist applied). */
+typedef struct pb_sim_set_state_request {
+    const char *entity;
+    pb_sim_entity_state state;
+    bool has_flags;
+    bool set_pose, set_twist, set_acceleration;
+} pb_sim_set_state_request;
+
+/** A lifecycle event recorded for the entity channels. */
+typedef enum pb_sim_event_kind {
+    PB_SIM_EVENT_CREATED,
+    PB_SIM_EVENT_DELETED,
+    PB_SIM_EVENT_INFO_CHANGED,
+    PB_SIM_EVENT_KIND_COUNT
+} pb_sim_event_kind;
+
+/** How a pb_sim is made. Start from pb_sim_config_default(). Strings borrowed for the call. */
+typedef struct pb_sim_config {
+    const char *worlds_dir; /**< where GetAvailableWorlds looks for <simworld> files */
+    const char *robots_dir; /**< where the spawnable robots of worlds are resolved */
+    const char *world;      /**< world file to load at start; NULL: start in NO_WORLD */
+    double time_step;       /**< seconds per step, > 0 (default 0.05) */
+} pb_sim_config;
+
+typedef struct pb_sim pb_sim;
+
+/** Defaults: no directories, no world, time step 0.05 s. */
+pb_sim_config pb_sim_config_default(void);
+/** Make a simulation. Fails (with `diag`) when the start world cannot be loaded. Owned by
+ * the caller (pb_sim_destroy). */
+pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag);
+/** Destroy; NULL is accepted. */
+void pb_sim_destroy(pb_sim *sim);
+
+/** Simulation time in seconds since the last time reset. */
+double pb_sim_time(const pb_sim *sim);
+/** The current SimulationState value. */
+uint8_t pb_sim_state(const pb_sim *sim);
+/** Number of entities. */
+size_t pb_sim_entity_count(const pb_sim *sim);
+/** Drain the lifecycle events recorded since the last call: `fn` is called once per event in
+ * order with the entity's name (borrowed for the callback). */
+void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind kind, const char *entity, void *payload),
+                         void *payload);
+
+/* ---- the services: each fills its response, `result.result` always set ---- */
+
+void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out);
+void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *request, pb_sim_spawn_response *response);
+/** SpawnEntities: `responses` has `n` entries (caller storage); not atomic: each request is
+ * tried in order; the overall result is OK or ENTITIES_SPAWN_FAILED. */
+void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, size_t n,
+                           pb_sim_spawn_response *responses, pb_sim_result *result);
+void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *result);
+/** GetEntities: `*names` (borrowed) gets the matching entities in spawn order. */
+void pb_sim_get_entities(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
+                         const char *const **names, size_t *n);
+/** GetEntitiesStates: parallel `names` and `states` (borrowed). */
+void pb_sim_get_entities_states(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
+                                const char *const **names, const pb_sim_entity_state **states, size_t *n);
+void pb_sim_get_entity_state(pb_sim *sim, const char *entity, pb_sim_result *result,
+                             pb_sim_entity_state *state);
+void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *request, pb_sim_result *result);
+void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *result, pb_sim_entity_info *info);
+void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity_info *info,
+                            pb_sim_result *result);
+void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *result, pb_sim_bounds *bounds);
+void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_result *result,
+                            const pb_sim_named_pose **poses, size_t *n);
+void pb_sim_get_named_pose_bounds(pb_sim *sim, const char *name, pb_sim_result *result,
+                                  pb_sim_bounds *bounds);
+/** GetSpawnables: unrecognised `sources` are named in the error message, not a failure. */
+void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sources, pb_sim_result *result,
+                           const pb_sim_spawnable **spawnables, size_t *n);
+void pb_sim_get_simulation_state(pb_sim *sim, pb_sim_result *result, uint8_t *state);
+void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *result);
+void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *result);
+/** StepSimulation: `steps` steps at once; needs PAUSED (or STOPPED), ends PAUSED. */
+void pb_sim_step_simulation(pb_sim *sim, uint64_t steps, pb_sim_result *result);
+/** SimulateSteps, one step at a time so a transport can send feedback and serve others:
+ * begin checks the precondition (false: `result` says why, nothing to run); then call
+ * pb_sim_step_once() `steps` times (or fewer on cancel) and pb_sim_steps_end(). */
+bool pb_sim_steps_begin(pb_sim *sim, uint64_t steps, pb_sim_result *result);
+void pb_sim_step_once(pb_sim *sim);
+void pb_sim_steps_end(pb_sim *sim);
+/** LoadWorld: `uri` is world://NAME or a path to a <simworld> file; `resource_string` the
+ * XML itself (used only when `uri` is empty). */
+void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
+                       bool fail_on_unsupported_element, pb_sim_result *result, pb_sim_world_info *world);
+void pb_sim_unload_world(pb_sim *sim, pb_sim_result *result);
+void pb_sim_get_current_world(pb_sim *sim, pb_sim_result *result, pb_sim_world_info *world);
+void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, pb_sim_result *result,
+                                 const pb_sim_world_info **worlds, size_t *n);
+
+/* ---- planning as a service (beyond the standard; see docs/sim.md) ---- */
+
+/** PlanPath request: plan for `entity` from its current pose to `goal` (or to the named pose
+ * `goal_name` when not empty) with planner `planner` ("" = rrt) within `time_limit` seconds
+ * (0 = 1 s), with seed `seed`. With `follow`, the entity then follows the path at `speed`
+ * map units per second (0 = 40) as the simulation steps. */
+typedef struct pb_sim_plan_request {
+    const char *entity;
+    const char *goal_name;
+    pb_sim_pose goal;
+    const char *planner;
+    double time_limit;
+    uint64_t seed;
+    bool follow;
+    double speed;
+} pb_sim_plan_request;
+
+/** PlanPath response: `outcome` is pb_outcome_str() of the planner's outcome; `path` has
+ * `n_path` poses (x, y, yaw), borrowed. */
+typedef struct pb_sim_plan_response {
+    pb_sim_result result;
+    const char *outcome;
+    const double *path;
+    size_t n_path;
+    double cost;
+    double planning_time;
+} pb_sim_plan_response;
+
+void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_response *response);
+/** Is `entity` still following a path? */
+bool pb_sim_is_following(pb_sim *sim, const char *entity);
+
+/* ---- the rosbridge codec and server ---- */
+
+/** Handle one rosbridge v2 message (`data`, `size` bytes, not necessarily NUL-terminated)
+ * that is not part of an action, writing the reply (or nothing) into `*reply` as a
+ * NUL-terminated JSON text owned by the caller (free()), NULL when there is no reply. Never
+ * fails on bad input: malformed JSON gets a rosbridge failure reply when one is possible.
+ * For fuzzing and for tests without a socket. */
+void pb_sim_handle_message(pb_sim *sim, const char *data, size_t size, char **reply);
+
+/** Run the rosbridge WebSocket server on `host`:`port` until `*stop` becomes non-zero or a
+ * client sets STATE_QUITTING. `port` 0 picks a free port; `on_ready` (may be NULL) gets the
+ * port bound once listening. PB_ERR_UNSUPPORTED when the build has no server. */
+pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile int *stop,
+                       void (*on_ready)(int port, void *payload), void *payload, pb_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

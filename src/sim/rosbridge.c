@@ -1,0 +1,1089 @@
+/* The rosbridge v2 codec: rosbridge JSON to the service structs and back (spec §2, §7).
+ *
+ * Requests are checked against a schema of each message before any field is read, with
+ * rosbridge's own failure texts: an unknown field, or a JSON value of the wrong type for
+ * its ROS type (an integer is accepted for a float, never a float for an integer, nor a
+ * boolean for a number, nor null), or an integer out of its ROS type's range, gets a
+ * `result: false` reply. Values in range that are not one of a message's constants (a
+ * state 9, a bounds type 7) are the service's business and get a typed Result. */
+#include "rosbridge.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MESSAGE_BYTES (4u << 20)
+
+/* ---------------------------------------------------------------- schema */
+
+typedef enum ftype { T_BOOL, T_U8, T_U16, T_I32, T_U32, T_U64, T_F64, T_STR, T_MSG, T_TIME } ftype;
+
+typedef struct field {
+    const char *name;
+    ftype type;
+    bool array;
+    const struct field *sub; /* T_MSG: fields, ended by a NULL name */
+    const char *ros;         /* ROS type for messages */
+} field;
+
+#define END                                                                                                  \
+    {                                                                                                        \
+        NULL, T_BOOL, false, NULL, NULL                                                                      \
+    }
+static const field f_vec3[] = {{"x", T_F64, 0, 0, 0}, {"y", T_F64, 0, 0, 0}, {"z", T_F64, 0, 0, 0}, END};
+static const field f_quat[] = {
+    {"x", T_F64, 0, 0, 0}, {"y", T_F64, 0, 0, 0}, {"z", T_F64, 0, 0, 0}, {"w", T_F64, 0, 0, 0}, END};
+static const field f_pose[] = {{"position", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
+                               {"orientation", T_MSG, 0, f_quat, "geometry_msgs/Quaternion"},
+                               END};
+static const field f_header[] = {
+    {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"}, {"frame_id", T_STR, 0, 0, 0}, END};
+static const field f_pose_stamped[] = {
+    {"header", T_MSG, 0, f_header, "std_msgs/Header"}, {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"}, END};
+static const field f_twist[] = {{"linear", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
+                                {"angular", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
+                                END};
+static const field f_state[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
+                                {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
+                                {"twist", T_MSG, 0, f_twist, "geometry_msgs/Twist"},
+                                {"acceleration", T_MSG, 0, f_twist, "geometry_msgs/Accel"},
+                                END};
+static const field f_resource[] = {{"uri", T_STR, 0, 0, 0}, {"resource_string", T_STR, 0, 0, 0}, END};
+static const field f_tags_filter[] = {{"tags", T_STR, 1, 0, 0}, {"filter_mode", T_U8, 0, 0, 0}, END};
+static const field f_bounds[] = {
+    {"type", T_U8, 0, 0, 0}, {"points", T_MSG, 1, f_vec3, "geometry_msgs/Vector3"}, END};
+static const field f_category[] = {{"category", T_U8, 0, 0, 0}, END};
+static const field f_filters[] = {
+    {"filter", T_STR, 0, 0, 0},
+    {"categories", T_MSG, 1, f_category, "simulation_interfaces/EntityCategory"},
+    {"tags", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
+    {"bounds", T_MSG, 0, f_bounds, "simulation_interfaces/Bounds"},
+    END};
+static const field f_info[] = {{"category", T_MSG, 0, f_category, "simulation_interfaces/EntityCategory"},
+                               {"description", T_STR, 0, 0, 0},
+                               {"tags", T_STR, 1, 0, 0},
+                               END};
+static const field f_sim_state[] = {{"state", T_U8, 0, 0, 0}, END};
+static const field f_spawn_msg[] = {
+    {"name", T_STR, 0, 0, 0},
+    {"allow_renaming", T_BOOL, 0, 0, 0},
+    {"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+    {"entity_namespace", T_STR, 0, 0, 0},
+    {"initial_pose", T_MSG, 0, f_pose_stamped, "geometry_msgs/PoseStamped"},
+    END};
+/* both the 2.x and the 1.x (flat uri, resource_string) shapes */
+static const field q_spawn[] = {{"name", T_STR, 0, 0, 0},
+                                {"allow_renaming", T_BOOL, 0, 0, 0},
+                                {"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+                                {"uri", T_STR, 0, 0, 0},
+                                {"resource_string", T_STR, 0, 0, 0},
+                                {"entity_namespace", T_STR, 0, 0, 0},
+                                {"initial_pose", T_MSG, 0, f_pose_stamped, "geometry_msgs/PoseStamped"},
+                                END};
+static const field q_spawns[] = {
+    {"spawn_requests", T_MSG, 1, f_spawn_msg, "simulation_interfaces/SpawnEntity"}, END};
+static const field q_entity[] = {{"entity", T_STR, 0, 0, 0}, END};
+static const field q_filters[] = {{"filters", T_MSG, 0, f_filters, "simulation_interfaces/EntityFilters"},
+                                  END};
+static const field q_set_state[] = {{"entity", T_STR, 0, 0, 0},
+                                    {"state", T_MSG, 0, f_state, "simulation_interfaces/EntityState"},
+                                    {"set_pose", T_BOOL, 0, 0, 0},
+                                    {"set_twist", T_BOOL, 0, 0, 0},
+                                    {"set_acceleration", T_BOOL, 0, 0, 0},
+                                    END};
+static const field q_set_info[] = {
+    {"entity", T_STR, 0, 0, 0}, {"info", T_MSG, 0, f_info, "simulation_interfaces/EntityInfo"}, END};
+static const field q_named_poses[] = {{"tags", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
+                                      END};
+static const field q_name[] = {{"name", T_STR, 0, 0, 0}, END};
+static const field q_sources[] = {{"sources", T_STR, 1, 0, 0}, END};
+static const field q_empty[] = {END};
+static const field q_set_sim_state[] = {
+    {"state", T_MSG, 0, f_sim_state, "simulation_interfaces/SimulationState"}, END};
+static const field q_reset[] = {{"scope", T_U8, 0, 0, 0}, END};
+static const field q_steps[] = {{"steps", T_U64, 0, 0, 0}, END};
+static const field q_load_world[] = {
+    {"world_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+    {"uri", T_STR, 0, 0, 0},
+    {"resource_string", T_STR, 0, 0, 0},
+    {"fail_on_unsupported_element", T_BOOL, 0, 0, 0},
+    {"ignore_missing_or_unsupported_assets", T_BOOL, 0, 0, 0},
+    END};
+static const field q_available_worlds[] = {
+    {"additional_sources", T_STR, 1, 0, 0},
+    {"filter", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
+    {"offline_only", T_BOOL, 0, 0, 0},
+    {"continue_on_error", T_BOOL, 0, 0, 0},
+    END};
+static const field q_plan[] = {{"entity", T_STR, 0, 0, 0},
+                               {"goal_name", T_STR, 0, 0, 0},
+                               {"goal", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
+                               {"planner", T_STR, 0, 0, 0},
+                               {"time_limit", T_F64, 0, 0, 0},
+                               {"seed", T_U64, 0, 0, 0},
+                               {"follow", T_BOOL, 0, 0, 0},
+                               {"speed", T_F64, 0, 0, 0},
+                               END};
+/* action_msgs/srv/CancelGoal: goal_info is accepted and ignored (cancel all) */
+static const field f_goal_id[] = {{"uuid", T_U8, 1, 0, 0}, END};
+static const field f_goal_info[] = {{"goal_id", T_MSG, 0, f_goal_id, "unique_identifier_msgs/UUID"},
+                                    {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
+                                    END};
+static const field q_cancel[] = {{"goal_info", T_MSG, 0, f_goal_info, "action_msgs/GoalInfo"}, END};
+#undef END
+
+static const char *py_class(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "<class 'dict'>";
+    case JSON_ARRAY:
+        return "<class 'list'>";
+    case JSON_STRING:
+        return "<class 'str'>";
+    case JSON_INTEGER:
+        return "<class 'int'>";
+    case JSON_REAL:
+        return "<class 'float'>";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "<class 'bool'>";
+    default:
+        return "<class 'NoneType'>";
+    }
+}
+
+static const char *ros_name(const field *f)
+{
+    static const char *const names[] = {"bool",   "uint8",  "uint16",  "int32",
+                                        "uint32", "uint64", "float64", "string"};
+    return f->type == T_MSG || f->type == T_TIME ? f->ros : names[f->type];
+}
+
+static bool scalar_ok(const field *f, const json_t *v)
+{
+    switch (f->type) {
+    case T_BOOL:
+        return json_is_boolean(v);
+    case T_F64:
+        return json_is_number(v);
+    case T_STR:
+        return json_is_string(v);
+    case T_U64:
+        return json_is_integer(v) && json_integer_value(v) >= 0;
+    default: {
+        if (!json_is_integer(v))
+            return false;
+        const json_int_t x = json_integer_value(v);
+        const json_int_t lo = f->type == T_I32 ? INT32_MIN : 0;
+        const json_int_t hi = f->type == T_U8    ? 255
+                              : f->type == T_U16 ? 65535
+                              : f->type == T_I32 ? INT32_MAX
+                                                 : UINT32_MAX;
+        return x >= lo && x <= hi;
+    }
+    }
+}
+
+/* Check `obj` against `fields`; false with a rosbridge-style message. */
+static bool check_msg(const field *fields, const json_t *obj, const char *root, const char *path, char *err,
+                      size_t size);
+
+static bool check_value(const field *f, const json_t *v, const char *root, const char *path, char *err,
+                        size_t size)
+{
+    if (f->type == T_TIME) {
+        if (json_is_string(v) && strcmp(json_string_value(v), "now") == 0)
+            return true;
+        if (json_is_object(v)) {
+            const char *key;
+            json_t *x;
+            json_object_foreach((json_t *)v, key, x)
+            {
+                const bool known = !strcmp(key, "sec") || !strcmp(key, "nanosec") || !strcmp(key, "secs") ||
+                                   !strcmp(key, "nsecs");
+                const field f_int = {key, strcmp(key, "sec") == 0 || strcmp(key, "secs") == 0 ? T_I32 : T_U32,
+                                     0, 0, 0};
+                if (!known) {
+                    snprintf(err, size, "Message type builtin_interfaces/Time does not have a field %s", key);
+                    return false;
+                }
+                if (!scalar_ok(&f_int, x)) {
+                    snprintf(err, size, "%s message requires a %s for field %s.%s, but got a %s", root,
+                             ros_name(&f_int), path, key, py_class(x));
+                    return false;
+                }
+            }
+            return true;
+        }
+    } else if (f->type == T_MSG) {
+        if (json_is_object(v))
+            return check_msg(f->sub, v, root, path, err, size);
+    } else if (scalar_ok(f, v)) {
+        return true;
+    }
+    const bool range = json_is_integer(v) && f->type != T_F64 && f->type != T_BOOL && f->type != T_STR &&
+                       f->type != T_MSG && f->type != T_TIME;
+    if (range)
+        snprintf(err, size, "%s message requires a %s for field %s, but got %lld (out of range)", root,
+                 ros_name(f), path, (long long)json_integer_value(v));
+    else
+        snprintf(err, size, "%s message requires a %s for field %s, but got a %s", root, ros_name(f), path,
+                 py_class(v));
+    return false;
+}
+
+static bool check_msg(const field *fields, const json_t *obj, const char *root, const char *path, char *err,
+                      size_t size)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)obj, key, v)
+    {
+        const field *f = fields;
+        while (f->name && strcmp(f->name, key) != 0)
+            f++;
+        char sub[512];
+        snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", key);
+        if (!f->name) {
+            snprintf(err, size, "Message type %s does not have a field %s", root, sub);
+            return false;
+        }
+        if (f->array) {
+            if (!json_is_array(v)) {
+                snprintf(err, size, "%s message requires a %s[] for field %s, but got a %s", root,
+                         ros_name(f), sub, py_class(v));
+                return false;
+            }
+            size_t i;
+            json_t *item;
+            json_array_foreach(v, i, item)
+            {
+                if (!check_value(f, item, root, sub, err, size))
+                    return false;
+            }
+        } else if (!check_value(f, v, root, sub, err, size)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- readers (after checking) */
+
+static json_t *get(const json_t *obj, const char *key)
+{
+    return obj ? json_object_get(obj, key) : NULL;
+}
+static const char *get_str(const json_t *obj, const char *key)
+{
+    const json_t *v = get(obj, key);
+    return json_is_string(v) ? json_string_value(v) : "";
+}
+static double get_f64(const json_t *obj, const char *key, double fallback)
+{
+    const json_t *v = get(obj, key);
+    return json_is_number(v) ? json_number_value(v) : fallback;
+}
+static uint64_t get_u64(const json_t *obj, const char *key, uint64_t fallback)
+{
+    const json_t *v = get(obj, key);
+    return json_is_integer(v) ? (uint64_t)json_integer_value(v) : fallback;
+}
+static bool get_bool(const json_t *obj, const char *key)
+{
+    return json_is_true(get(obj, key));
+}
+
+static pb_sim_vec3 read_vec3(const json_t *o)
+{
+    return (pb_sim_vec3){get_f64(o, "x", 0), get_f64(o, "y", 0), get_f64(o, "z", 0)};
+}
+
+static pb_sim_pose read_pose(const json_t *o)
+{
+    const json_t *q = get(o, "orientation");
+    return (pb_sim_pose){read_vec3(get(o, "position")), get_f64(q, "x", 0), get_f64(q, "y", 0),
+                         get_f64(q, "z", 0), get_f64(q, "w", 1)};
+}
+
+static pb_sim_twist read_twist(const json_t *o)
+{
+    return (pb_sim_twist){read_vec3(get(o, "linear")), read_vec3(get(o, "angular"))};
+}
+
+/* Borrowed string arrays: the pointers live in the JSON tree; `store` is caller scratch. */
+static size_t read_strings(const json_t *arr, const char ***store)
+{
+    const size_t n = json_array_size(arr);
+    *store = NULL;
+    if (n == 0)
+        return 0;
+    *store = calloc(n, sizeof **store);
+    if (!*store)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        (*store)[i] = json_string_value(json_array_get(arr, i));
+    return n;
+}
+
+static void read_bounds(const json_t *o, pb_sim_bounds *b)
+{
+    memset(b, 0, sizeof *b);
+    b->type = (uint8_t)get_u64(o, "type", 0);
+    const json_t *pts = get(o, "points");
+    b->n_points = json_array_size(pts);
+    if (b->n_points > PB_SIM_MAX_BOUNDS_POINTS)
+        b->n_points = PB_SIM_MAX_BOUNDS_POINTS;
+    for (size_t i = 0; i < b->n_points; i++)
+        b->points[i] = read_vec3(json_array_get(pts, i));
+}
+
+typedef struct scratch {
+    const char **a, **b;
+    uint8_t *cats;
+} scratch;
+
+static void read_tags_filter(const json_t *o, pb_sim_tags_filter *t, const char ***store)
+{
+    t->n_tags = read_strings(get(o, "tags"), store);
+    t->tags = *store;
+    t->filter_mode = (uint8_t)get_u64(o, "filter_mode", 0);
+}
+
+static void read_filters(const json_t *o, pb_sim_entity_filters *f, scratch *s)
+{
+    memset(f, 0, sizeof *f);
+    f->filter = get_str(o, "filter");
+    const json_t *cats = get(o, "categories");
+    f->n_categories = json_array_size(cats);
+    if (f->n_categories) {
+        s->cats = calloc(f->n_categories, 1);
+        if (!s->cats)
+            f->n_categories = 0;
+        for (size_t i = 0; i < f->n_categories; i++)
+            s->cats[i] = (uint8_t)get_u64(json_array_get(cats, i), "category", 0);
+        f->categories = s->cats;
+    }
+    read_tags_filter(get(o, "tags"), &f->tags, &s->a);
+    read_bounds(get(o, "bounds"), &f->bounds);
+}
+
+static void read_spawn(const json_t *o, pb_sim_spawn_request *rq)
+{
+    const json_t *res = get(o, "entity_resource");
+    const json_t *ip = get(o, "initial_pose");
+    *rq = (pb_sim_spawn_request){
+        .name = get_str(o, "name"),
+        .allow_renaming = get_bool(o, "allow_renaming"),
+        .uri = res ? get_str(res, "uri") : get_str(o, "uri"),
+        .resource_string = res ? get_str(res, "resource_string") : get_str(o, "resource_string"),
+        .entity_namespace = get_str(o, "entity_namespace"),
+        .frame_id = get_str(get(ip, "header"), "frame_id"),
+        .initial_pose = read_pose(get(ip, "pose")),
+    };
+}
+
+/* ---------------------------------------------------------------- writers */
+
+static json_t *j_result(const pb_sim_result *r)
+{
+    return json_pack("{s:i,s:s}", "result", (int)r->result, "error_message", r->error_message);
+}
+
+static json_t *j_real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *j_vec3(const pb_sim_vec3 *v)
+{
+    return json_pack("{s:o,s:o,s:o}", "x", j_real(v->x), "y", j_real(v->y), "z", j_real(v->z));
+}
+
+static json_t *j_pose(const pb_sim_pose *p)
+{
+    return json_pack("{s:o,s:{s:o,s:o,s:o,s:o}}", "position", j_vec3(&p->position), "orientation", "x",
+                     j_real(p->qx), "y", j_real(p->qy), "z", j_real(p->qz), "w", j_real(p->qw));
+}
+
+static json_t *j_twist(const pb_sim_twist *t)
+{
+    return json_pack("{s:o,s:o}", "linear", j_vec3(&t->linear), "angular", j_vec3(&t->angular));
+}
+
+static json_t *j_state(const pb_sim_entity_state *s)
+{
+    return json_pack("{s:{s:{s:i,s:I},s:s},s:o,s:o,s:o}", "header", "stamp", "sec", (int)s->stamp_sec,
+                     "nanosec", (json_int_t)s->stamp_nanosec, "frame_id", s->frame_id ? s->frame_id : "",
+                     "pose", j_pose(&s->pose), "twist", j_twist(&s->twist), "acceleration",
+                     j_twist(&s->acceleration));
+}
+
+/* Not json_string(): the planbench command line has its own json_string() (src/cli/util.c),
+ * and its symbol would win over jansson's in the linked program. */
+static json_t *jstr(const char *s)
+{
+    return json_stringn(s, strlen(s));
+}
+
+static json_t *j_strings(const char *const *items, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, jstr(items[i]));
+    return a;
+}
+
+static json_t *j_bounds(const pb_sim_bounds *b)
+{
+    json_t *pts = json_array();
+    for (size_t i = 0; i < b->n_points; i++)
+        json_array_append_new(pts, j_vec3(&b->points[i]));
+    return json_pack("{s:i,s:o}", "type", (int)b->type, "points", pts);
+}
+
+static json_t *j_world(const pb_sim_world_info *w)
+{
+    return json_pack("{s:s,s:{s:s,s:s},s:s,s:o}", "name", w->name ? w->name : "", "world_resource", "uri",
+                     w->uri ? w->uri : "", "resource_string", "", "description",
+                     w->description ? w->description : "", "tags", j_strings(w->tags, w->n_tags));
+}
+
+/* ---------------------------------------------------------------- services */
+
+typedef json_t *(*service_fn)(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s);
+
+static json_t *sv_features(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)args, (void)session, (void)s;
+    pb_sim_features f;
+    pb_sim_get_features(sim, &f);
+    json_t *features = json_array();
+    for (size_t i = 0; i < f.n_features; i++)
+        json_array_append_new(features, json_integer(f.features[i]));
+    return json_pack("{s:{s:o,s:o,s:s}}", "features", "features", features, "spawn_formats",
+                     j_strings(f.spawn_formats, f.n_spawn_formats), "custom_info", f.custom_info);
+}
+
+static json_t *sv_spawn(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_spawn_request rq;
+    pb_sim_spawn_response rs;
+    read_spawn(args, &rq);
+    pb_sim_spawn_entity(sim, &rq, &rs);
+    return json_pack("{s:o,s:s}", "result", j_result(&rs.result), "entity_name", rs.entity_name);
+}
+
+static json_t *sv_spawns(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    const json_t *list = get(args, "spawn_requests");
+    const size_t n = json_array_size(list);
+    pb_sim_spawn_request *rq = calloc(n + 1, sizeof *rq);
+    pb_sim_spawn_response *rs = calloc(n + 1, sizeof *rs);
+    pb_sim_result overall;
+    json_t *results = json_array();
+    if (!rq || !rs) {
+        free(rq);
+        free(rs);
+        json_decref(results);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        read_spawn(json_array_get(list, i), &rq[i]);
+    pb_sim_spawn_entities(sim, rq, n, rs, &overall);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(results, json_pack("{s:o,s:s}", "result", j_result(&rs[i].result),
+                                                 "entity_name", rs[i].entity_name));
+    free(rq);
+    free(rs);
+    return json_pack("{s:o,s:o}", "result", j_result(&overall), "results", results);
+}
+
+static json_t *sv_delete(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_delete_entity(sim, get_str(args, "entity"), &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_entities(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    pb_sim_entity_filters f;
+    read_filters(get(args, "filters"), &f, s);
+    pb_sim_result r;
+    const char *const *names;
+    size_t n;
+    pb_sim_get_entities(sim, &f, &r, &names, &n);
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "entities", j_strings(names, n));
+}
+
+static json_t *sv_entities_states(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    pb_sim_entity_filters f;
+    read_filters(get(args, "filters"), &f, s);
+    pb_sim_result r;
+    const char *const *names;
+    const pb_sim_entity_state *states;
+    size_t n;
+    pb_sim_get_entities_states(sim, &f, &r, &names, &states, &n);
+    json_t *js = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(js, j_state(&states[i]));
+    return json_pack("{s:o,s:o,s:o}", "result", j_result(&r), "entities", j_strings(names, n), "states", js);
+}
+
+static json_t *sv_get_state(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_entity_state st;
+    pb_sim_get_entity_state(sim, get_str(args, "entity"), &r, &st);
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "state", j_state(&st));
+}
+
+static json_t *sv_set_state(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    const json_t *st = get(args, "state");
+    pb_sim_set_state_request rq = {
+        .entity = get_str(args, "entity"),
+        .state = {.frame_id = get_str(get(st, "header"), "frame_id"),
+                  .pose = read_pose(get(st, "pose")),
+                  .twist = read_twist(get(st, "twist")),
+                  .acceleration = read_twist(get(st, "acceleration"))},
+        .has_flags = get(args, "set_pose") || get(args, "set_twist") || get(args, "set_acceleration"),
+        .set_pose = get_bool(args, "set_pose"),
+        .set_twist = get_bool(args, "set_twist"),
+        .set_acceleration = get_bool(args, "set_acceleration"),
+    };
+    pb_sim_result r;
+    pb_sim_set_entity_state(sim, &rq, &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_get_info(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_entity_info info;
+    pb_sim_get_entity_info(sim, get_str(args, "entity"), &r, &info);
+    return json_pack("{s:o,s:{s:{s:i},s:s,s:o}}", "result", j_result(&r), "info", "category", "category",
+                     (int)info.category, "description", info.description ? info.description : "", "tags",
+                     j_strings(info.tags, info.n_tags));
+}
+
+static json_t *sv_set_info(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    const json_t *o = get(args, "info");
+    pb_sim_entity_info info = {.category = (uint8_t)get_u64(get(o, "category"), "category", 0),
+                               .description = get_str(o, "description")};
+    info.n_tags = read_strings(get(o, "tags"), &s->a);
+    info.tags = s->a;
+    pb_sim_result r;
+    pb_sim_set_entity_info(sim, get_str(args, "entity"), &info, &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_entity_bounds(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_bounds b;
+    pb_sim_get_entity_bounds(sim, get_str(args, "entity"), &r, &b);
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "bounds", j_bounds(&b));
+}
+
+static json_t *sv_named_poses(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    pb_sim_tags_filter t;
+    read_tags_filter(get(args, "tags"), &t, &s->a);
+    pb_sim_result r;
+    const pb_sim_named_pose *poses;
+    size_t n;
+    pb_sim_get_named_poses(sim, &t, &r, &poses, &n);
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(
+            a, json_pack("{s:s,s:s,s:o,s:o}", "name", poses[i].name, "description", poses[i].description,
+                         "tags", j_strings(poses[i].tags, poses[i].n_tags), "pose", j_pose(&poses[i].pose)));
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "poses", a);
+}
+
+static json_t *sv_named_pose_bounds(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_bounds b;
+    pb_sim_get_named_pose_bounds(sim, get_str(args, "name"), &r, &b);
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "bounds", j_bounds(&b));
+}
+
+static json_t *sv_spawnables(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    const size_t n_sources = read_strings(get(args, "sources"), &s->a);
+    pb_sim_result r;
+    const pb_sim_spawnable *sp;
+    size_t n;
+    pb_sim_get_spawnables(sim, s->a, n_sources, &r, &sp, &n);
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:{s:s,s:s},s:s,s:s,s:o}", "entity_resource", "uri", sp[i].uri,
+                                           "resource_string", "", "uri", sp[i].uri, "description",
+                                           sp[i].description, "spawn_bounds", j_bounds(&sp[i].spawn_bounds)));
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "spawnables", a);
+}
+
+static json_t *sv_get_sim_state(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)args, (void)session, (void)s;
+    pb_sim_result r;
+    uint8_t state;
+    pb_sim_get_simulation_state(sim, &r, &state);
+    return json_pack("{s:{s:i},s:o}", "state", "state", (int)state, "result", j_result(&r));
+}
+
+static json_t *sv_set_sim_state(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_set_simulation_state(sim, (uint8_t)get_u64(get(args, "state"), "state", 0), &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_reset(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_reset_simulation(sim, (uint8_t)get_u64(args, "scope", 0), &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_step(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_step_simulation(sim, get_u64(args, "steps", 1), &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_load_world(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    const json_t *res = get(args, "world_resource");
+    pb_sim_result r;
+    pb_sim_world_info w;
+    pb_sim_load_world(sim, res ? get_str(res, "uri") : get_str(args, "uri"),
+                      res ? get_str(res, "resource_string") : get_str(args, "resource_string"),
+                      get_bool(args, "fail_on_unsupported_element"), &r, &w);
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "world", j_world(&w));
+}
+
+static json_t *sv_unload_world(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)args, (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_unload_world(sim, &r);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
+static json_t *sv_current_world(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)args, (void)session, (void)s;
+    pb_sim_result r;
+    pb_sim_world_info w;
+    pb_sim_get_current_world(sim, &r, &w);
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "world", j_world(&w));
+}
+
+static json_t *sv_available_worlds(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    pb_sim_tags_filter t;
+    read_tags_filter(get(args, "filter"), &t, &s->a);
+    pb_sim_result r;
+    const pb_sim_world_info *w;
+    size_t n;
+    pb_sim_get_available_worlds(sim, &t, &r, &w, &n);
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, j_world(&w[i]));
+    return json_pack("{s:o,s:o}", "result", j_result(&r), "worlds", a);
+}
+
+static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    const pb_sim_plan_request rq = {
+        .entity = get_str(args, "entity"),
+        .goal_name = get_str(args, "goal_name"),
+        .goal = read_pose(get(args, "goal")),
+        .planner = get_str(args, "planner"),
+        .time_limit = get_f64(args, "time_limit", 0),
+        .seed = get_u64(args, "seed", 0),
+        .follow = get_bool(args, "follow"),
+        .speed = get_f64(args, "speed", 0),
+    };
+    pb_sim_plan_response rs;
+    pb_sim_plan_path(sim, &rq, &rs);
+    json_t *path = json_array();
+    for (size_t i = 0; i < rs.n_path; i++) {
+        const double *q = rs.path + 3 * i;
+        pb_sim_pose p = {{q[0], q[1], 0}, 0, 0, sin(q[2] / 2), cos(q[2] / 2)};
+        json_array_append_new(path, j_pose(&p));
+    }
+    return json_pack("{s:o,s:s,s:o,s:o,s:o}", "result", j_result(&rs.result), "outcome", rs.outcome, "path",
+                     path, "cost", j_real(rs.cost), "planning_time", j_real(rs.planning_time));
+}
+
+static json_t *sv_cancel(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)sim, (void)args, (void)s;
+    if (session && session->cancel_goal)
+        session->cancel_goal(session->payload, NULL);
+    return json_pack("{s:i,s:[]}", "return_code", 0, "goals_canceling");
+}
+
+typedef struct service_def {
+    const char *name; /* without the leading '/' */
+    const char *type;
+    const field *request;
+    service_fn fn;
+} service_def;
+
+#define SI "simulation_interfaces/srv/"
+static const service_def services[] = {
+    {"get_simulator_features", SI "GetSimulatorFeatures", q_empty, sv_features},
+    {"spawn_entity", SI "SpawnEntity", q_spawn, sv_spawn},
+    {"spawn_entities", SI "SpawnEntities", q_spawns, sv_spawns},
+    {"delete_entity", SI "DeleteEntity", q_entity, sv_delete},
+    {"get_entities", SI "GetEntities", q_filters, sv_entities},
+    {"get_entities_states", SI "GetEntitiesStates", q_filters, sv_entities_states},
+    {"get_entity_state", SI "GetEntityState", q_entity, sv_get_state},
+    {"set_entity_state", SI "SetEntityState", q_set_state, sv_set_state},
+    {"get_entity_info", SI "GetEntityInfo", q_entity, sv_get_info},
+    {"set_entity_info", SI "SetEntityInfo", q_set_info, sv_set_info},
+    {"get_entity_bounds", SI "GetEntityBounds", q_entity, sv_entity_bounds},
+    {"get_named_poses", SI "GetNamedPoses", q_named_poses, sv_named_poses},
+    {"get_named_pose_bounds", SI "GetNamedPoseBounds", q_name, sv_named_pose_bounds},
+    {"get_spawnables", SI "GetSpawnables", q_sources, sv_spawnables},
+    {"get_simulation_state", SI "GetSimulationState", q_empty, sv_get_sim_state},
+    {"set_simulation_state", SI "SetSimulationState", q_set_sim_state, sv_set_sim_state},
+    {"reset_simulation", SI "ResetSimulation", q_reset, sv_reset},
+    {"step_simulation", SI "StepSimulation", q_steps, sv_step},
+    {"load_world", SI "LoadWorld", q_load_world, sv_load_world},
+    {"unload_world", SI "UnloadWorld", q_empty, sv_unload_world},
+    {"get_current_world", SI "GetCurrentWorld", q_empty, sv_current_world},
+    {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, sv_available_worlds},
+    {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, sv_plan},
+    {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel},
+};
+#undef SI
+#define N_SERVICES (sizeof services / sizeof services[0])
+
+static const char *const topic_names[RB_TOPIC_COUNT] = {"entity_events", "entity_states"};
+static const char *const topic_types[RB_TOPIC_COUNT] = {"planbench_interfaces/msg/EntityEvent",
+                                                        "planbench_interfaces/msg/EntityStates"};
+
+/* rosapi introspection (spec §7.8), enough for ros.getServices() and friends. */
+static json_t *rosapi(const char *name, const json_t *args)
+{
+    if (strcmp(name, "rosapi/services") == 0) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < N_SERVICES; i++)
+            json_array_append_new(a, json_sprintf("/%s", services[i].name));
+        return json_pack("{s:o}", "services", a);
+    }
+    if (strcmp(name, "rosapi/service_type") == 0) {
+        const char *svc = get_str(args, "service");
+        svc += svc[0] == '/';
+        for (size_t i = 0; i < N_SERVICES; i++)
+            if (strcmp(services[i].name, svc) == 0)
+                return json_pack("{s:s}", "type", services[i].type);
+        return json_pack("{s:s}", "type", "");
+    }
+    if (strcmp(name, "rosapi/services_for_type") == 0) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < N_SERVICES; i++)
+            if (strcmp(services[i].type, get_str(args, "type")) == 0)
+                json_array_append_new(a, json_sprintf("/%s", services[i].name));
+        return json_pack("{s:o}", "services", a);
+    }
+    if (strcmp(name, "rosapi/action_servers") == 0)
+        return json_pack("{s:[s]}", "action_servers", "/simulate_steps");
+    if (strcmp(name, "rosapi/topics") == 0)
+        return json_pack("{s:[s,s],s:[s,s]}", "topics", "/entity_events", "/entity_states", "types",
+                         topic_types[0], topic_types[1]);
+    if (strcmp(name, "rosapi/nodes") == 0)
+        return json_pack("{s:[s]}", "nodes", "/planbench_sim");
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- envelope */
+
+static char *dump(json_t *msg)
+{
+    char *text = msg ? json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    json_decref(msg);
+    return text;
+}
+
+static char *service_failure(const json_t *id, const char *service, const char *message)
+{
+    json_t *m = json_pack("{s:s,s:s,s:s,s:b}", "op", "service_response", "service", service, "values",
+                          message, "result", 0);
+    if (id && m)
+        json_object_set(m, "id", (json_t *)id);
+    return dump(m);
+}
+
+/* args as an object: an object as is, a list zipped with the fields, absent/[] empty. */
+static json_t *normalise_args(json_t *args, const field *fields, const char *root, char *err, size_t size)
+{
+    if (!args || json_is_null(args))
+        return json_object();
+    if (json_is_object(args))
+        return json_incref(args);
+    if (json_is_array(args)) {
+        json_t *o = json_object();
+        size_t i;
+        json_t *v;
+        json_array_foreach(args, i, v)
+        {
+            if (!fields[i].name) {
+                snprintf(err, size, "%s message has %zu fields, but got a list of %zu", root, i,
+                         json_array_size(args));
+                json_decref(o);
+                return NULL;
+            }
+            json_object_set(o, fields[i].name, v);
+        }
+        return o;
+    }
+    snprintf(err, size, "%s message requires a dict or a list for args, but got a %s", root, py_class(args));
+    return NULL;
+}
+
+static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
+{
+    json_t *id = json_object_get(msg, "id");
+    json_t *svc = json_object_get(msg, "service");
+    if (!json_is_string(svc))
+        return service_failure(id, "", "Expected a service field but none was found.");
+    const char *name = json_string_value(svc);
+    const char *bare = name + (name[0] == '/');
+    const service_def *sv = NULL;
+    for (size_t i = 0; i < N_SERVICES && !sv; i++)
+        if (strcmp(services[i].name, bare) == 0)
+            sv = &services[i];
+    char err[600];
+    json_t *values = NULL;
+    if (!sv) {
+        json_t *args = json_object_get(msg, "args");
+        values = rosapi(bare, json_is_object(args) ? args : NULL);
+        if (!values) {
+            snprintf(err, sizeof err, "Service %.400s does not exist", name);
+            return service_failure(id, name, err);
+        }
+    } else {
+        char root[160];
+        snprintf(root, sizeof root, "%.140s_Request", sv->type);
+        char *slash = strstr(root, "/srv/");
+        if (slash)
+            memmove(slash, slash + 4, strlen(slash + 4) + 1);
+        json_t *args = normalise_args(json_object_get(msg, "args"), sv->request, root, err, sizeof err);
+        if (!args)
+            return service_failure(id, name, err);
+        if (!check_msg(sv->request, args, root, "", err, sizeof err)) {
+            json_decref(args);
+            return service_failure(id, name, err);
+        }
+        scratch s = {0};
+        values = sv->fn(sim, args, session, &s);
+        free(s.a);
+        free(s.b);
+        free(s.cats);
+        json_decref(args);
+        if (!values)
+            return service_failure(id, name, "out of memory");
+        /* an id-less cancel_goal (roslib cancelAllGoals) gets no reply */
+        if (!id && sv->fn == sv_cancel) {
+            json_decref(values);
+            return NULL;
+        }
+    }
+    json_t *reply = json_pack("{s:s,s:o,s:o,s:b}", "op", "service_response", "service", json_incref(svc),
+                              "values", values, "result", 1);
+    if (id && reply)
+        json_object_set(reply, "id", id);
+    return dump(reply);
+}
+
+char *rb_action_feedback(json_t *id, json_t *action, uint64_t completed, uint64_t remaining)
+{
+    json_t *m = json_pack("{s:s,s:O,s:{s:I,s:I}}", "op", "action_feedback", "action", action, "values",
+                          "completed_steps", (json_int_t)completed, "remaining_steps", (json_int_t)remaining);
+    if (id && m)
+        json_object_set(m, "id", id);
+    return dump(m);
+}
+
+char *rb_action_result(json_t *id, json_t *action, int status, const pb_sim_result *result)
+{
+    json_t *m = json_pack("{s:s,s:O,s:{s:o},s:i,s:b}", "op", "action_result", "action", action, "values",
+                          "result", j_result(result), "status", status, "result", 1);
+    if (id && m)
+        json_object_set(m, "id", id);
+    return dump(m);
+}
+
+static char *action_failure(json_t *id, json_t *action, const char *message)
+{
+    json_t *m = json_pack("{s:s,s:O,s:s,s:i,s:b}", "op", "action_result", "action",
+                          action ? action : json_null(), "values", message, "status", 0, "result", 0);
+    if (id && m)
+        json_object_set(m, "id", id);
+    return dump(m);
+}
+
+static char *handle_goal(pb_sim *sim, json_t *msg, const rb_session *session)
+{
+    json_t *id = json_object_get(msg, "id");
+    json_t *action = json_object_get(msg, "action");
+    if (!json_is_string(action))
+        return action_failure(id, action, "Expected an action field but none was found.");
+    const char *name = json_string_value(action);
+    name += name[0] == '/';
+    char err[600];
+    if (strcmp(name, "simulate_steps") != 0) {
+        snprintf(err, sizeof err, "Action %.400s does not exist", json_string_value(action));
+        return action_failure(id, action, err);
+    }
+    json_t *type = json_object_get(msg, "action_type");
+    if (type && (!json_is_string(type) ||
+                 (strcmp(json_string_value(type), "simulation_interfaces/action/SimulateSteps") &&
+                  strcmp(json_string_value(type), "simulation_interfaces/SimulateSteps")))) {
+        snprintf(err, sizeof err, "action_type must be simulation_interfaces/action/SimulateSteps for %.200s",
+                 json_string_value(action));
+        return action_failure(id, action, err);
+    }
+    static const char root[] = "simulation_interfaces/action/SimulateSteps_Goal";
+    json_t *args = normalise_args(json_object_get(msg, "args"), q_steps, root, err, sizeof err);
+    if (!args)
+        return action_failure(id, action, err);
+    if (!check_msg(q_steps, args, root, "", err, sizeof err)) {
+        json_decref(args);
+        return action_failure(id, action, err);
+    }
+    const uint64_t steps = get_u64(args, "steps", 0);
+    json_decref(args);
+    const bool feedback = json_is_true(json_object_get(msg, "feedback"));
+    if (session && session->start_goal) {
+        session->start_goal(session->payload, id, action, steps, feedback);
+        return NULL;
+    }
+    /* no connection: run to completion now, reply with the result only */
+    pb_sim_result r;
+    if (!pb_sim_steps_begin(sim, steps, &r))
+        return rb_action_result(id, action, 6, &r);
+    for (uint64_t i = 0; i < steps; i++)
+        pb_sim_step_once(sim);
+    if (steps > 0)
+        pb_sim_steps_end(sim);
+    return rb_action_result(id, action, 4, &r);
+}
+
+static char *handle_subscribe(json_t *msg, const rb_session *session, bool on)
+{
+    json_t *topic = json_object_get(msg, "topic");
+    if (!json_is_string(topic))
+        return NULL;
+    const char *name = json_string_value(topic);
+    name += name[0] == '/';
+    for (int t = 0; t < RB_TOPIC_COUNT; t++)
+        if (strcmp(name, topic_names[t]) == 0 && session && session->subscribe)
+            session->subscribe(session->payload, (rb_topic)t, on);
+    /* rosbridge answers nothing to subscribe/unsubscribe, also for unknown topics */
+    return NULL;
+}
+
+void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *session, char **reply)
+{
+    *reply = NULL;
+    if (size > MAX_MESSAGE_BYTES) {
+        *reply = service_failure(NULL, "", "message too large");
+        return;
+    }
+    json_error_t jerr;
+    json_t *msg = json_loadb(data, size, JSON_REJECT_DUPLICATES, &jerr);
+    if (!msg) {
+        char err[300];
+        snprintf(err, sizeof err, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+                 jerr.column);
+        *reply = service_failure(NULL, "", err);
+        return;
+    }
+    json_t *op = json_object_get(msg, "op");
+    json_t *id = json_object_get(msg, "id");
+    if (!json_is_object(msg) || !json_is_string(op)) {
+        *reply = service_failure(id, "", "a rosbridge message is a JSON object with a string 'op'");
+        json_decref(msg);
+        return;
+    }
+    const char *o = json_string_value(op);
+    if (strcmp(o, "call_service") == 0) {
+        *reply = handle_call(sim, msg, session);
+    } else if (strcmp(o, "send_action_goal") == 0) {
+        *reply = handle_goal(sim, msg, session);
+    } else if (strcmp(o, "cancel_action_goal") == 0) {
+        if (session && session->cancel_goal && id)
+            session->cancel_goal(session->payload, id);
+    } else if (strcmp(o, "subscribe") == 0 || strcmp(o, "unsubscribe") == 0) {
+        *reply = handle_subscribe(msg, session, o[0] == 's');
+    } else if (strcmp(o, "set_level") == 0 || strcmp(o, "auth") == 0 || strcmp(o, "advertise") == 0 ||
+               strcmp(o, "unadvertise") == 0 || strcmp(o, "publish") == 0) {
+        /* accepted silently (spec §7.7); we subscribe to no client topics */
+    } else {
+        char err[200];
+        snprintf(err, sizeof err, "Unknown operation: %.100s", o);
+        *reply = service_failure(id, "", err);
+    }
+    json_decref(msg);
+}
+
+void pb_sim_handle_message(pb_sim *sim, const char *data, size_t size, char **reply)
+{
+    rb_handle(sim, data, size, NULL, reply);
+}
+
+char *rb_entity_event(pb_sim_event_kind kind, const char *entity)
+{
+    static const char *const kinds[] = {"created", "deleted", "info_changed"};
+    return dump(json_pack("{s:s,s:s,s:{s:s,s:s}}", "op", "publish", "topic", "/entity_events", "msg", "event",
+                          kinds[kind], "entity", entity));
+}
+
+char *rb_entity_states(pb_sim *sim)
+{
+    pb_sim_result r;
+    const char *const *names;
+    const pb_sim_entity_state *states;
+    size_t n;
+    pb_sim_get_entities_states(sim, NULL, &r, &names, &states, &n);
+    json_t *js = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(js, j_state(&states[i]));
+    const double t = pb_sim_time(sim);
+    return dump(json_pack("{s:s,s:s,s:{s:{s:i,s:I},s:o,s:o}}", "op", "publish", "topic", "/entity_states",
+                          "msg", "stamp", "sec", (int)floor(t), "nanosec", (json_int_t)((t - floor(t)) * 1e9),
+                          "entities", j_strings(names, n), "states", js));
+}

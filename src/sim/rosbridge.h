@@ -1,0 +1,34 @@
+/* The rosbridge v2 codec (src/sim only): JSON text in, JSON text out, with the parts that
+ * need a connection (action goals, subscriptions) delegated to a session. */
+#ifndef PB_SIM_ROSBRIDGE_H
+#define PB_SIM_ROSBRIDGE_H
+
+#include "planbench/sim.h"
+
+#include <jansson.h>
+
+/** Topics a client can subscribe to. */
+typedef enum rb_topic { RB_TOPIC_ENTITY_EVENTS, RB_TOPIC_ENTITY_STATES, RB_TOPIC_COUNT } rb_topic;
+
+/** What a connection offers the codec. Any callback may be NULL (no connection: actions run
+ * to completion at once, subscriptions are refused). */
+typedef struct rb_session {
+    /** A validated SimulateSteps goal. `id` and `action` are borrowed JSON values to echo. */
+    void (*start_goal)(void *payload, json_t *id, json_t *action, uint64_t steps, bool feedback);
+    /** Cancel one goal by its id, or all goals when `id` is NULL. */
+    void (*cancel_goal)(void *payload, json_t *id);
+    void (*subscribe)(void *payload, rb_topic topic, bool on);
+    void *payload;
+} rb_session;
+
+/** Handle one text message; `*reply` gets a JSON text (malloc'd) or NULL. */
+void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *session, char **reply);
+
+/** Messages the transport sends on its own; each returns a malloc'd JSON text or NULL. */
+char *rb_action_feedback(json_t *id, json_t *action, uint64_t completed, uint64_t remaining);
+/** `status` is an action_msgs/GoalStatus value (4 succeeded, 5 canceled, 6 aborted). */
+char *rb_action_result(json_t *id, json_t *action, int status, const pb_sim_result *result);
+char *rb_entity_event(pb_sim_event_kind kind, const char *entity);
+char *rb_entity_states(pb_sim *sim);
+
+#endif

@@ -1,0 +1,408 @@
+/* The rosbridge WebSocket transport (libwebsockets): one text frame carries one JSON message.
+ *
+ * Everything runs on one thread: libwebsockets' event loop, plus a timer tick that advances
+ * running SimulateSteps goals one step at a time (feedback after each) and steps a PLAYING
+ * simulation in real time. So other clients are served while a goal runs, and no call ever
+ * blocks the loop for long. Each connection has a bounded queue of outgoing messages: a
+ * client that never reads is dropped when its queue is full, and never slows the others. */
+#include "rosbridge.h"
+#include "sim_internal.h"
+
+#include <libwebsockets.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_INCOMING     (4u << 20) /* bytes of one message */
+#define MAX_QUEUED       4096       /* messages waiting for a slow reader */
+#define MAX_QUEUED_BYTES (32u << 20)
+#define TICK_US          1000 /* timer period while something runs */
+#define IDLE_TICK_US     20000
+#define STEP_BUDGET_S    0.002
+#define BACKLOG                                                                                              \
+    256 /* queued messages above which stepping waits for the reader */ /* stepping per tick, so the loop    \
+                                                                           stays responsive */
+
+typedef struct out_msg {
+    struct out_msg *next;
+    size_t len;
+    unsigned char data[]; /* LWS_PRE bytes of headroom, then the text */
+} out_msg;
+
+typedef struct conn {
+    struct lws *wsi;
+    out_msg *head, *tail;
+    size_t n_queued, queued_bytes;
+    char *rx;
+    size_t rx_len, rx_cap;
+    bool rx_overflow;
+    bool subscribed[RB_TOPIC_COUNT];
+    bool dropping;
+    struct conn *next_conn;
+} conn;
+
+typedef struct goal {
+    struct goal *next;
+    conn *owner; /* NULL once the connection closed */
+    json_t *id, *action;
+    uint64_t steps, done;
+    bool feedback, started, cancel;
+} goal;
+
+typedef struct server {
+    pb_sim *sim;
+    struct lws_context *ctx;
+    lws_sorted_usec_list_t sul;
+    conn *conns;
+    goal *goals;
+    double next_play_step;
+    const volatile int *stop;
+    bool quit;
+} server;
+
+static void enqueue(conn *c, char *text)
+{
+    if (!text)
+        return;
+    const size_t len = strlen(text);
+    if (c->dropping || c->n_queued >= MAX_QUEUED || c->queued_bytes + len > MAX_QUEUED_BYTES) {
+        /* a client that does not read: close it rather than buffer without bound */
+        c->dropping = true;
+        free(text);
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+        return;
+    }
+    out_msg *m = malloc(sizeof *m + LWS_PRE + len);
+    if (!m) {
+        free(text);
+        return;
+    }
+    m->next = NULL;
+    m->len = len;
+    memcpy(m->data + LWS_PRE, text, len);
+    free(text);
+    if (c->tail)
+        c->tail->next = m;
+    else
+        c->head = m;
+    c->tail = m;
+    c->n_queued++;
+    c->queued_bytes += len;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void on_event(pb_sim_event_kind kind, const char *entity, void *payload)
+{
+    server *s = payload;
+    for (conn *c = s->conns; c; c = c->next_conn)
+        if (c->subscribed[RB_TOPIC_ENTITY_EVENTS])
+            enqueue(c, rb_entity_event(kind, entity));
+}
+
+static void publish_events(server *s)
+{
+    pb_sim_drain_events(s->sim, on_event, s);
+}
+
+static void publish_states(server *s)
+{
+    for (conn *c = s->conns; c; c = c->next_conn)
+        if (c->subscribed[RB_TOPIC_ENTITY_STATES] && c->n_queued <= BACKLOG)
+            enqueue(c, rb_entity_states(s->sim)); /* latest wins: skipped for a backed-up reader */
+}
+
+static server *server_of(struct lws *wsi)
+{
+    return lws_context_user(lws_get_context(wsi));
+}
+
+/* session callbacks for the codec */
+typedef struct session_payload {
+    server *s;
+    conn *c;
+} session_payload;
+
+static void start_goal(void *payload, json_t *id, json_t *action, uint64_t steps, bool feedback)
+{
+    session_payload *p = payload;
+    goal *g = calloc(1, sizeof *g);
+    if (!g)
+        return;
+    *g = (goal){.owner = p->c,
+                .id = id ? json_incref(id) : NULL,
+                .action = json_incref(action),
+                .steps = steps,
+                .feedback = feedback};
+    goal **tail = &p->s->goals;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = g;
+}
+
+static bool same_id(json_t *a, json_t *b)
+{
+    return a && b && json_equal(a, b);
+}
+
+static void cancel_goal(void *payload, json_t *id)
+{
+    session_payload *p = payload;
+    for (goal *g = p->s->goals; g; g = g->next)
+        if (!id || (g->owner == p->c && same_id(g->id, id)))
+            g->cancel = true;
+}
+
+static void subscribe(void *payload, rb_topic topic, bool on)
+{
+    session_payload *p = payload;
+    p->c->subscribed[topic] = on;
+}
+
+static void handle_text(server *s, conn *c, const char *data, size_t len)
+{
+    session_payload p = {s, c};
+    const rb_session session = {start_goal, cancel_goal, subscribe, &p};
+    char *reply = NULL;
+    rb_handle(s->sim, data, len, &session, &reply);
+    enqueue(c, reply);
+    publish_events(s);
+    if (pb_sim_state(s->sim) == PB_SIM_STATE_QUITTING)
+        s->quit = true;
+}
+
+static void free_queue(conn *c)
+{
+    while (c->head) {
+        out_msg *m = c->head;
+        c->head = m->next;
+        free(m);
+    }
+    c->tail = NULL;
+    c->n_queued = c->queued_bytes = 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+    conn *c = user;
+    server *s = NULL;
+    switch (reason) {
+    case LWS_CALLBACK_ESTABLISHED:
+        s = server_of(wsi);
+        memset(c, 0, sizeof *c);
+        c->wsi = wsi;
+        c->next_conn = s->conns;
+        s->conns = c;
+        break;
+    case LWS_CALLBACK_RECEIVE: {
+        s = server_of(wsi);
+        if (lws_frame_is_binary(wsi)) {
+            /* roslib never sends binary (BSON/CBOR are not supported here) */
+            enqueue(c,
+                    strdup("{\"op\":\"service_response\",\"service\":\"\",\"values\":\"binary frames are not "
+                           "supported\",\"result\":false}"));
+            break;
+        }
+        if (!c->rx_overflow) {
+            if (c->rx_len + len > MAX_INCOMING) {
+                c->rx_overflow = true;
+                free(c->rx);
+                c->rx = NULL;
+                c->rx_len = c->rx_cap = 0;
+            } else {
+                if (c->rx_len + len + 1 > c->rx_cap) {
+                    size_t cap = c->rx_cap ? c->rx_cap : 4096;
+                    while (cap < c->rx_len + len + 1)
+                        cap *= 2;
+                    char *g = realloc(c->rx, cap);
+                    if (!g)
+                        return -1;
+                    c->rx = g;
+                    c->rx_cap = cap;
+                }
+                memcpy(c->rx + c->rx_len, in, len);
+                c->rx_len += len;
+            }
+        }
+        if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+            if (c->rx_overflow) {
+                enqueue(
+                    c,
+                    strdup("{\"op\":\"service_response\",\"service\":\"\",\"values\":\"message larger than 4 "
+                           "MiB\",\"result\":false}"));
+                c->rx_overflow = false;
+            } else {
+                handle_text(s, c, c->rx ? c->rx : "", c->rx_len);
+            }
+            c->rx_len = 0;
+            if (c->rx_cap > (1u << 20)) {
+                free(c->rx);
+                c->rx = NULL;
+                c->rx_cap = 0;
+            }
+        }
+        break;
+    }
+    case LWS_CALLBACK_SERVER_WRITEABLE: {
+        out_msg *m = c->head;
+        if (!m)
+            break;
+        if (lws_write(wsi, m->data + LWS_PRE, m->len, LWS_WRITE_TEXT) < (int)m->len)
+            return -1;
+        c->head = m->next;
+        if (!c->head)
+            c->tail = NULL;
+        c->n_queued--;
+        c->queued_bytes -= m->len;
+        free(m);
+        if (c->head)
+            lws_callback_on_writable(wsi);
+        break;
+    }
+    case LWS_CALLBACK_CLOSED: {
+        s = server_of(wsi);
+        for (conn **p = &s->conns; *p; p = &(*p)->next_conn)
+            if (*p == c) {
+                *p = c->next_conn;
+                break;
+            }
+        for (goal *g = s->goals; g; g = g->next)
+            if (g->owner == c) {
+                g->owner = NULL;
+                g->cancel = true;
+            }
+        free_queue(c);
+        free(c->rx);
+        c->rx = NULL;
+        break;
+    }
+    default:
+        break;
+    }
+    return 0;
+}
+
+static void goal_free(goal *g)
+{
+    json_decref(g->id);
+    json_decref(g->action);
+    free(g);
+}
+
+/* Advance the first goal for up to STEP_BUDGET_S; goals run one after the other (they
+ * share the one simulation). */
+static void run_goals(server *s)
+{
+    const double t_end = pb_clock_seconds() + STEP_BUDGET_S;
+    while (s->goals) {
+        goal *g = s->goals;
+        pb_sim_result r;
+        if (!g->started) {
+            if (!pb_sim_steps_begin(s->sim, g->steps, &r)) {
+                if (g->owner)
+                    enqueue(g->owner, rb_action_result(g->id, g->action, 6, &r));
+                s->goals = g->next;
+                goal_free(g);
+                continue;
+            }
+            g->started = true;
+        }
+        /* back-pressure: feedback goes out after every step, so a goal whose client has not
+         * read its feedback yet waits instead of flooding the queue */
+        while (!g->cancel && g->done < g->steps && pb_clock_seconds() < t_end &&
+               !(g->owner && g->owner->n_queued > BACKLOG)) {
+            pb_sim_step_once(s->sim);
+            g->done++;
+            if (g->feedback && g->owner)
+                enqueue(g->owner, rb_action_feedback(g->id, g->action, g->done, g->steps - g->done));
+            publish_states(s);
+        }
+        if (!g->cancel && g->done < g->steps)
+            return; /* budget spent: continue at the next tick */
+        if (g->steps > 0 || g->cancel)
+            pb_sim_steps_end(s->sim);
+        r = (pb_sim_result){.result = PB_SIM_RESULT_OK};
+        if (g->cancel)
+            snprintf(r.error_message, sizeof r.error_message, "canceled after %llu of %llu steps",
+                     (unsigned long long)g->done, (unsigned long long)g->steps);
+        if (g->owner)
+            enqueue(g->owner, rb_action_result(g->id, g->action, g->cancel ? 5 : 4, &r));
+        s->goals = g->next;
+        goal_free(g);
+    }
+}
+
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    server *s = lws_container_of(sul, server, sul);
+    run_goals(s);
+    const double now = pb_clock_seconds();
+    if (pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING) {
+        /* real time; catch up at most a few steps after a stall */
+        if (s->next_play_step < now - 0.25)
+            s->next_play_step = now;
+        for (int k = 0; k < 8 && s->next_play_step <= now; k++) {
+            pb_sim_step_once(s->sim);
+            s->next_play_step += 0.05;
+            publish_states(s);
+        }
+    } else {
+        s->next_play_step = now;
+    }
+    publish_events(s);
+    const bool busy = s->goals || pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING;
+    lws_sul_schedule(s->ctx, 0, &s->sul, tick, busy ? TICK_US : IDLE_TICK_US);
+}
+
+pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile int *stop,
+                       void (*on_ready)(int port, void *payload), void *payload, pb_diag *diag)
+{
+    static struct lws_protocols protocols[] = {
+        {"rosbridge", callback, sizeof(conn), 65536, 0, NULL, 0},
+        {NULL, NULL, 0, 0, 0, NULL, 0},
+    };
+    server s = {.sim = sim, .stop = stop};
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = port;
+    info.iface = host && host[0] ? host : NULL;
+    info.protocols = protocols;
+    info.user = &s;
+    info.ka_time = 0;
+    info.timeout_secs = 30;
+    const char *log_level = getenv("PLANBENCH_LWS_LOG"); /* libwebsockets log bits, for debugging */
+    lws_set_log_level(log_level ? atoi(log_level) : LLL_ERR, NULL);
+    s.ctx = lws_create_context(&info);
+    if (!s.ctx) {
+        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s:%d", host ? host : "*", port);
+        return PB_ERR_IO;
+    }
+    struct lws_vhost *vh = lws_get_vhost_by_name(s.ctx, "default");
+    const int bound = vh ? lws_get_vhost_listen_port(vh) : port;
+    if (bound <= 0) {
+        lws_context_destroy(s.ctx);
+        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s:%d", host ? host : "*", port);
+        return PB_ERR_IO;
+    }
+    if (on_ready)
+        on_ready(bound, payload);
+    lws_sul_schedule(s.ctx, 0, &s.sul, tick, IDLE_TICK_US);
+    while (!(stop && *stop) && !s.quit)
+        if (lws_service(s.ctx, 0) < 0)
+            break;
+    /* let the reply to a QUITTING request go out */
+    for (int k = 0; k < 20 && s.quit; k++) {
+        bool pending = false;
+        for (conn *c = s.conns; c; c = c->next_conn)
+            pending |= c->head != NULL;
+        if (!pending)
+            break;
+        lws_service(s.ctx, 0);
+    }
+    lws_sul_cancel(&s.sul);
+    lws_context_destroy(s.ctx);
+    while (s.goals) {
+        goal *g = s.goals;
+        s.goals = g->next;
+        goal_free(g);
+    }
+    return PB_OK;
+}

@@ -1,0 +1,1440 @@
+/* The simulation: world, entities, state machine, stepping, and every simulation_interfaces
+ * service as a plain C function (spec: ../shared/spec/simulation-interfaces.md). Every pose
+ * is validated by the same engine the planners use: entities are dynamic obstacles of the
+ * world's image engine, and a footprint check at the requested pose decides INVALID_POSE. */
+#include "sim_internal.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NAME   128
+#define MAX_EVENTS 4096
+/* StepSimulation blocks the server: larger counts must use the action. */
+#define MAX_SERVICE_STEPS 100000u
+#define MAX_ACTION_STEPS  100000000ull
+
+typedef struct sim_entity {
+    char *name;
+    pb_footprint footprint;
+    uint8_t category;
+    char *description;
+    sim_strings tags;
+    double pose[3];
+    double initial_pose[3];
+    double twist[3]; /* vx, vy (map units/s), wz (rad/s) */
+    bool spawned;
+    bool is_static;
+    uint32_t obstacle;
+    double *path; /* follow: n_path poses of 3 */
+    size_t n_path, path_next;
+    double follow_speed;
+} sim_entity;
+
+typedef struct sim_event {
+    pb_sim_event_kind kind;
+    char *name;
+} sim_event;
+
+struct pb_sim {
+    char *worlds_dir, *robots_dir;
+    double dt;
+    uint8_t state;
+    double time;
+    bool have_world;
+    sim_world world;
+    pb_engine *engine;
+    sim_entity *entities;
+    size_t n_entities, cap_entities;
+    sim_event *events;
+    size_t n_events, cap_events;
+    /* scratch for borrowed responses, grown as needed */
+    const char **names;
+    pb_sim_entity_state *states;
+    size_t cap_scratch;
+    pb_sim_named_pose *poses;
+    pb_sim_spawnable *spawnables;
+    sim_world available[64];
+    size_t n_available;
+    pb_sim_world_info available_info[64];
+    char available_path[64][1024];
+    double *plan_path;
+    char name_buf[MAX_NAME + 32];
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static void set_result(pb_sim_result *r, uint8_t code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void set_result(pb_sim_result *r, uint8_t code, const char *fmt, ...)
+{
+    r->result = code;
+    r->error_message[0] = '\0';
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->error_message, sizeof r->error_message, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static const char *str(const char *s)
+{
+    return s ? s : "";
+}
+
+static void push_event(pb_sim *sim, pb_sim_event_kind kind, const char *name)
+{
+    if (sim->n_events == MAX_EVENTS) {
+        /* nobody drains: drop the oldest rather than grow without bound */
+        free(sim->events[0].name);
+        memmove(sim->events, sim->events + 1, (sim->n_events - 1) * sizeof *sim->events);
+        sim->n_events--;
+    }
+    if (sim->n_events == sim->cap_events) {
+        size_t cap = sim->cap_events ? sim->cap_events * 2 : 16;
+        sim_event *g = realloc(sim->events, cap * sizeof *g);
+        if (!g)
+            return;
+        sim->events = g;
+        sim->cap_events = cap;
+    }
+    char *copy = sim_strdup(name);
+    if (!copy)
+        return;
+    sim->events[sim->n_events++] = (sim_event){kind, copy};
+}
+
+void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind, const char *, void *), void *payload)
+{
+    for (size_t i = 0; i < sim->n_events; i++) {
+        if (fn)
+            fn(sim->events[i].kind, sim->events[i].name, payload);
+        free(sim->events[i].name);
+    }
+    sim->n_events = 0;
+}
+
+static bool reserve_scratch(pb_sim *sim, size_t n)
+{
+    if (n <= sim->cap_scratch)
+        return true;
+    size_t cap = sim->cap_scratch ? sim->cap_scratch : 16;
+    while (cap < n)
+        cap *= 2;
+    const char **names = realloc(sim->names, cap * sizeof *names);
+    if (!names)
+        return false;
+    sim->names = names;
+    pb_sim_entity_state *states = realloc(sim->states, cap * sizeof *states);
+    if (!states)
+        return false;
+    sim->states = states;
+    sim->cap_scratch = cap;
+    return true;
+}
+
+static sim_entity *find_entity(pb_sim *sim, const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (strcmp(sim->entities[i].name, name) == 0)
+            return &sim->entities[i];
+    return NULL;
+}
+
+static void pose_to_msg(const double *pose, pb_sim_pose *out)
+{
+    *out = (pb_sim_pose){.position = {pose[0], pose[1], 0.0}, .qz = sin(pose[2] / 2), .qw = cos(pose[2] / 2)};
+}
+
+static double wrap_angle(double a)
+{
+    a = fmod(a + M_PI, 2 * M_PI);
+    if (a < 0)
+        a += 2 * M_PI;
+    return a - M_PI;
+}
+
+/* A pose message to (x, y, yaw) in the world frame. False with `why` on a bad quaternion,
+ * roll or pitch, a non-finite position or an unknown frame. */
+static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+                          size_t size)
+{
+    const double n = sqrt(p->qx * p->qx + p->qy * p->qy + p->qz * p->qz + p->qw * p->qw);
+    if (!isfinite(p->position.x) || !isfinite(p->position.y) || !isfinite(p->position.z)) {
+        snprintf(why, size, "position must be finite");
+        return false;
+    }
+    if (!isfinite(n) || fabs(n - 1.0) > 1e-3) {
+        snprintf(why, size, "invalid quaternion (norm %g, must be 1)", n);
+        return false;
+    }
+    if (fabs(p->qx / n) > 1e-3 || fabs(p->qy / n) > 1e-3) {
+        snprintf(why, size, "planar entities cannot roll or pitch (quaternion x, y must be 0)");
+        return false;
+    }
+    double local[3] = {p->position.x, p->position.y, 2 * atan2(p->qz / n, p->qw / n)};
+    frame = str(frame);
+    if (frame[0] == '/')
+        frame++;
+    if (frame[0] && strcmp(frame, "world") != 0 && strcmp(frame, "map") != 0) {
+        const sim_entity *ref = find_entity(sim, frame);
+        if (!ref) {
+            snprintf(why, size, "unknown frame '%s'", frame);
+            return false;
+        }
+        const double c = cos(ref->pose[2]), s = sin(ref->pose[2]);
+        const double x = ref->pose[0] + c * local[0] - s * local[1],
+                     y = ref->pose[1] + s * local[0] + c * local[1];
+        local[0] = x;
+        local[1] = y;
+        local[2] += ref->pose[2];
+    }
+    local[2] = wrap_angle(local[2]);
+    memcpy(out, local, sizeof local);
+    return true;
+}
+
+static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
+{
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (sim->entities[i].obstacle == id)
+            return sim->entities[i].name;
+    return "?";
+}
+
+/* The C-space check of a footprint at a pose: NULL when free, else a message naming what it
+ * hits (written into `why`). */
+static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose, uint32_t self, char *why,
+                         size_t size)
+{
+    pb_hit hit;
+    if (pb_engine_footprint_check(sim->engine, fp, pose, self, &hit) != PB_OK) {
+        snprintf(why, size, "the world's engine cannot check footprints");
+        return false;
+    }
+    switch (hit.kind) {
+    case PB_HIT_NONE:
+        return true;
+    case PB_HIT_OUTSIDE:
+        snprintf(why, size, "pose (%.3f, %.3f, %.3f) puts the footprint outside the map [0, %g] x [0, %g]",
+                 pose[0], pose[1], pose[2], pb_engine_upper(sim->engine)[0], pb_engine_upper(sim->engine)[1]);
+        return false;
+    case PB_HIT_MAP:
+        snprintf(why, size, "pose (%.3f, %.3f, %.3f) hits an obstacle of the map at pixel (%d, %d)", pose[0],
+                 pose[1], pose[2], hit.pixel_x, hit.pixel_y);
+        return false;
+    case PB_HIT_OBSTACLE:
+        snprintf(why, size, "pose (%.3f, %.3f, %.3f) overlaps entity '%s'", pose[0], pose[1], pose[2],
+                 entity_by_obstacle(sim, hit.obstacle_id));
+        return false;
+    default:
+        snprintf(why, size, "malformed footprint or pose");
+        return false;
+    }
+}
+
+static void entity_free(sim_entity *e)
+{
+    free(e->name);
+    free(e->description);
+    sim_strings_finish(&e->tags);
+    free(e->path);
+}
+
+static bool copy_tags(sim_strings *dst, const char *const *tags, size_t n)
+{
+    dst->items = n ? calloc(n, sizeof *dst->items) : NULL;
+    dst->n = 0;
+    if (n && !dst->items)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        dst->items[i] = sim_strdup(tags[i]);
+        if (!dst->items[i])
+            return false;
+        dst->n++;
+    }
+    return true;
+}
+
+/* Make an entity at a pose already checked free. */
+static sim_entity *add_entity(pb_sim *sim, const char *name, const sim_robot *robot, const double *pose,
+                              bool spawned, bool is_static)
+{
+    if (sim->n_entities == sim->cap_entities) {
+        size_t cap = sim->cap_entities ? sim->cap_entities * 2 : 16;
+        sim_entity *g = realloc(sim->entities, cap * sizeof *g);
+        if (!g)
+            return NULL;
+        sim->entities = g;
+        sim->cap_entities = cap;
+    }
+    sim_entity *e = &sim->entities[sim->n_entities];
+    memset(e, 0, sizeof *e);
+    e->name = sim_strdup(name);
+    e->description = sim_strdup(robot->description);
+    if (!e->name || !e->description ||
+        !copy_tags(&e->tags, (const char *const *)robot->tags.items, robot->tags.n) ||
+        pb_engine_obstacle_add(sim->engine, &robot->footprint, pose, &e->obstacle) != PB_OK) {
+        entity_free(e);
+        return NULL;
+    }
+    e->footprint = robot->footprint;
+    e->category = robot->category;
+    e->is_static = is_static || robot->category == PB_SIM_CATEGORY_STATIC_OBJECT;
+    e->spawned = spawned;
+    memcpy(e->pose, pose, sizeof e->pose);
+    memcpy(e->initial_pose, pose, sizeof e->initial_pose);
+    sim->n_entities++;
+    push_event(sim, PB_SIM_EVENT_CREATED, e->name);
+    return e;
+}
+
+static void remove_entity(pb_sim *sim, size_t index)
+{
+    sim_entity *e = &sim->entities[index];
+    pb_engine_obstacle_remove(sim->engine, e->obstacle);
+    push_event(sim, PB_SIM_EVENT_DELETED, e->name);
+    entity_free(e);
+    memmove(e, e + 1, (sim->n_entities - index - 1) * sizeof *e);
+    sim->n_entities--;
+}
+
+static void unload(pb_sim *sim)
+{
+    while (sim->n_entities)
+        remove_entity(sim, sim->n_entities - 1);
+    pb_engine_destroy(sim->engine);
+    sim->engine = NULL;
+    if (sim->have_world)
+        sim_world_finish(&sim->world);
+    sim->have_world = false;
+    sim->state = PB_SIM_STATE_NO_WORLD;
+    sim->time = 0.0;
+}
+
+/* Make the engine and the world's own entities; on failure the sim has no world. */
+static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
+{
+    pb_diag diag = {0};
+    if (pb_engine_load(&sim->engine, "image2d", world->map_path, NULL, 0, &diag) != PB_OK) {
+        snprintf(why, size, "map %.100s: %.120s", world->map_path, diag.message);
+        sim_world_finish(world);
+        return false;
+    }
+    sim->world = *world;
+    sim->have_world = true;
+    for (size_t i = 0; i < world->n_entities; i++) {
+        const sim_world_entity *we = &world->entities[i];
+        const sim_robot *robot = &world->robots[we->robot];
+        if (find_entity(sim, we->name) ||
+            !pose_is_free(sim, &robot->footprint, we->pose, PB_OBSTACLE_NONE, why, size) ||
+            !add_entity(sim, we->name, robot, we->pose, false, we->is_static)) {
+            char inner[PB_SIM_MESSAGE_SIZE];
+            snprintf(inner, sizeof inner, "%s", why);
+            snprintf(why, size, "world entity '%.60s': %.150s", we->name,
+                     find_entity(sim, we->name) ? "duplicate name" : inner);
+            unload(sim);
+            return false;
+        }
+    }
+    pb_sim_drain_events(sim, NULL, NULL);
+    sim->state = PB_SIM_STATE_STOPPED;
+    sim->time = 0.0;
+    return true;
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+pb_sim_config pb_sim_config_default(void)
+{
+    return (pb_sim_config){.worlds_dir = NULL, .robots_dir = NULL, .world = NULL, .time_step = 0.05};
+}
+
+pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag)
+{
+    *out = NULL;
+    if (!(config->time_step > 0.0) || !(config->time_step <= 3600.0)) {
+        pb_diag_set(diag, NULL, 0, 0, "time step must be in (0, 3600] seconds, got %g", config->time_step);
+        return PB_ERR_INVALID;
+    }
+    pb_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return PB_ERR_NOMEM;
+    sim->worlds_dir = sim_strdup(config->worlds_dir ? config->worlds_dir : "worlds");
+    sim->robots_dir = sim_strdup(config->robots_dir ? config->robots_dir : "robots");
+    sim->dt = config->time_step;
+    sim->state = PB_SIM_STATE_NO_WORLD;
+    if (!sim->worlds_dir || !sim->robots_dir) {
+        pb_sim_destroy(sim);
+        return PB_ERR_NOMEM;
+    }
+    if (config->world) {
+        pb_sim_result r;
+        pb_sim_world_info info;
+        pb_sim_load_world(sim, config->world, NULL, false, &r, &info);
+        if (r.result != PB_SIM_RESULT_OK) {
+            pb_diag_set(diag, config->world, 0, 0, "%s", r.error_message);
+            pb_sim_destroy(sim);
+            return PB_ERR_INVALID;
+        }
+    }
+    *out = sim;
+    return PB_OK;
+}
+
+void pb_sim_destroy(pb_sim *sim)
+{
+    if (!sim)
+        return;
+    unload(sim);
+    pb_sim_drain_events(sim, NULL, NULL);
+    free(sim->events);
+    free(sim->entities);
+    free(sim->names);
+    free(sim->states);
+    free(sim->poses);
+    free(sim->spawnables);
+    for (size_t i = 0; i < sim->n_available; i++)
+        sim_world_finish(&sim->available[i]);
+    free(sim->plan_path);
+    free(sim->worlds_dir);
+    free(sim->robots_dir);
+    free(sim);
+}
+
+double pb_sim_time(const pb_sim *sim)
+{
+    return sim->time;
+}
+uint8_t pb_sim_state(const pb_sim *sim)
+{
+    return sim->state;
+}
+size_t pb_sim_entity_count(const pb_sim *sim)
+{
+    return sim->n_entities;
+}
+
+/* ---------------------------------------------------------------- features */
+
+void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out)
+{
+    (void)sim;
+    /* exactly what works; 7 (convex-hull filters) is not implemented */
+    static const uint16_t features[] = {0,  1,  2,  3,  4,  5,  6,  8,  9,  10, 11, 12, 13, 14, 20, 21,
+                                        22, 23, 24, 25, 26, 31, 32, 33, 40, 41, 42, 43, 44, 45, 50};
+    static const char *const formats[] = {"planbench-simrobot"};
+    *out = (pb_sim_features){
+        .features = features,
+        .n_features = sizeof features / sizeof features[0],
+        .spawn_formats = formats,
+        .n_spawn_formats = 1,
+        .custom_info =
+            "planbench simulation service: planar worlds on image maps, x/y in pixels, yaw from the "
+            "quaternion; every pose is checked against the planners' C-space. Extra: /plan_path.",
+    };
+}
+
+/* ---------------------------------------------------------------- spawning */
+
+static bool name_valid(const char *name)
+{
+    const size_t n = strlen(name);
+    if (n == 0 || n > MAX_NAME ||
+        !((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_'))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        const char c = name[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+            return false;
+    }
+    return true;
+}
+
+/* A ROS namespace: "" or tokens of name characters separated by '/', optional leading '/'. */
+static bool namespace_valid(const char *ns)
+{
+    if (*ns == '/')
+        ns++;
+    if (!*ns)
+        return true;
+    if (strlen(ns) > MAX_NAME)
+        return false;
+    char buf[MAX_NAME + 1];
+    snprintf(buf, sizeof buf, "%s", ns);
+    for (char *tok = buf, *slash; tok; tok = slash ? slash + 1 : NULL) {
+        slash = strchr(tok, '/');
+        if (slash)
+            *slash = '\0';
+        if (!name_valid(tok))
+            return false;
+    }
+    return true;
+}
+
+static const sim_robot *find_robot_uri(const pb_sim *sim, const char *uri)
+{
+    for (size_t i = 0; i < sim->world.n_robots; i++)
+        if (strcmp(sim->world.robots[i].uri, uri) == 0 || strcmp(sim->world.robots[i].name, uri) == 0)
+            return &sim->world.robots[i];
+    return NULL;
+}
+
+void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spawn_response *rs)
+{
+    pb_sim_result *r = &rs->result;
+    rs->entity_name = "";
+    const char *uri = str(rq->uri), *text = str(rq->resource_string), *ns = str(rq->entity_namespace);
+    if (!sim->have_world) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no world loaded");
+        return;
+    }
+    sim_robot parsed;
+    bool own_parsed = false;
+    const sim_robot *robot = NULL;
+    if (uri[0]) {
+        if (strncmp(uri, "model://", 8) != 0) {
+            set_result(r, PB_SIM_SPAWN_UNSUPPORTED_FORMAT,
+                       "uri '%.100s': only model://NAME from GetSpawnables", uri);
+            return;
+        }
+        robot = find_robot_uri(sim, uri);
+        if (!robot) {
+            set_result(r, PB_SIM_RESULT_NOT_FOUND, "no spawnable '%.100s' in this world (see GetSpawnables)",
+                       uri);
+            return;
+        }
+    } else if (text[0]) {
+        char why[PB_SIM_MESSAGE_SIZE];
+        if (sim_robot_parse(&parsed, text, strlen(text), why, sizeof why) != SIM_LOAD_OK) {
+            set_result(r, PB_SIM_SPAWN_RESOURCE_PARSE_ERROR, "resource_string: %s", why);
+            return;
+        }
+        own_parsed = true;
+        robot = &parsed;
+    } else {
+        set_result(r, PB_SIM_SPAWN_NO_RESOURCE, "both uri and resource_string are empty");
+        return;
+    }
+    char full[MAX_NAME * 2 + 2];
+    const char *base = str(rq->name)[0] ? rq->name : robot->name;
+    char why[PB_SIM_MESSAGE_SIZE];
+    double pose[3];
+    if (!namespace_valid(ns)) {
+        set_result(r, PB_SIM_SPAWN_NAMESPACE_INVALID, "namespace '%.100s' breaks ROS naming rules", ns);
+        goto done;
+    }
+    if (!name_valid(base)) {
+        set_result(r, PB_SIM_SPAWN_NAME_INVALID,
+                   "name '%.100s' must be 1-128 letters, digits or '_', not starting "
+                   "with a digit",
+                   base);
+        goto done;
+    }
+    if (*ns == '/')
+        ns++;
+    snprintf(full, sizeof full, "%s%s%s", ns, ns[0] ? "/" : "", base);
+    if (find_entity(sim, full)) {
+        if (!rq->allow_renaming) {
+            set_result(r, PB_SIM_SPAWN_NAME_NOT_UNIQUE, "an entity named '%s' exists", full);
+            goto done;
+        }
+        const size_t len = strlen(full);
+        for (unsigned k = 1;; k++) {
+            snprintf(full + len, sizeof full - len, "_%u", k);
+            if (!find_entity(sim, full))
+                break;
+        }
+    }
+    if (!pose_from_msg(sim, &rq->initial_pose, rq->frame_id, pose, why, sizeof why) ||
+        !pose_is_free(sim, &robot->footprint, pose, PB_OBSTACLE_NONE, why, sizeof why)) {
+        set_result(r, PB_SIM_SPAWN_INVALID_POSE, "%s", why);
+        goto done;
+    }
+    sim_entity *e = add_entity(sim, full, robot, pose, true, false);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        goto done;
+    }
+    rs->entity_name = e->name;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+done:
+    if (own_parsed)
+        sim_robot_finish(&parsed);
+}
+
+void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, size_t n,
+                           pb_sim_spawn_response *responses, pb_sim_result *result)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        pb_sim_spawn_entity(sim, &requests[i], &responses[i]);
+        failed += responses[i].result.result != PB_SIM_RESULT_OK;
+    }
+    /* entity_name points at each entity's own heap name, which a later spawn does not move */
+    if (failed)
+        set_result(result, PB_SIM_SPAWN_ENTITIES_SPAWN_FAILED, "%zu of %zu spawn requests failed", failed, n);
+    else
+        set_result(result, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *r)
+{
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (strcmp(sim->entities[i].name, str(entity)) == 0) {
+            if (sim->entities[i].is_static && !sim->entities[i].spawned) {
+                set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is a static part of the world", entity);
+                return;
+            }
+            remove_entity(sim, i);
+            set_result(r, PB_SIM_RESULT_OK, NULL);
+            return;
+        }
+    set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
+}
+
+/* ---------------------------------------------------------------- filters and states */
+
+static bool tags_match(const sim_strings *have, const pb_sim_tags_filter *f)
+{
+    if (!f || f->n_tags == 0)
+        return true;
+    size_t found = 0;
+    for (size_t i = 0; i < f->n_tags; i++)
+        for (size_t j = 0; j < have->n; j++)
+            if (strcmp(f->tags[i], have->items[j]) == 0) {
+                found++;
+                break;
+            }
+    return f->filter_mode == PB_SIM_FILTER_ALL ? found == f->n_tags : found > 0;
+}
+
+/* The bounds of a filter as a footprint at a pose, or false with a result set. */
+static bool bounds_region(const pb_sim_bounds *b, pb_footprint *fp, double *pose, pb_sim_result *r)
+{
+    memset(fp, 0, sizeof *fp);
+    pose[2] = 0.0;
+    if (b->type == PB_SIM_BOUNDS_SPHERE) {
+        if (b->n_points < 2 || !(b->points[1].x >= 0.0) || !isfinite(b->points[1].x)) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                       "sphere bounds need 2 points, points[1].x the radius >= 0");
+            return false;
+        }
+        fp->type = PB_FOOTPRINT_DISC;
+        fp->radius = b->points[1].x > 1e-9 ? b->points[1].x : 1e-9;
+        pose[0] = b->points[0].x;
+        pose[1] = b->points[0].y;
+        return true;
+    }
+    if (b->type == PB_SIM_BOUNDS_BOX) {
+        if (b->n_points != 2) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "box bounds need exactly 2 points");
+            return false;
+        }
+        const double lx = fmin(b->points[0].x, b->points[1].x), hx = fmax(b->points[0].x, b->points[1].x);
+        const double ly = fmin(b->points[0].y, b->points[1].y), hy = fmax(b->points[0].y, b->points[1].y);
+        fp->type = PB_FOOTPRINT_RECT;
+        fp->half_length = fmax((hx - lx) / 2, 1e-9);
+        fp->half_width = fmax((hy - ly) / 2, 1e-9);
+        pose[0] = (lx + hx) / 2;
+        pose[1] = (ly + hy) / 2;
+        return true;
+    }
+    set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED,
+               "bounds type %u is not supported in filters (sphere and box are)", (unsigned)b->type);
+    return false;
+}
+
+/* Collect the matching entities into sim->names (and states when wanted). */
+static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_sim_result *r, bool want_states)
+{
+    regex_t re;
+    bool have_re = false;
+    pb_footprint region;
+    double region_pose[3];
+    bool have_region = false;
+    if (f && f->tags.n_tags && f->tags.filter_mode > PB_SIM_FILTER_ALL) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "tags.filter_mode must be 0 (ANY) or 1 (ALL), got %u",
+                   (unsigned)f->tags.filter_mode);
+        return 0;
+    }
+    if (f && f->bounds.type != PB_SIM_BOUNDS_EMPTY) {
+        if (!bounds_region(&f->bounds, &region, region_pose, r))
+            return 0;
+        have_region = true;
+    }
+    if (f && f->filter && f->filter[0]) {
+        const int rc = regcomp(&re, f->filter, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char msg[200];
+            regerror(rc, &re, msg, sizeof msg);
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "filter '%.60s': %s", f->filter, msg);
+            return 0;
+        }
+        have_re = true;
+    }
+    size_t n = 0;
+    if (!reserve_scratch(sim, sim->n_entities)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        if (have_re)
+            regfree(&re);
+        return 0;
+    }
+    for (size_t i = 0; i < sim->n_entities; i++) {
+        const sim_entity *e = &sim->entities[i];
+        if (have_re && regexec(&re, e->name, 0, NULL, 0) != 0)
+            continue;
+        if (f && f->n_categories) {
+            bool any = false;
+            for (size_t k = 0; k < f->n_categories; k++)
+                any |= f->categories[k] == e->category;
+            if (!any)
+                continue;
+        }
+        if (f && !tags_match(&e->tags, &f->tags))
+            continue;
+        if (have_region && !pb_footprint_overlap(&region, region_pose, &e->footprint, e->pose))
+            continue;
+        sim->names[n] = e->name;
+        if (want_states) {
+            pb_sim_entity_state *st = &sim->states[n];
+            memset(st, 0, sizeof *st);
+            st->frame_id = "world";
+            st->stamp_sec = (int32_t)floor(sim->time);
+            st->stamp_nanosec = (uint32_t)((sim->time - floor(sim->time)) * 1e9);
+            pose_to_msg(e->pose, &st->pose);
+            st->twist.linear.x = e->twist[0];
+            st->twist.linear.y = e->twist[1];
+            st->twist.angular.z = e->twist[2];
+        }
+        n++;
+    }
+    if (have_re)
+        regfree(&re);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+    return n;
+}
+
+void pb_sim_get_entities(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *r,
+                         const char *const **names, size_t *n)
+{
+    *n = filter_entities(sim, filters, r, false);
+    *names = sim->names;
+}
+
+void pb_sim_get_entities_states(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *r,
+                                const char *const **names, const pb_sim_entity_state **states, size_t *n)
+{
+    *n = filter_entities(sim, filters, r, true);
+    *names = sim->names;
+    *states = sim->states;
+}
+
+void pb_sim_get_entity_state(pb_sim *sim, const char *entity, pb_sim_result *r, pb_sim_entity_state *state)
+{
+    memset(state, 0, sizeof *state);
+    state->frame_id = "";
+    state->pose.qw = 1.0;
+    const sim_entity *e = find_entity(sim, entity);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
+        return;
+    }
+    state->frame_id = "world";
+    state->stamp_sec = (int32_t)floor(sim->time);
+    state->stamp_nanosec = (uint32_t)((sim->time - floor(sim->time)) * 1e9);
+    pose_to_msg(e->pose, &state->pose);
+    state->twist.linear.x = e->twist[0];
+    state->twist.linear.y = e->twist[1];
+    state->twist.angular.z = e->twist[2];
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+static bool twist_nonzero(const pb_sim_twist *t)
+{
+    return t->linear.x != 0 || t->linear.y != 0 || t->linear.z != 0 || t->angular.x != 0 ||
+           t->angular.y != 0 || t->angular.z != 0;
+}
+
+static bool twist_finite(const pb_sim_twist *t)
+{
+    return isfinite(t->linear.x) && isfinite(t->linear.y) && isfinite(t->linear.z) &&
+           isfinite(t->angular.x) && isfinite(t->angular.y) && isfinite(t->angular.z);
+}
+
+void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb_sim_result *r)
+{
+    sim_entity *e = find_entity(sim, rq->entity);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(rq->entity));
+        return;
+    }
+    /* 1.x shape (no flags in the request): pose and twist are applied */
+    const bool set_pose = rq->has_flags ? rq->set_pose : true;
+    const bool set_twist = rq->has_flags ? rq->set_twist : true;
+    const bool set_accel = rq->has_flags ? rq->set_acceleration : false;
+    const pb_sim_twist *tw = &rq->state.twist, *ac = &rq->state.acceleration;
+    if ((set_twist && !twist_finite(tw)) || (set_accel && !twist_finite(ac))) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "twist and acceleration must be finite");
+        return;
+    }
+    if (e->is_static && ((set_twist && twist_nonzero(tw)) || (set_accel && twist_nonzero(ac)))) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "'%s' is static: it cannot be given a twist or acceleration", e->name);
+        return;
+    }
+    if (set_twist && (tw->linear.z != 0 || tw->angular.x != 0 || tw->angular.y != 0)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "planar entities move in x, y and yaw only (linear.z, angular.x, "
+                   "angular.y must be 0)");
+        return;
+    }
+    if (set_accel && twist_nonzero(ac)) {
+        set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED, "accelerations are not simulated");
+        return;
+    }
+    double pose[3];
+    if (set_pose) {
+        char why[PB_SIM_MESSAGE_SIZE];
+        if (!pose_from_msg(sim, &rq->state.pose, rq->state.frame_id, pose, why, sizeof why) ||
+            !pose_is_free(sim, &e->footprint, pose, e->obstacle, why, sizeof why)) {
+            set_result(r, PB_SIM_SET_STATE_INVALID_POSE, "%s", why);
+            return;
+        }
+        memcpy(e->pose, pose, sizeof pose);
+        pb_engine_obstacle_move(sim->engine, e->obstacle, pose);
+        e->n_path = 0; /* a teleported entity stops following its path */
+    }
+    if (set_twist) {
+        e->twist[0] = tw->linear.x;
+        e->twist[1] = tw->linear.y;
+        e->twist[2] = tw->angular.z;
+    }
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+/* ---------------------------------------------------------------- info and bounds */
+
+void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *r, pb_sim_entity_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->description = "";
+    const sim_entity *e = find_entity(sim, entity);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
+        return;
+    }
+    *info = (pb_sim_entity_info){e->category, e->description, (const char *const *)e->tags.items, e->tags.n};
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+static bool category_valid(uint8_t c)
+{
+    return c <= PB_SIM_CATEGORY_HUMAN || c == PB_SIM_CATEGORY_DYNAMIC_OBJECT ||
+           c == PB_SIM_CATEGORY_STATIC_OBJECT;
+}
+
+void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity_info *info, pb_sim_result *r)
+{
+    sim_entity *e = find_entity(sim, entity);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
+        return;
+    }
+    if (!category_valid(info->category)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "category %u is not an EntityCategory (0, 1, 2, 4, 5)",
+                   (unsigned)info->category);
+        return;
+    }
+    sim_strings tags;
+    char *description = sim_strdup(info->description);
+    if (!description || !copy_tags(&tags, info->tags, info->n_tags)) {
+        free(description);
+        sim_strings_finish(&tags);
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        return;
+    }
+    free(e->description);
+    sim_strings_finish(&e->tags);
+    e->description = description;
+    e->tags = tags;
+    e->category = info->category;
+    if (e->category == PB_SIM_CATEGORY_STATIC_OBJECT) {
+        e->is_static = true;
+        e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+        e->n_path = 0;
+    } else if (e->spawned) {
+        e->is_static = false;
+    }
+    push_event(sim, PB_SIM_EVENT_INFO_CHANGED, e->name);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+/* Bounds of a footprint in its own frame, as a box [min, max]. */
+static void footprint_bounds(const pb_footprint *fp, pb_sim_bounds *b)
+{
+    static const double origin[3] = {0, 0, 0};
+    double lo[2], hi[2];
+    pb_footprint_aabb(fp, origin, lo, hi);
+    memset(b, 0, sizeof *b);
+    b->type = PB_SIM_BOUNDS_BOX;
+    b->n_points = 2;
+    b->points[0] = (pb_sim_vec3){lo[0], lo[1], 0.0};
+    b->points[1] = (pb_sim_vec3){hi[0], hi[1], 0.0};
+}
+
+void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *r, pb_sim_bounds *bounds)
+{
+    memset(bounds, 0, sizeof *bounds);
+    const sim_entity *e = find_entity(sim, entity);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
+        return;
+    }
+    footprint_bounds(&e->footprint, bounds);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+/* ---------------------------------------------------------------- named poses, spawnables */
+
+void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_result *r,
+                            const pb_sim_named_pose **poses, size_t *n)
+{
+    *poses = NULL;
+    *n = 0;
+    if (tags && tags->n_tags && tags->filter_mode > PB_SIM_FILTER_ALL) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "filter_mode must be 0 (ANY) or 1 (ALL), got %u",
+                   (unsigned)tags->filter_mode);
+        return;
+    }
+    if (!sim->have_world) {
+        set_result(r, PB_SIM_RESULT_OK, "no world loaded");
+        return;
+    }
+    free(sim->poses);
+    sim->poses = calloc(sim->world.n_poses + 1, sizeof *sim->poses);
+    if (!sim->poses) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < sim->world.n_poses; i++) {
+        const sim_named_pose *p = &sim->world.poses[i];
+        if (!tags_match(&p->tags, tags))
+            continue;
+        pb_sim_named_pose *o = &sim->poses[(*n)++];
+        *o = (pb_sim_named_pose){
+            p->name, p->description, (const char *const *)p->tags.items, p->tags.n, {{0, 0, 0}, 0, 0, 0, 1}};
+        pose_to_msg(p->pose, &o->pose);
+    }
+    *poses = sim->poses;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+static const sim_named_pose *find_named_pose(const pb_sim *sim, const char *name)
+{
+    for (size_t i = 0; sim->have_world && i < sim->world.n_poses; i++)
+        if (strcmp(sim->world.poses[i].name, str(name)) == 0)
+            return &sim->world.poses[i];
+    return NULL;
+}
+
+void pb_sim_get_named_pose_bounds(pb_sim *sim, const char *name, pb_sim_result *r, pb_sim_bounds *bounds)
+{
+    memset(bounds, 0, sizeof *bounds);
+    const sim_named_pose *p = find_named_pose(sim, name);
+    if (!p) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no named pose '%.100s'", str(name));
+        return;
+    }
+    *bounds = p->bounds;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sources, pb_sim_result *r,
+                           const pb_sim_spawnable **spawnables, size_t *n)
+{
+    *spawnables = NULL;
+    *n = 0;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+    size_t len = 0;
+    for (size_t i = 0; i < n_sources; i++) {
+        if (sources[i][0] == '\0' || strcmp(sources[i], sim->robots_dir) == 0)
+            continue;
+        len += (size_t)snprintf(r->error_message + len,
+                                len < sizeof r->error_message ? sizeof r->error_message - len : 0,
+                                "%sunrecognised source '%.60s'", len ? "; " : "", sources[i]);
+        if (len >= sizeof r->error_message)
+            break;
+    }
+    if (!sim->have_world)
+        return;
+    free(sim->spawnables);
+    sim->spawnables = calloc(sim->world.n_robots + 1, sizeof *sim->spawnables);
+    if (!sim->spawnables) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < sim->world.n_robots; i++) {
+        const sim_robot *robot = &sim->world.robots[i];
+        sim->spawnables[i].uri = robot->uri;
+        sim->spawnables[i].description = robot->description;
+        footprint_bounds(&robot->footprint, &sim->spawnables[i].spawn_bounds);
+    }
+    *spawnables = sim->spawnables;
+    *n = sim->world.n_robots;
+}
+
+/* ---------------------------------------------------------------- simulation state */
+
+void pb_sim_get_simulation_state(pb_sim *sim, pb_sim_result *r, uint8_t *state)
+{
+    *state = sim->state;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+/* Reset by scope bits (SCOPE_ALL already expanded). Entities whose start pose is now taken
+ * keep their pose, named in `r`'s message: no entity is ever placed inside another. */
+static void reset_scopes(pb_sim *sim, unsigned scope, pb_sim_result *r)
+{
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+    if (scope & PB_SIM_SCOPE_SPAWNED)
+        for (size_t i = sim->n_entities; i-- > 0;)
+            if (sim->entities[i].spawned)
+                remove_entity(sim, i);
+    if (scope & PB_SIM_SCOPE_TIME)
+        sim->time = 0.0;
+    if (scope & PB_SIM_SCOPE_STATE) {
+        size_t len = 0;
+        for (size_t i = 0; i < sim->n_entities; i++) {
+            sim_entity *e = &sim->entities[i];
+            e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+            e->n_path = 0;
+            char why[PB_SIM_MESSAGE_SIZE];
+            if (pose_is_free(sim, &e->footprint, e->initial_pose, e->obstacle, why, sizeof why)) {
+                memcpy(e->pose, e->initial_pose, sizeof e->pose);
+                pb_engine_obstacle_move(sim->engine, e->obstacle, e->pose);
+            } else if (len < sizeof r->error_message) {
+                len += (size_t)snprintf(r->error_message + len, sizeof r->error_message - len,
+                                        "%s'%s' kept its pose: start %s", len ? "; " : "", e->name, why);
+            }
+        }
+    }
+}
+
+void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *r)
+{
+    if (target > PB_SIM_STATE_LOADING_WORLD) {
+        set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED, "state %u is not a SimulationState",
+                   (unsigned)target);
+        return;
+    }
+    if (target == PB_SIM_STATE_NO_WORLD || target == PB_SIM_STATE_LOADING_WORLD) {
+        set_result(r, PB_SIM_INCORRECT_TRANSITION, "state %u is reported by the simulator, not requested",
+                   (unsigned)target);
+        return;
+    }
+    if (target == sim->state) {
+        set_result(r, PB_SIM_ALREADY_IN_TARGET_STATE, "already in state %u", (unsigned)target);
+        return;
+    }
+    if (target == PB_SIM_STATE_QUITTING) {
+        if (sim->state == PB_SIM_STATE_PLAYING || sim->state == PB_SIM_STATE_PAUSED)
+            reset_scopes(sim, PB_SIM_SCOPE_TIME | PB_SIM_SCOPE_STATE | PB_SIM_SCOPE_SPAWNED, r);
+        sim->state = PB_SIM_STATE_QUITTING;
+        set_result(r, PB_SIM_RESULT_OK, NULL);
+        return;
+    }
+    if (sim->state == PB_SIM_STATE_NO_WORLD || sim->state == PB_SIM_STATE_LOADING_WORLD ||
+        sim->state == PB_SIM_STATE_QUITTING) {
+        set_result(r, PB_SIM_INCORRECT_TRANSITION, "cannot go from state %u to %u%s", (unsigned)sim->state,
+                   (unsigned)target, sim->state == PB_SIM_STATE_NO_WORLD ? ": no world loaded" : "");
+        return;
+    }
+    if (target == PB_SIM_STATE_STOPPED) {
+        reset_scopes(sim, PB_SIM_SCOPE_TIME | PB_SIM_SCOPE_STATE | PB_SIM_SCOPE_SPAWNED, r);
+        sim->state = PB_SIM_STATE_STOPPED;
+        return;
+    }
+    /* STOPPED -> PAUSED is allowed (spec §6.2): start paused, no step */
+    sim->state = target;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *r)
+{
+    if (!sim->have_world) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no world loaded");
+        return;
+    }
+    const bool all = scope == PB_SIM_SCOPE_DEFAULT || scope == PB_SIM_SCOPE_ALL;
+    if (!all && (scope & ~(unsigned)(PB_SIM_SCOPE_TIME | PB_SIM_SCOPE_STATE | PB_SIM_SCOPE_SPAWNED))) {
+        set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED,
+                   "scope %u has bits other than TIME (1), STATE (2), SPAWNED (4)", (unsigned)scope);
+        return;
+    }
+    reset_scopes(sim, all ? (PB_SIM_SCOPE_TIME | PB_SIM_SCOPE_STATE | PB_SIM_SCOPE_SPAWNED) : scope, r);
+    if (all)
+        sim->state = PB_SIM_STATE_STOPPED; /* "as if relaunched" (spec §6.5) */
+}
+
+/* ---------------------------------------------------------------- stepping */
+
+/* Move one entity by its twist (or along its path) for one time step. A motion that would
+ * collide stops the entity at the last free pose, found by bisection on the step. */
+static void step_entity(pb_sim *sim, sim_entity *e)
+{
+    double target[3];
+    const bool following = e->n_path > 0 && e->path_next < e->n_path;
+    if (following) {
+        const double *goal = e->path + 3 * e->path_next;
+        const double dx = goal[0] - e->pose[0], dy = goal[1] - e->pose[1];
+        const double d = sqrt(dx * dx + dy * dy), reach = e->follow_speed * sim->dt;
+        if (d <= reach) {
+            memcpy(target, goal, sizeof target);
+            e->path_next++;
+        } else {
+            target[0] = e->pose[0] + dx / d * reach;
+            target[1] = e->pose[1] + dy / d * reach;
+            target[2] = e->footprint.type == PB_FOOTPRINT_DISC ? e->pose[2] : atan2(dy, dx);
+        }
+        if (e->path_next >= e->n_path)
+            e->n_path = 0;
+    } else {
+        if (e->twist[0] == 0 && e->twist[1] == 0 && e->twist[2] == 0)
+            return;
+        target[0] = e->pose[0] + e->twist[0] * sim->dt;
+        target[1] = e->pose[1] + e->twist[1] * sim->dt;
+        target[2] = wrap_angle(e->pose[2] + e->twist[2] * sim->dt);
+    }
+    char why[8];
+    if (pose_is_free(sim, &e->footprint, target, e->obstacle, why, sizeof why)) {
+        memcpy(e->pose, target, sizeof target);
+    } else {
+        double lo = 0.0, hi = 1.0, best[3];
+        memcpy(best, e->pose, sizeof best);
+        const double dyaw = wrap_angle(target[2] - e->pose[2]);
+        for (int k = 0; k < 12; k++) {
+            const double t = (lo + hi) / 2;
+            double q[3] = {e->pose[0] + t * (target[0] - e->pose[0]),
+                           e->pose[1] + t * (target[1] - e->pose[1]), wrap_angle(e->pose[2] + t * dyaw)};
+            if (pose_is_free(sim, &e->footprint, q, e->obstacle, why, sizeof why)) {
+                lo = t;
+                memcpy(best, q, sizeof best);
+            } else {
+                hi = t;
+            }
+        }
+        memcpy(e->pose, best, sizeof best);
+        e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+        e->n_path = 0;
+    }
+    pb_engine_obstacle_move(sim->engine, e->obstacle, e->pose);
+}
+
+void pb_sim_step_once(pb_sim *sim)
+{
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (!sim->entities[i].is_static)
+            step_entity(sim, &sim->entities[i]);
+    sim->time += sim->dt;
+}
+
+static bool step_precondition(pb_sim *sim, uint64_t steps, uint64_t limit, pb_sim_result *r)
+{
+    if (!sim->have_world) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no world loaded");
+        return false;
+    }
+    if (sim->state != PB_SIM_STATE_PAUSED && sim->state != PB_SIM_STATE_STOPPED) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "the simulation must be paused before stepping (state %u)", (unsigned)sim->state);
+        return false;
+    }
+    if (steps > limit) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%llu steps is more than this call allows (%llu)%s",
+                   (unsigned long long)steps, (unsigned long long)limit,
+                   limit == MAX_SERVICE_STEPS ? "; use the simulate_steps action" : "");
+        return false;
+    }
+    return true;
+}
+
+void pb_sim_step_simulation(pb_sim *sim, uint64_t steps, pb_sim_result *r)
+{
+    if (!step_precondition(sim, steps, MAX_SERVICE_STEPS, r))
+        return;
+    for (uint64_t i = 0; i < steps; i++)
+        pb_sim_step_once(sim);
+    if (steps > 0)
+        sim->state = PB_SIM_STATE_PAUSED;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+bool pb_sim_steps_begin(pb_sim *sim, uint64_t steps, pb_sim_result *r)
+{
+    if (!step_precondition(sim, steps, MAX_ACTION_STEPS, r))
+        return false;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+    return true;
+}
+
+void pb_sim_steps_end(pb_sim *sim)
+{
+    if (sim->have_world && sim->state != PB_SIM_STATE_QUITTING)
+        sim->state = PB_SIM_STATE_PAUSED;
+}
+
+/* ---------------------------------------------------------------- worlds */
+
+static void world_info(const sim_world *w, pb_sim_world_info *info)
+{
+    *info =
+        (pb_sim_world_info){w->name, w->uri, w->description, (const char *const *)w->tags.items, w->tags.n};
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+static void scan_worlds(pb_sim *sim)
+{
+    for (size_t i = 0; i < sim->n_available; i++)
+        sim_world_finish(&sim->available[i]);
+    sim->n_available = 0;
+    DIR *dir = opendir(sim->worlds_dir);
+    if (!dir)
+        return;
+    struct dirent *d;
+    char names[64][256];
+    size_t n = 0;
+    while ((d = readdir(dir)) && n < 64) {
+        const size_t len = strlen(d->d_name);
+        if (len > 4 && len < 256 && strcmp(d->d_name + len - 4, ".xml") == 0)
+            snprintf(names[n++], 256, "%s", d->d_name);
+    }
+    closedir(dir);
+    qsort(names, n, sizeof names[0], compare_names);
+    for (size_t i = 0; i < n; i++) {
+        char path[1400], msg[PB_SIM_MESSAGE_SIZE];
+        snprintf(path, sizeof path, "%.1000s/%.255s", sim->worlds_dir, names[i]);
+        if (!sim_is_world_file(path))
+            continue;
+        if (strlen(path) < sizeof sim->available_path[0] &&
+            sim_world_load(&sim->available[sim->n_available], path, NULL, 0, NULL, sim->robots_dir, false,
+                           msg, sizeof msg) == SIM_LOAD_OK) {
+            snprintf(sim->available_path[sim->n_available], sizeof sim->available_path[0], "%s", path);
+            sim->n_available++;
+        }
+    }
+}
+
+void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
+                       bool fail_on_unsupported_element, pb_sim_result *r, pb_sim_world_info *info)
+{
+    static const sim_world empty = {0};
+    world_info(&empty, info);
+    info->name = info->uri = info->description = "";
+    uri = str(uri);
+    resource_string = str(resource_string);
+    char path[4096];
+    const char *file = NULL;
+    if (uri[0]) {
+        if (strncmp(uri, "world://", 8) == 0) {
+            scan_worlds(sim);
+            for (size_t i = 0; i < sim->n_available && !file; i++)
+                if (strcmp(sim->available[i].uri, uri) == 0) {
+                    snprintf(path, sizeof path, "%s", sim->available_path[i]);
+                    file = path;
+                }
+            if (!file) {
+                set_result(r, PB_SIM_RESULT_NOT_FOUND, "no world '%.100s' (see GetAvailableWorlds)", uri);
+                return;
+            }
+        } else {
+            const char *p = strncmp(uri, "file://", 7) == 0 ? uri + 7 : uri;
+            const size_t len = strlen(p);
+            if (strstr(uri, "://") && strncmp(uri, "file://", 7) != 0) {
+                set_result(r, PB_SIM_WORLD_UNSUPPORTED_FORMAT,
+                           "uri scheme of '%.100s' is not world:// or file://", uri);
+                return;
+            }
+            if (len < 4 || strcmp(p + len - 4, ".xml") != 0) {
+                set_result(r, PB_SIM_WORLD_UNSUPPORTED_FORMAT, "'%.100s' is not a .xml <simworld> file", uri);
+                return;
+            }
+            snprintf(path, sizeof path, "%s", p);
+            file = path;
+        }
+    } else if (!resource_string[0]) {
+        set_result(r, PB_SIM_WORLD_NO_RESOURCE, "both uri and resource_string are empty");
+        return;
+    }
+    sim_world w;
+    char msg[PB_SIM_MESSAGE_SIZE];
+    const uint8_t previous = sim->state;
+    sim->state = PB_SIM_STATE_LOADING_WORLD;
+    const sim_load_error err =
+        sim_world_load(&w, file, file ? NULL : resource_string, strlen(resource_string), sim->worlds_dir,
+                       sim->robots_dir, fail_on_unsupported_element, msg, sizeof msg);
+    sim->state = previous;
+    switch (err) {
+    case SIM_LOAD_OK:
+        break;
+    case SIM_LOAD_NOT_FOUND:
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "%s", msg);
+        return;
+    case SIM_LOAD_MISSING_ASSET:
+        set_result(r, PB_SIM_WORLD_MISSING_ASSETS, "%s", msg);
+        return;
+    case SIM_LOAD_UNSUPPORTED:
+        set_result(r, PB_SIM_WORLD_UNSUPPORTED_ELEMENTS, "%s", msg);
+        return;
+    default:
+        set_result(r, PB_SIM_WORLD_RESOURCE_PARSE_ERROR, "%s", msg);
+        return;
+    }
+    unload(sim);
+    if (!install_world(sim, &w, msg, sizeof msg)) {
+        set_result(r, PB_SIM_WORLD_RESOURCE_PARSE_ERROR, "%s", msg);
+        return;
+    }
+    world_info(&sim->world, info);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_unload_world(pb_sim *sim, pb_sim_result *r)
+{
+    if (!sim->have_world) {
+        set_result(r, PB_SIM_NO_WORLD_LOADED, "no world loaded");
+        return;
+    }
+    unload(sim);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_get_current_world(pb_sim *sim, pb_sim_result *r, pb_sim_world_info *info)
+{
+    static const sim_world empty = {0};
+    world_info(&empty, info);
+    info->name = info->uri = info->description = "";
+    if (!sim->have_world) {
+        set_result(r, PB_SIM_NO_WORLD_LOADED, "no world loaded");
+        return;
+    }
+    world_info(&sim->world, info);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, pb_sim_result *r,
+                                 const pb_sim_world_info **worlds, size_t *n)
+{
+    *worlds = sim->available_info;
+    *n = 0;
+    if (filter && filter->n_tags && filter->filter_mode > PB_SIM_FILTER_ALL) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "filter_mode must be 0 (ANY) or 1 (ALL), got %u",
+                   (unsigned)filter->filter_mode);
+        return;
+    }
+    scan_worlds(sim);
+    for (size_t i = 0; i < sim->n_available; i++)
+        if (tags_match(&sim->available[i].tags, filter))
+            world_info(&sim->available[i], &sim->available_info[(*n)++]);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+/* ---------------------------------------------------------------- planning */
+
+pb_status sim_plan(pb_engine *world_engine, const pb_footprint *fp, uint32_t self, const double *start,
+                   const double *goal, const char *planner_name, double time_limit, uint64_t seed,
+                   double **path, size_t *n_path, double *cost, const char **outcome, char *why,
+                   size_t why_size);
+
+void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_response *rs)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->outcome = "";
+    rs->path = sim->plan_path;
+    sim_entity *e = find_entity(sim, rq->entity);
+    pb_sim_result *r = &rs->result;
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(rq->entity));
+        return;
+    }
+    if (e->is_static) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
+        return;
+    }
+    double goal[3];
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (str(rq->goal_name)[0]) {
+        const sim_named_pose *p = find_named_pose(sim, rq->goal_name);
+        if (!p) {
+            set_result(r, PB_SIM_RESULT_NOT_FOUND, "no named pose '%.100s'", rq->goal_name);
+            return;
+        }
+        memcpy(goal, p->pose, sizeof goal);
+    } else if (!pose_from_msg(sim, &rq->goal, "", goal, why, sizeof why)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
+        return;
+    }
+    const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 30.0) : 1.0;
+    if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
+        return;
+    }
+    if (!pose_is_free(sim, &e->footprint, goal, e->obstacle, why, sizeof why)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
+        rs->outcome = pb_outcome_str(PB_OUTCOME_INVALID_GOAL);
+        return;
+    }
+    const double t0 = pb_clock_seconds();
+    const pb_status st =
+        sim_plan(sim->engine, &e->footprint, e->obstacle, e->pose, goal,
+                 str(rq->planner)[0] ? rq->planner : "rrt", time_limit, rq->seed ? rq->seed : 1,
+                 &sim->plan_path, &rs->n_path, &rs->cost, &rs->outcome, why, sizeof why);
+    rs->planning_time = pb_clock_seconds() - t0;
+    rs->path = sim->plan_path;
+    if (st == PB_ERR_NOT_FOUND) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "%s", why);
+        return;
+    }
+    if (st != PB_OK) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "planning failed: %s", why);
+        return;
+    }
+    if (rs->n_path == 0) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no path found (%s)", rs->outcome);
+        return;
+    }
+    if (rq->follow) {
+        double *copy = realloc(e->path, rs->n_path * 3 * sizeof *copy);
+        if (!copy) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+            return;
+        }
+        memcpy(copy, sim->plan_path, rs->n_path * 3 * sizeof *copy);
+        e->path = copy;
+        e->n_path = rs->n_path;
+        e->path_next = 1;
+        e->follow_speed = rq->speed > 0 ? rq->speed : 40.0;
+        e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+    }
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+bool pb_sim_is_following(pb_sim *sim, const char *entity)
+{
+    const sim_entity *e = find_entity(sim, entity);
+    return e && e->n_path > 0 && e->path_next < e->n_path;
+}

@@ -1,0 +1,103 @@
+// End-to-end test of `planbench serve` with the real roslib 2.x client (Node >= 20, ws).
+// Usage: node e2e.mjs PORT. Exits 0 when every check passes; every wait is bounded.
+import { Ros, Service, Action, Topic } from 'roslib';
+
+const port = process.argv[2];
+let failures = 0, checks = 0;
+const check = (cond, what) => { checks++; if (process.env.E2E_VERBOSE) console.log('check', checks, cond ? 'ok' : 'FAIL', what.slice(0, 120)); if (!cond) { failures++; console.error('CHECK failed:', what); } };
+const deadline = setTimeout(() => { console.error('e2e: timed out'); process.exit(1); }, 30000);
+
+const ros = new Ros({ url: `ws://127.0.0.1:${port}` });
+await new Promise((ok, fail) => { ros.on('connection', ok); ros.on('error', fail); });
+
+const SI = 'simulation_interfaces/srv/';
+const call = (name, type, req) => new Promise((ok, fail) =>
+  new Service({ ros, name, serviceType: SI + type }).callService(req, ok, (m) => fail(new Error(m))));
+const pose = (x, y, yaw = 0) => ({ position: { x, y, z: 0 }, orientation: { x: 0, y: 0, z: Math.sin(yaw / 2), w: Math.cos(yaw / 2) } });
+
+// features: exactly what works, including the action
+const f = await call('/get_simulator_features', 'GetSimulatorFeatures', {});
+check(f.features.features.includes(33) && f.features.features.includes(0), 'features list 0 and 33');
+
+// lifecycle events over a subscription
+const events = [];
+const topic = new Topic({ ros, name: '/entity_events', messageType: 'planbench_interfaces/msg/EntityEvent' });
+topic.subscribe((m) => events.push(m));
+
+// spawn a disc robot at a named pose, and a car in the corridor
+const spawn = await call('/spawn_entity', 'SpawnEntity', {
+  name: 'bot', allow_renaming: false, entity_resource: { uri: 'model://disc_robot', resource_string: '' },
+  entity_namespace: '', initial_pose: { header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' }, pose: pose(40, 40) } });
+check(spawn.result.result === 1 && spawn.entity_name === 'bot', `spawn bot: ${JSON.stringify(spawn)}`);
+// 1.x shape (flat uri)
+const car = await call('/spawn_entity', 'SpawnEntity', { name: 'car', uri: 'model://car_robot', initial_pose: { pose: pose(80, 360) } });
+check(car.result.result === 1, `spawn car (1.x shape): ${JSON.stringify(car)}`);
+
+// invalid pose: inside a wall, and overlapping the car
+const wall = await call('/spawn_entity', 'SpawnEntity', { name: 'bad', entity_resource: { uri: 'model://disc_robot' }, initial_pose: { pose: pose(2, 2) } });
+check(wall.result.result === 109, `spawn in a wall gives INVALID_POSE: ${JSON.stringify(wall)}`);
+const overlap = await call('/spawn_entity', 'SpawnEntity', { name: 'bad', entity_resource: { uri: 'model://disc_robot' }, initial_pose: { pose: pose(85, 360) } });
+check(overlap.result.result === 109 && overlap.result.error_message.includes("'car'"), `spawn on the car names it: ${JSON.stringify(overlap)}`);
+
+// list
+const list = await call('/get_entities', 'GetEntities', { filters: { filter: '^(bot|car)$' } });
+check(JSON.stringify(list.entities) === '["bot","car"]', `list: ${JSON.stringify(list.entities)}`);
+
+// move: set a twist, pause, step by service
+let r = await call('/set_entity_state', 'SetEntityState', { entity: 'bot', state: { pose: pose(40, 40), twist: { linear: { x: 20, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } }, set_twist: true });
+check(r.result.result === 1, 'set twist');
+r = await call('/set_simulation_state', 'SetSimulationState', { state: { state: 2 } });
+check(r.result.result === 1, 'pause');
+r = await call('/step_simulation', 'StepSimulation', { steps: 10 });
+check(r.result.result === 1, 'step 10');
+let st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(Math.abs(st.state.pose.position.x - 50) < 1e-6, `bot moved 10 px in 10 steps of 0.05 s at 20 px/s: x=${st.state.pose.position.x}`);
+
+// step with the action, feedback after every step
+const feedback = [];
+const steps = new Action({ ros, name: '/simulate_steps', actionType: 'simulation_interfaces/action/SimulateSteps' });
+const res = await new Promise((ok, fail) => steps.sendGoal({ steps: 5 }, ok, (fb) => feedback.push(fb), (e) => fail(new Error(e))));
+check(res.result.result === 1, `action result ${JSON.stringify(res)}`);
+check(feedback.length === 5 && feedback[4].completed_steps === 5 && feedback[4].remaining_steps === 0, `feedback ${JSON.stringify(feedback)}`);
+st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(Math.abs(st.state.pose.position.x - 55) < 1e-6, `after the action x=${st.state.pose.position.x}`);
+
+// cancel a long goal; the server keeps serving meanwhile
+const long = new Promise((ok) => {
+  const id = steps.sendGoal({ steps: 100000000 }, () => ok('succeeded'), () => {}, (e) => ok(String(e)));
+  setTimeout(() => steps.cancelGoal(id), 200);
+});
+const during = await call('/get_simulation_state', 'GetSimulationState', {});
+check(during.result.result === 1, 'served while an action runs');
+const outcome = await long;
+check(outcome.includes('canceled'), `cancel: ${outcome}`);
+await call('/set_entity_state', 'SetEntityState', { entity: 'bot', state: { pose: pose(40, 40) }, set_pose: true, set_twist: true });
+
+// plan a path to a named pose, follow it while stepping
+const plan = await call('/plan_path', 'PlanPath', { entity: 'bot', goal_name: 'dock_b', planner: 'birrt', time_limit: 5, seed: 3, follow: true, speed: 400 });
+check(plan.result.result === 1 && plan.path.length >= 2, `plan: ${plan.result.error_message} ${plan.outcome}`);
+r = await call('/step_simulation', 'StepSimulation', { steps: 400 });
+st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(Math.hypot(st.state.pose.position.x - 460, st.state.pose.position.y - 365) < 1e-6, `followed to dock_b: ${JSON.stringify(st.state.pose.position)}`);
+
+// transport failure form
+const unknown = await call('/no_such_service', 'X', {}).then(() => 'ok', (e) => e.message);
+check(unknown.includes('does not exist'), `unknown service: ${unknown}`);
+
+// delete, then reset everything
+r = await call('/delete_entity', 'DeleteEntity', { entity: 'car' });
+check(r.result.result === 1, 'delete car');
+r = await call('/reset_simulation', 'ResetSimulation', { scope: 255 });
+check(r.result.result === 1, 'reset all');
+const after = await call('/get_entities', 'GetEntities', {});
+check(JSON.stringify(after.entities) === '["crate_1"]', `after reset only the world's crate: ${JSON.stringify(after.entities)}`);
+const state = await call('/get_simulation_state', 'GetSimulationState', {});
+check(state.state.state === 0, 'reset ALL ends STOPPED');
+check(events.some((e) => e.event === 'created' && e.entity === 'bot') && events.some((e) => e.event === 'deleted' && e.entity === 'car'),
+  `events: ${JSON.stringify(events)}`);
+
+topic.unsubscribe();
+ros.close();
+clearTimeout(deadline);
+console.log(`${checks - failures} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
