@@ -26,16 +26,25 @@ static void write_file(const char *name, const char *text)
     fclose(fp);
 }
 
-static pb_engine *load(const char *name, const char *option, const char *value, pb_diag *diag)
+static pb_engine *load_options(const char *name, const pb_option *options, size_t n_options, pb_diag *diag)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
     pb_engine *engine = NULL;
-    const pb_option opt = {option, value};
     memset(diag, 0, sizeof *diag);
-    pb_engine_load(&engine, NULL, path, &opt, option ? 1 : 0, diag);
+    pb_engine_load(&engine, NULL, path, options, n_options, diag);
     return engine;
 }
+
+static pb_engine *load(const char *name, const char *option, const char *value, pb_diag *diag)
+{
+    const pb_option opt = {option, value};
+    return load_options(name, &opt, option ? 1 : 0, diag);
+}
+
+/* The independent re-check of paths: interpolated states 0.005 rad apart (10x finer than
+ * the default resolution), not the certified check the planners use. */
+static const pb_option fine_options[2] = {{"edge_check", "interpolated"}, {"resolution", "0.005"}};
 
 /* ---- forward kinematics ---- */
 
@@ -175,18 +184,90 @@ static void test_engine_cases(void)
     CHECK(pb_manipulator_explain(e, (double[]){1.0}, why, sizeof why));
     CHECK_MSG(strstr(why, "'block'") && strstr(why, "'cube'"), "explanation: %s", why);
     CHECK(!pb_manipulator_explain(e, (double[]){0.0}, why, sizeof why) && why[0] == '\0');
-    /* the edge check catches the thin wall between two free ends... */
-    pb_engine_reset_counters(e);
+    /* the certified edge check catches the thin wall between two free ends, and passes the
+     * edge that stops 0.05 m short of it and grazes the cube by 0.1 mm... */
     CHECK(pb_engine_feasible(e, (double[]){-0.9}) && pb_engine_feasible(e, (double[]){0.5}));
     CHECK(!pb_engine_visible(e, (double[]){-0.9}, (double[]){0.5}));
-    /* ...after few checks: the ends, the middle (-0.2), then -0.55, which touches the wall */
+    CHECK(!pb_engine_visible(e, (double[]){0.5}, (double[]){-0.9}));
+    CHECK(pb_engine_visible(e, (double[]){-0.35}, (double[]){0.8 - 1e-4}));
+    CHECK(!pb_engine_visible(e, (double[]){-0.35}, (double[]){0.8 + 1e-3}));
+    /* ...with no prefilter too (distances alone decide) */
+    pb_engine_destroy(e);
+    e = load("slider.xml", "edge_prefilter", "0", &diag);
+    CHECK(e && !pb_engine_visible(e, (double[]){-0.9}, (double[]){0.5}));
+    CHECK(e && pb_engine_visible(e, (double[]){-0.35}, (double[]){0.8 - 1e-4}));
+    pb_engine_destroy(e);
+    /* the interpolated check finds the wall after few checks: the ends, the middle (-0.2),
+     * then -0.55, which touches the wall */
+    e = load("slider.xml", "edge_check", "interpolated", &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (!e)
+        return;
+    pb_engine_reset_counters(e);
+    CHECK(!pb_engine_visible(e, (double[]){-0.9}, (double[]){0.5}));
     CHECK_MSG(pb_engine_get_counters(e).n_edge_states == 4, "%llu states checked",
               (unsigned long long)pb_engine_get_counters(e).n_edge_states);
     CHECK(pb_engine_visible(e, (double[]){-0.35}, (double[]){0.75}));
     pb_engine_destroy(e);
-    /* and a coarse resolution misses it: the test above could have failed */
-    e = load("slider.xml", "resolution", "1.4", &diag);
+    /* and at a coarse resolution it misses the wall, where the certified check does not */
+    const pb_option coarse[2] = {{"edge_check", "interpolated"}, {"resolution", "1.4"}};
+    e = load_options("slider.xml", coarse, 2, &diag);
     CHECK(e && pb_engine_visible(e, (double[]){-0.9}, (double[]){0.5}));
+    pb_engine_destroy(e);
+    /* bad option values */
+    CHECK(load("slider.xml", "edge_check", "sometimes", &diag) == NULL && strstr(diag.message, "edge_check"));
+    CHECK(load("slider.xml", "edge_tolerance", "0", &diag) == NULL && strstr(diag.message, "edge_tolerance"));
+}
+
+/* A 1 m bar turning about z sweeps past a 2 mm ball 0.99 m out, half-way between two
+ * configurations 0.05 rad apart (the default interpolated resolution): only a sound edge
+ * check sees the collision. The same ball 3.5 mm beyond the bar's reach is never touched. */
+static void test_thin_contact(void)
+{
+    write_file("spinner.urdf",
+               "<robot name='spinner'><link name='base'/>\n"
+               "  <link name='bar'><collision><origin xyz='0.5 0 0'/>"
+               "<geometry><box size='1 0.02 0.02'/></geometry></collision></link>\n"
+               "  <joint name='turn' type='revolute'><parent link='base'/><child link='bar'/>\n"
+               "    <axis xyz='0 0 1'/><limit lower='-3' upper='3'/></joint>\n"
+               "</robot>\n");
+    const double angle = 0.025;
+    char world[512];
+    snprintf(
+        world, sizeof world,
+        "<world><robot urdf='spinner.urdf'/><sphere name='ball' radius='0.002' xyz='%.9f %.9f 0'/></world>",
+        0.99 * cos(angle), 0.99 * sin(angle));
+    write_file("spinner_hit.xml", world);
+    snprintf(
+        world, sizeof world,
+        "<world><robot urdf='spinner.urdf'/><sphere name='ball' radius='0.002' xyz='%.9f %.9f 0'/></world>",
+        1.0035 * cos(angle), 1.0035 * sin(angle));
+    write_file("spinner_miss.xml", world);
+    pb_diag diag;
+    const double a[1] = {0.0}, b[1] = {0.05}, far_a[1] = {-1.0}, far_b[1] = {1.0};
+    pb_engine *e = load("spinner_hit.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (e) {
+        CHECK(pb_engine_feasible(e, a) && pb_engine_feasible(e, b));
+        CHECK(!pb_engine_feasible(e, (double[]){angle}));
+        CHECK(!pb_engine_visible(e, a, b));
+        CHECK(!pb_engine_visible(e, far_b, far_a));
+    }
+    pb_engine_destroy(e);
+    e = load("spinner_hit.xml", "edge_check", "interpolated", &diag);
+    CHECK(e && pb_engine_visible(e, a, b)); /* missed: the case above is not trivial */
+    pb_engine_destroy(e);
+    e = load("spinner_miss.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s", diag.message);
+    if (e) {
+        CHECK(pb_engine_visible(e, a, b));
+        CHECK(pb_engine_visible(e, far_a, far_b));
+        /* far from everything, a long edge takes few distance queries */
+        pb_engine_reset_counters(e);
+        CHECK(pb_engine_visible(e, (double[]){1.0}, (double[]){2.5}));
+        CHECK_MSG(pb_engine_get_counters(e).n_edge_states < 20, "%llu states",
+                  (unsigned long long)pb_engine_get_counters(e).n_edge_states);
+    }
     pb_engine_destroy(e);
 }
 
@@ -324,8 +405,7 @@ static void test_planners_on_own_world(void)
     pb_engine *engine = NULL, *fine = NULL;
     pb_diag diag = {0};
     CHECK_MSG(pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK, "%s", diag.message);
-    const pb_option fine_option = {"resolution", "0.005"};
-    CHECK(pb_engine_load(&fine, NULL, path, &fine_option, 1, &diag) == PB_OK);
+    CHECK(pb_engine_load(&fine, NULL, path, fine_options, 2, &diag) == PB_OK);
     if (!engine || !fine)
         return;
     CHECK(strcmp(pb_engine_name(engine), "manipulator") == 0 && pb_engine_dim(engine) == 6);
@@ -361,10 +441,10 @@ static int test_mbm(void)
     for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
         pb_engine *engine = NULL, *fine = NULL;
         pb_diag diag = {0};
-        const pb_option options[2] = {{"problem", problems[i]}, {"resolution", "0.005"}};
+        const pb_option options[3] = {{"problem", problems[i]}, fine_options[0], fine_options[1]};
         CHECK_MSG(pb_engine_load(&engine, NULL, path, options, 1, &diag) == PB_OK, "%s: %s", problems[i],
                   diag.message);
-        CHECK(pb_engine_load(&fine, NULL, path, options, 2, &diag) == PB_OK);
+        CHECK(pb_engine_load(&fine, NULL, path, options, 3, &diag) == PB_OK);
         if (engine && fine) {
             CHECK(pb_engine_dim(engine) == 7);
             double start[PB_MAX_DIM], goal[PB_MAX_DIM];
@@ -387,6 +467,7 @@ int main(void)
     test_fk();
     test_shim_cases();
     test_engine_cases();
+    test_thin_contact();
     test_self_collision();
     test_wrap();
     test_planners_on_own_world();

@@ -249,6 +249,8 @@ void pb_sim_destroy(pb_sim *sim);
 
 /** Simulation time in seconds since the last time reset. */
 double pb_sim_time(const pb_sim *sim);
+/** Seconds of simulated time per step (the configured time step). */
+double pb_sim_time_step(const pb_sim *sim);
 /** The current SimulationState value. */
 uint8_t pb_sim_state(const pb_sim *sim);
 /** Number of entities. */
@@ -261,11 +263,13 @@ void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind kind, const c
 /* ---- the services: each fills its response, `result.result` always set ---- */
 
 void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out);
+/** SpawnEntity: name rules, resource, pose and C-space checks, in that order. */
 void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *request, pb_sim_spawn_response *response);
 /** SpawnEntities: `responses` has `n` entries (caller storage); not atomic: each request is
  * tried in order; the overall result is OK or ENTITIES_SPAWN_FAILED. */
 void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, size_t n,
                            pb_sim_spawn_response *responses, pb_sim_result *result);
+/** DeleteEntity: NOT_FOUND for an unknown name; static world entities are protected. */
 void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *result);
 /** GetEntities: `*names` (borrowed) gets the matching entities in spawn order. */
 void pb_sim_get_entities(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
@@ -273,22 +277,32 @@ void pb_sim_get_entities(pb_sim *sim, const pb_sim_entity_filters *filters, pb_s
 /** GetEntitiesStates: parallel `names` and `states` (borrowed). */
 void pb_sim_get_entities_states(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
                                 const char *const **names, const pb_sim_entity_state **states, size_t *n);
+/** GetEntityState: the pose and twist in the world frame (valid when OK). */
 void pb_sim_get_entity_state(pb_sim *sim, const char *entity, pb_sim_result *result,
                              pb_sim_entity_state *state);
+/** SetEntityState: the new pose is checked against the C-space (INVALID_POSE 101). */
 void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *request, pb_sim_result *result);
+/** GetEntityInfo: category, description, tags (borrowed). */
 void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *result, pb_sim_entity_info *info);
+/** SetEntityInfo: replaces category, description and tags. */
 void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity_info *info,
                             pb_sim_result *result);
+/** GetEntityBounds: a box [min, max] in the entity's frame, map units. */
 void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *result, pb_sim_bounds *bounds);
+/** GetNamedPoses: the world's named poses matching `tags` (NULL: all); borrowed. */
 void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_result *result,
                             const pb_sim_named_pose **poses, size_t *n);
+/** GetNamedPoseBounds: TYPE_EMPTY when the pose has none. */
 void pb_sim_get_named_pose_bounds(pb_sim *sim, const char *name, pb_sim_result *result,
                                   pb_sim_bounds *bounds);
 /** GetSpawnables: unrecognised `sources` are named in the error message, not a failure. */
 void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sources, pb_sim_result *result,
                            const pb_sim_spawnable **spawnables, size_t *n);
+/** GetSimulationState. */
 void pb_sim_get_simulation_state(pb_sim *sim, pb_sim_result *result, uint8_t *state);
+/** SetSimulationState: the transitions of spec section 5.1 with its codes. */
 void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *result);
+/** ResetSimulation by scope bits; 0 and 255 reset everything and end STOPPED. */
 void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *result);
 /** StepSimulation: `steps` steps at once; needs PAUSED (or STOPPED), ends PAUSED. */
 void pb_sim_step_simulation(pb_sim *sim, uint64_t steps, pb_sim_result *result);
@@ -296,14 +310,19 @@ void pb_sim_step_simulation(pb_sim *sim, uint64_t steps, pb_sim_result *result);
  * begin checks the precondition (false: `result` says why, nothing to run); then call
  * pb_sim_step_once() `steps` times (or fewer on cancel) and pb_sim_steps_end(). */
 bool pb_sim_steps_begin(pb_sim *sim, uint64_t steps, pb_sim_result *result);
+/** One step of the action (after pb_sim_steps_begin()). */
 void pb_sim_step_once(pb_sim *sim);
+/** End of the action: the simulation is PAUSED. */
 void pb_sim_steps_end(pb_sim *sim);
 /** LoadWorld: `uri` is world://NAME or a path to a <simworld> file; `resource_string` the
  * XML itself (used only when `uri` is empty). */
 void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
                        bool fail_on_unsupported_element, pb_sim_result *result, pb_sim_world_info *world);
+/** UnloadWorld: removes every entity; the state becomes NO_WORLD. */
 void pb_sim_unload_world(pb_sim *sim, pb_sim_result *result);
+/** GetCurrentWorld: NO_WORLD_LOADED without a world. */
 void pb_sim_get_current_world(pb_sim *sim, pb_sim_result *result, pb_sim_world_info *world);
+/** GetAvailableWorlds: the <simworld> files of the worlds folder, by tags. */
 void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, pb_sim_result *result,
                                  const pb_sim_world_info **worlds, size_t *n);
 
@@ -311,8 +330,8 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
 
 /** PlanPath request: plan for `entity` from its current pose to `goal` (or to the named pose
  * `goal_name` when not empty) with planner `planner` ("" = rrt) within `time_limit` seconds
- * (0 = 1 s), with seed `seed`. With `follow`, the entity then follows the path at `speed`
- * map units per second (0 = 40) as the simulation steps. */
+ * (0 = 1 s, at most 5 s: planning runs on the server thread), with seed `seed`. With `follow`, the entity
+ * then follows the path at `speed` map units per second (0 = 40) as the simulation steps. */
 typedef struct pb_sim_plan_request {
     const char *entity;
     const char *goal_name;
@@ -335,6 +354,7 @@ typedef struct pb_sim_plan_response {
     double planning_time;
 } pb_sim_plan_response;
 
+/** PlanPath: see pb_sim_plan_request. */
 void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_response *response);
 /** Is `entity` still following a path? */
 bool pb_sim_is_following(pb_sim *sim, const char *entity);

@@ -2,7 +2,7 @@
  * `jobs` at once. The child loads the engine, creates the planner, solves, and sends one
  * fixed-size message (plus the cost trace) through a pipe; the parent enforces the time
  * limit, reads how the child ended (wait4: exit status, signal, peak memory) and appends one
- * JSON line per run to <out>/runs.jsonl, fsync'd, so an interrupted benchmark can resume.
+ * JSON line per run to <out>/runs.jsonl as it finishes, so an interrupted benchmark can resume.
  * Uses the public API only. */
 #include "bench/bench_internal.h"
 
@@ -289,8 +289,16 @@ static void on_fatal_signal(int sig)
 }
 #endif
 
+/* The problems' engines, loaded once by the parent before any run starts: children inherit
+ * them through fork (copy-on-write), so a run costs a fork and a planner, not a map decode. */
+typedef struct loaded_problem {
+    pb_engine *engine;
+    double start[PB_MAX_DIM];
+    double goal[PB_MAX_DIM];
+} loaded_problem;
+
 static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uint32_t planner_index,
-                                 uint32_t run, int fd, double t_fork)
+                                 uint32_t run, int fd, double t_fork, const loaded_problem *loaded)
 {
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed benchmark takes its runs with it */
@@ -313,13 +321,11 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
     memset(&msg, 0, sizeof msg);
     msg.magic = CHILD_MAGIC;
     msg.status = PB_BENCH_RUN_OK;
-    pb_engine *engine = NULL;
+    pb_engine *engine = loaded->engine;
+    const double *start = loaded->start, *goal = loaded->goal;
     pb_planner *planner = NULL;
     pb_diag diag = {0};
-    double start[PB_MAX_DIM], goal[PB_MAX_DIM];
-    pb_status st = pb_bench_setup_problem(s, problem, &engine, start, goal, &diag);
-    if (st == PB_OK)
-        st = pb_bench_setup_planner(s, planner_index, engine, &planner, &diag);
+    pb_status st = pb_bench_setup_planner(s, planner_index, engine, &planner, &diag);
     if (st == PB_ERR_NOMEM)
         _exit(CHILD_EXIT_NOMEM);
     pb_result result;
@@ -604,7 +610,12 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         return PB_ERR_NOMEM;
     }
     pb_status st = PB_OK;
-    if (options->resume) {
+    loaded_problem *loaded = calloc(s->n_problems ? s->n_problems : 1, sizeof *loaded);
+    if (!loaded)
+        st = PB_ERR_NOMEM;
+    for (size_t i = 0; st == PB_OK && i < s->n_problems; i++)
+        st = pb_bench_setup_problem(s, i, &loaded[i].engine, loaded[i].start, loaded[i].goal, diag);
+    if (st == PB_OK && options->resume) {
         st = pb_bench_read_jsonl(s, log_path, r, diag);
         for (size_t i = 0; i < r->n; i++) {
             const pb_bench_record *rec = &r->records[i];
@@ -672,7 +683,7 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             }
             if (pid == 0) {
                 close(pipe_fds[0]);
-                child_main(s, problem, planner, run, pipe_fds[1], t_fork);
+                child_main(s, problem, planner, run, pipe_fds[1], t_fork, &loaded[problem]);
             }
             close(pipe_fds[1]);
             size_t k = 0;
@@ -780,6 +791,9 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     r->overhead_s = fresh ? overhead_sum / (double)fresh : NAN;
     if (options->progress && st == PB_OK)
         draw_progress(options->progress, tty, n_done, total, r->total_s, failures, true);
+    for (size_t i = 0; loaded && i < s->n_problems; i++)
+        pb_engine_destroy(loaded[i].engine);
+    free(loaded);
     free(done);
     free(slots);
     free(fds);

@@ -9,7 +9,8 @@
 #include <string.h>
 
 /* Larger than any map we load; keeps the arithmetic finite. */
-#define MAX_EXTENT 1e7
+#define MAX_EXTENT      1e7
+#define ARM_LINK_RADIUS 0.5
 
 static double cross(const double *o, const double *a, const double *b)
 {
@@ -134,9 +135,12 @@ bool pb_shape2d_make(const pb_footprint *fp, const double *pose, pb_shape2d *out
         const double a1 = pose[2] + fp->joint1, a2 = a1 + fp->joint2;
         const double ex = pose[0] + fp->link1 * cos(a1), ey = pose[1] + fp->link1 * sin(a1);
         out->n_parts = 2;
-        out->part[0] = (pb_part2d){.n = 2, .v = {{pose[0], pose[1]}, {ex, ey}}, .r = 0.0};
-        out->part[1] =
-            (pb_part2d){.n = 2, .v = {{ex, ey}, {ex + fp->link2 * cos(a2), ey + fp->link2 * sin(a2)}}};
+        /* links are capsules one pixel wide, like the rasterised lines of the stickarm4d engine
+         * (a zero-width segment along a pixel border would touch no pixel at all) */
+        out->part[0] = (pb_part2d){.n = 2, .v = {{pose[0], pose[1]}, {ex, ey}}, .r = ARM_LINK_RADIUS};
+        out->part[1] = (pb_part2d){.n = 2,
+                                   .v = {{ex, ey}, {ex + fp->link2 * cos(a2), ey + fp->link2 * sin(a2)}},
+                                   .r = ARM_LINK_RADIUS};
         break;
     }
     default:

@@ -370,13 +370,21 @@ static bool check_endpoint(pb_engine *engine, const char *what, const double *q,
     char where[256];
     format_config(where, sizeof where, q, dim);
     for (int i = 0; i < dim; i++) {
-        if (!(q[i] >= lo[i] && q[i] < hi[i])) {
-            cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g)", what, where,
+        if (!(q[i] >= lo[i] && q[i] <= hi[i])) {
+            cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g]", what, where,
                       map ? "map" : "bounds", i, lo[i], hi[i]);
             return false;
         }
     }
     if (!pb_engine_feasible(engine, q)) {
+        /* The upper bound itself is outside an image map (pixels run to W - 1) but inside a
+         * joint range: the engine decides, and the message says which it was. */
+        for (int i = 0; i < dim; i++)
+            if (q[i] == hi[i]) {
+                cli_error("%s (%s) is infeasible: coordinate %d lies on the upper bound %g, outside the %s", what,
+                          where, i, hi[i], map ? "map" : "bounds");
+                return false;
+            }
         cli_error("%s (%s) is %s", what, where, map ? "on an obstacle" : "infeasible (in collision)");
         return false;
     }

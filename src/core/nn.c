@@ -31,7 +31,9 @@ typedef struct kd_node {
 
 struct pb_nn {
     int dim;
-    bool linear;
+    bool linear;        /* scanning linearly now (below the crossover, or forced) */
+    bool forced_linear; /* PB_NN_LINEAR or a black-box metric: never build the tree */
+    size_t crossover;   /* size at which AUTO switches to the kd-tree */
     bool opaque;
     bool any_period;
     const pb_engine *engine;
@@ -70,7 +72,9 @@ pb_status pb_nn_create(pb_nn **out, const pb_engine *engine)
     nn->dim = pb_engine_dim(engine);
     nn->engine = engine;
     nn->opaque = !pb_engine_metric(engine, nn->weight, nn->period);
-    nn->linear = nn->opaque;
+    nn->forced_linear = nn->opaque;
+    nn->crossover = pb_nn_crossover(nn->dim);
+    nn->linear = nn->forced_linear || nn->crossover > 0;
     for (int i = 0; i < nn->dim; i++)
         nn->any_period |= nn->period[i] > 0.0;
     return PB_OK;
@@ -90,13 +94,29 @@ void pb_nn_destroy(pb_nn *nn)
     free(nn);
 }
 
-void pb_nn_set_mode(pb_nn *nn, pb_nn_mode mode) { nn->linear = nn->opaque || mode == PB_NN_LINEAR; }
+size_t pb_nn_crossover(int dim)
+{
+    /* Fastest of 7 rounds, uniform points, nearest queries (bench/RESULTS.md): in 2 and 3
+     * dimensions the tree wins from the first bucket; from 4 dimensions on the scan wins
+     * below these sizes. */
+    static const size_t measured[] = {0, 0, 0, 0, 16, 64, 512, 1024};
+    /* 10 dimensions: between 2048 and 10000 points; used for every dimension above 7 */
+    return dim < (int)(sizeof measured / sizeof measured[0]) ? measured[dim] : 4096;
+}
+
+void pb_nn_set_mode(pb_nn *nn, pb_nn_mode mode)
+{
+    nn->forced_linear = nn->opaque || mode == PB_NN_LINEAR;
+    nn->crossover = mode == PB_NN_KDTREE ? 0 : pb_nn_crossover(nn->dim);
+    nn->linear = nn->forced_linear || nn->crossover > 0;
+}
 
 void pb_nn_clear(pb_nn *nn)
 {
     nn->size = 0;
     nn->n_nodes = 0;
     nn->n_buckets = 0;
+    nn->linear = nn->forced_linear || nn->crossover > 0;
 }
 
 size_t pb_nn_size(const pb_nn *nn) { return nn->size; }
@@ -312,10 +332,18 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
     return true;
 }
 
+static pb_status kd_add(pb_nn *nn, uint32_t id, const double *q);
+
 pb_status pb_nn_add(pb_nn *nn, uint32_t id, const double *q)
 {
     const size_t d = (size_t)nn->dim;
-    if (nn->linear) {
+    if (!nn->linear) {
+        pb_status st = kd_add(nn, id, q);
+        if (st == PB_OK)
+            nn->size++;
+        return st;
+    }
+    {
         if (nn->size == nn->cap_linear) {
             size_t cap = nn->cap_linear ? 2 * nn->cap_linear : 64;
             double *lq = realloc(nn->lq, cap * d * sizeof(double));
@@ -330,8 +358,22 @@ pb_status pb_nn_add(pb_nn *nn, uint32_t id, const double *q)
         }
         memcpy(nn->lq + nn->size * d, q, d * sizeof(double));
         nn->lid[nn->size++] = id;
-        return PB_OK;
     }
+    if (!nn->forced_linear && nn->size >= nn->crossover) {
+        /* the crossover is reached: build the tree from what the scan held */
+        for (size_t i = 0; i < nn->size; i++) {
+            if (kd_add(nn, nn->lid[i], nn->lq + i * d) != PB_OK) {
+                nn->n_nodes = nn->n_buckets = 0; /* keep scanning: still correct */
+                return PB_ERR_NOMEM;
+            }
+        }
+        nn->linear = false;
+    }
+    return PB_OK;
+}
+
+static pb_status kd_add(pb_nn *nn, uint32_t id, const double *q)
+{
     if (nn->n_nodes == 0) {
         const uint32_t root = new_node(nn);
         const uint32_t b = root == NONE ? NONE : new_bucket(nn);
@@ -363,7 +405,6 @@ pb_status pb_nn_add(pb_nn *nn, uint32_t id, const double *q)
         bucket_push(nn, b, id, q);
         break;
     }
-    nn->size++;
     return PB_OK;
 }
 

@@ -22,13 +22,21 @@ typedef struct pb_nn_hits {
 
 void pb_nn_hits_finish(pb_nn_hits *hits);
 
-typedef enum pb_nn_mode { PB_NN_KDTREE, PB_NN_LINEAR } pb_nn_mode;
+/** How points are searched. AUTO (the default) scans linearly while the structure holds fewer
+ * points than the measured crossover for its dimension (pb_nn_crossover), then builds the
+ * kd-tree; KDTREE and LINEAR force one method (for tests and the crossover benchmark). */
+typedef enum pb_nn_mode { PB_NN_AUTO, PB_NN_KDTREE, PB_NN_LINEAR } pb_nn_mode;
+
+/** Number of points from which the kd-tree beats a linear scan in `dim` dimensions, measured
+ * with bench/bench_nn.c (see bench/RESULTS.md); 0 when the tree always wins. */
+size_t pb_nn_crossover(int dim);
 
 /** Make an empty structure for configurations of `engine` (borrowed; it must outlive the
  * structure). */
 pb_status pb_nn_create(pb_nn **out, const pb_engine *engine);
 void pb_nn_destroy(pb_nn *nn);
-/** Force a linear scan (for tests and the crossover benchmark). Only on an empty structure. */
+/** Choose the search method (default PB_NN_AUTO). Only on an empty structure. A black-box
+ * metric always scans linearly. */
 void pb_nn_set_mode(pb_nn *nn, pb_nn_mode mode);
 /** Remove every point, keeping memory. */
 void pb_nn_clear(pb_nn *nn);

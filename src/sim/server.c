@@ -341,7 +341,7 @@ static void tick(lws_sorted_usec_list_t *sul)
             s->next_play_step = now;
         for (int k = 0; k < 8 && s->next_play_step <= now; k++) {
             pb_sim_step_once(s->sim);
-            s->next_play_step += 0.05;
+            s->next_play_step += pb_sim_time_step(s->sim);
             publish_states(s);
         }
     } else {

@@ -416,6 +416,11 @@ double pb_sim_time(const pb_sim *sim)
 {
     return sim->time;
 }
+double pb_sim_time_step(const pb_sim *sim)
+{
+    return sim->dt;
+}
+
 uint8_t pb_sim_state(const pb_sim *sim)
 {
     return sim->state;
@@ -1388,7 +1393,8 @@ void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_re
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
         return;
     }
-    const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 30.0) : 1.0;
+    /* planning runs on the server thread: capped so no client waits long */
+    const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 5.0) : 1.0;
     if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
         return;

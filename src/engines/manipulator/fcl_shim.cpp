@@ -4,6 +4,8 @@
 
 #include <fcl/fcl.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <new>
@@ -81,12 +83,30 @@ bool collide_callback(fcl::CollisionObjectd *a, fcl::CollisionObjectd *b, void *
     return data->done;
 }
 
+// Bounding-volume pairs whose distance is within a factor 1 + PBF_DISTANCE_REL_ERR of the
+// best found so far are not opened (abs_err is set so large that only rel_err counts: FCL
+// prunes when both tests pass).
 fcl::DistanceRequestd make_distance_request()
 {
     fcl::DistanceRequestd request;
     request.enable_nearest_points = false;
     request.gjk_solver_type = fcl::GST_INDEP;
+    request.rel_err = PBF_DISTANCE_REL_ERR;
+    request.abs_err = PBF_DISTANCE_REL_ERR > 0.0 ? 1e30 : 0.0;
     return request;
+}
+
+// FCL's distance, starting from `cap` as the best distance so far, so that the traversal
+// prunes every bounding-volume pair at least `cap` apart: min(distance, cap), up to the
+// relative error. 0 when overlapping.
+double capped_distance(const fcl::CollisionGeometryd *a, const fcl::Transform3d &ta,
+                       const fcl::CollisionGeometryd *b, const fcl::Transform3d &tb,
+                       const fcl::DistanceRequestd &request, double cap)
+{
+    fcl::DistanceResultd result;
+    result.min_distance = cap;
+    const double d = fcl::distance(a, ta, b, tb, request, result);
+    return d > 0.0 ? fmin(d, cap) : 0.0;
 }
 
 struct distance_data {
@@ -104,10 +124,9 @@ bool distance_callback(fcl::CollisionObjectd *a, fcl::CollisionObjectd *b, void 
         dist = data->min_distance;
         return false;
     }
-    fcl::DistanceResultd result;
-    double d = fcl::distance(a, b, data->request, result);
-    if (!(d > 0.0))
-        d = 0.0; // overlapping (FCL answers 0 or a negative number)
+    const double d =
+        capped_distance(a->collisionGeometry().get(), a->getTransform(), b->collisionGeometry().get(),
+                        b->getTransform(), data->request, data->min_distance);
     if (d < data->min_distance)
         data->min_distance = d;
     dist = data->min_distance;
@@ -169,6 +188,30 @@ pbf_geometry *pbf_mesh_create(const double *vertices, size_t n_vertices, const u
     }
 }
 
+pbf_geometry *pbf_convex_create(const double *vertices, size_t n_vertices)
+{
+    try {
+        if (n_vertices == 0)
+            return nullptr;
+        // Mesh files repeat a vertex once per face (OBJ without shared indices): one copy
+        // of each point is enough, and GJK scans every point per support query.
+        std::vector<std::array<double, 3>> unique(n_vertices);
+        for (size_t i = 0; i < n_vertices; i++)
+            unique[i] = {vertices[3 * i], vertices[3 * i + 1], vertices[3 * i + 2]};
+        std::sort(unique.begin(), unique.end());
+        unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+        auto points = std::make_shared<std::vector<fcl::Vector3d>>(unique.size());
+        for (size_t i = 0; i < unique.size(); i++)
+            (*points)[i] = fcl::Vector3d(unique[i][0], unique[i][1], unique[i][2]);
+        // No faces: FCL then finds support points by a linear scan, which is right for the
+        // hull of any point set (its face walk assumes a convex, watertight mesh).
+        auto faces = std::make_shared<std::vector<int>>();
+        return wrap(std::make_shared<fcl::Convexd>(points, 0, faces, false));
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 void pbf_geometry_destroy(pbf_geometry *geometry)
 {
     delete geometry;
@@ -209,6 +252,19 @@ double pbf_distance(const pbf_geometry *a, const double *ra, const double *ta, c
         return d < 0.0 ? 0.0 : d;
     } catch (...) {
         return -1.0;
+    }
+}
+
+double pbf_distance_bound(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
+                          const double *rb, const double *tb, double cap)
+{
+    try {
+        const fcl::DistanceRequestd request = make_distance_request();
+        return capped_distance(a->geometry.get(), to_transform(ra, ta), b->geometry.get(),
+                               to_transform(rb, tb), request, cap) /
+               (1.0 + PBF_DISTANCE_REL_ERR);
+    } catch (...) {
+        return 0.0;
     }
 }
 
@@ -286,7 +342,7 @@ double pbf_environment_distance(const pbf_environment *env, const pbf_geometry *
         distance_data data;
         data.min_distance = cap;
         env->manager.distance(&object, &data, distance_callback);
-        return data.min_distance > 0.0 ? data.min_distance : 0.0;
+        return data.min_distance > 0.0 ? data.min_distance / (1.0 + PBF_DISTANCE_REL_ERR) : 0.0;
     } catch (...) {
         return 0.0;
     }

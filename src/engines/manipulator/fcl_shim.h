@@ -30,6 +30,11 @@ pbf_geometry *pbf_sphere_create(double radius);
  * n_triangles indices below n_vertices. Both are copied. */
 pbf_geometry *pbf_mesh_create(const double *vertices, size_t n_vertices, const uint32_t *triangles,
                               size_t n_triangles);
+/** The convex hull of `n_vertices` points (3 coordinates each, copied), as FCL's Convex
+ * searched vertex by vertex (no face walk), so that GJK works on the exact hull whatever
+ * the points: the distance to it is a lower bound on the distance to any mesh with these
+ * vertices, and a fast one. For distance queries only. */
+pbf_geometry *pbf_convex_create(const double *vertices, size_t n_vertices);
 /** Free a geometry; NULL is accepted. Environments that hold it keep their own reference. */
 void pbf_geometry_destroy(pbf_geometry *geometry);
 /** The geometry's axis-aligned bounding box in its own frame. */
@@ -41,6 +46,16 @@ bool pbf_collide(const pbf_geometry *a, const double *ra, const double *ta, cons
 /** Distance between the two (0 when they overlap); negative when FCL fails. */
 double pbf_distance(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
                     const double *rb, const double *tb);
+
+/** Relative accuracy of the distance bounds below (FCL's rel_err). */
+#define PBF_DISTANCE_REL_ERR 0.0
+
+/** A lower bound x on the distance between `a` and `b` (poses as in pbf_collide()), with
+ * min(distance, cap) / (1 + PBF_DISTANCE_REL_ERR) <= x <= distance; bounding-volume pairs
+ * `cap` or more apart are never opened, so far-apart shapes cost little. 0 when they overlap
+ * or FCL fails. Thread-safe. */
+double pbf_distance_bound(const pbf_geometry *a, const double *ra, const double *ta, const pbf_geometry *b,
+                          const double *rb, const double *tb, double cap);
 
 /** Static obstacles behind a broad phase (FCL's dynamic AABB tree). */
 typedef struct pbf_environment pbf_environment;
@@ -59,10 +74,11 @@ size_t pbf_environment_size(const pbf_environment *env);
 bool pbf_environment_collide(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
                              const double *t);
 
-/** A lower bound on the distance (metres) from `geometry` at (r, t) to the nearest obstacle,
- * capped at `cap`: the answer is min(true distance, cap) when FCL succeeds, and an obstacle
- * whose bounding box lies `cap` or more away costs no narrow-phase query. 0 when touching,
- * and 0 when FCL fails (the safe side). +infinity for an empty environment. */
+/** A lower bound x on the distance (metres) from `geometry` at (r, t) to the nearest
+ * obstacle, with min(distance, cap) / (1 + PBF_DISTANCE_REL_ERR) <= x <= distance: obstacles
+ * whose bounding boxes lie `cap` or more away cost no narrow-phase query, and mesh pairs are
+ * only opened as far as that accuracy needs. 0 when touching, and 0 when FCL fails (the safe
+ * side). +infinity for an empty environment. */
 double pbf_environment_distance(const pbf_environment *env, const pbf_geometry *geometry, const double *r,
                                 const double *t, double cap);
 

@@ -48,11 +48,13 @@
 
 typedef struct robot_shape {
     pbf_geometry *geometry;
+    pbf_geometry *hull; /* meshes: their convex hull, for fast distance bounds; else NULL */
     int link;
     int rigid_group;  /* shapes of one group never move relative to each other */
     pb_pose origin;   /* in the link frame */
     double center[3]; /* bounding sphere in the shape frame */
     double radius;
+    double half[3]; /* the bounding box (centre `center`) in the shape frame: half extents */
 } robot_shape;
 
 typedef struct manipulator {
@@ -78,11 +80,13 @@ typedef struct manipulator {
     bool certified;        /* conservative advancement (default) or interpolated states */
     double edge_tolerance; /* certified: metres, see PB_MANIPULATOR_EDGE_TOLERANCE */
     double resolution;     /* interpolated: spacing under the weighted metric */
+    double prefilter;      /* certified: spacing of the plain checks first (0: none) */
     double weights[PB_MAX_DIM];
     double periods[PB_MAX_DIM];
     /* sweep[s * dim + i]: no point of shape s moves more than sweep[s * dim + i] * |dq_i|
      * metres when coordinate i alone changes by dq_i (any configuration of the others) */
     double *sweep;
+    double *pair_sweep; /* the same for the relative motion of self pair p */
 } manipulator;
 
 /* ---- kinematics ---- */
@@ -216,20 +220,16 @@ static void transform_point(const pb_pose *pose, const double *p, double *out)
  * transforms. Mimic joints add |multiplier| times their share to the coordinate they follow.
  * The bound holds in every configuration, so along any straight edge a point of shape s moves
  * at most sum_i sweep[s][i] |dq_i|. */
-static bool compute_sweep(manipulator *m)
+static void shape_sweep(const manipulator *m, size_t s, int stop_link, double *sweep)
 {
     const pb_robot *robot = &m->robot;
-    const int dim = m->dim;
-    m->sweep = calloc(m->n_shapes * (size_t)dim + 1, sizeof *m->sweep);
-    if (!m->sweep)
-        return false;
-    for (size_t s = 0; s < m->n_shapes; s++) {
+    {
         const robot_shape *shape = &m->shapes[s];
         double c[3], rho = shape->radius;
         transform_point(&shape->origin, shape->center, c);
         int link = shape->link;
         int j;
-        while ((j = robot->links[link].parent_joint) >= 0) {
+        while (link != stop_link && (j = robot->links[link].parent_joint) >= 0) {
             const pb_urdf_joint *joint = &robot->joints[j];
             const int driver = joint->mimic >= 0 ? joint->mimic : j;
             const double factor = joint->mimic >= 0 ? fabs(joint->mimic_multiplier) : 1.0;
@@ -242,7 +242,7 @@ static bool compute_sweep(manipulator *m)
                                            : joint_motion(joint, joint_value(m, NULL, j));
                 transform_point(&motion, c, local);
             } else if (joint->type == PB_JOINT_PRISMATIC) {
-                m->sweep[s * (size_t)dim + (size_t)coord] += factor;
+                sweep[coord] += factor;
                 const double mult = joint->mimic >= 0 ? joint->mimic_multiplier : 1.0;
                 const double off = joint->mimic >= 0 ? joint->mimic_offset : 0.0;
                 const double v1 = mult * m->lower[coord] + off, v2 = mult * m->upper[coord] + off;
@@ -258,15 +258,49 @@ static bool compute_sweep(manipulator *m)
                     d2 += (c[i] - local[i]) * (c[i] - local[i]);
                 }
                 const double d = sqrt(d2);
-                m->sweep[s * (size_t)dim + (size_t)coord] += factor * (d + rho);
+                sweep[coord] += factor * (d + rho);
                 rho += d;
             }
             transform_point(&joint->origin, local, c);
             link = joint->parent;
         }
         /* rounding: a hair more is still a bound */
-        for (int i = 0; i < dim; i++)
-            m->sweep[s * (size_t)dim + (size_t)i] *= 1.0 + 1e-9;
+        for (int i = 0; i < m->dim; i++)
+            sweep[i] *= 1.0 + 1e-9;
+    }
+}
+
+/* The deepest link that is an ancestor of both (or either itself). */
+static int common_ancestor(const pb_robot *robot, int a, int b)
+{
+    for (int x = a;; x = robot->joints[robot->links[x].parent_joint].parent) {
+        for (int y = b;; y = robot->joints[robot->links[y].parent_joint].parent) {
+            if (x == y)
+                return x;
+            if (robot->links[y].parent_joint < 0)
+                break;
+        }
+        if (robot->links[x].parent_joint < 0)
+            return x;
+    }
+}
+
+/* m->sweep for every shape against the world, and m->pair_sweep for every self pair: the
+ * joints above both links' common ancestor move the two together and do not count. */
+static bool compute_sweep(manipulator *m)
+{
+    const size_t dim = (size_t)m->dim;
+    m->sweep = calloc(m->n_shapes * dim + 1, sizeof *m->sweep);
+    m->pair_sweep = calloc(m->n_pairs * dim + 1, sizeof *m->pair_sweep);
+    if (!m->sweep || !m->pair_sweep)
+        return false;
+    for (size_t s = 0; s < m->n_shapes; s++)
+        shape_sweep(m, s, -1, &m->sweep[s * dim]);
+    for (size_t p = 0; p < m->n_pairs; p++) {
+        const uint32_t a = m->pairs[p][0], b = m->pairs[p][1];
+        const int top = common_ancestor(&m->robot, m->shapes[a].link, m->shapes[b].link);
+        shape_sweep(m, a, top, &m->pair_sweep[p * dim]);
+        shape_sweep(m, b, top, &m->pair_sweep[p * dim]);
     }
     return true;
 }
@@ -278,28 +312,126 @@ typedef struct sweep_edge {
     double delta[PB_MAX_DIM];
     double speed[MAX_SHAPES]; /* a bound on how far shape s moves for t from 0 to 1, metres */
     double step_min;          /* t-length of edge_tolerance at the fastest shape */
+    double gap_min;           /* t-length of 1e-7 m at the fastest shape */
     pb_engine_counters *counters;
 } sweep_edge;
 
 /* The t-distance a clearance of `distance` metres certifies at `speed` (metres per unit t),
- * with room for FCL's rounding; 0 when it certifies nothing. */
+ * with room for FCL's rounding (GJK stops within a relative 1e-6); 0 when it certifies
+ * nothing. */
 static double certified_reach(double distance, double speed)
 {
-    const double margin = distance * (1.0 - 1e-6) - 1e-7;
+    const double margin = distance * (1.0 - 1e-5) - 1e-6;
     return margin > 0.0 ? margin / speed : 0.0;
 }
 
 /* The clearance query a certified reach of `reach` needs: inverse of certified_reach(). */
 static double needed_distance(double reach, double speed)
 {
-    return (reach * speed + 1e-7) / (1.0 - 1e-6);
+    return (reach * speed + 1e-6) / (1.0 - 1e-5);
+}
+
+/* How far shape s at `pose` certifies, at most `want`; false when it touches an obstacle.
+ * The exact geometry, capped: FCL prunes every obstacle and bounding-volume pair farther
+ * than the distance `want` needs, which is cheap for the small steps a planner's edges
+ * mostly need (a convex-hull GJK query costs the same whatever the cap, and measured slower
+ * on the MotionBenchMaker problems). Near a contact: an exact collision check and the
+ * tolerance step. */
+static bool shape_reach(const sweep_edge *e, size_t s, const pb_pose *pose, double want, double *reach)
+{
+    const manipulator *m = e->m;
+    const robot_shape *shape = &m->shapes[s];
+    const double v = e->speed[s];
+    double rs = certified_reach(
+        pbf_environment_distance(m->env, shape->geometry, pose->r, pose->t, needed_distance(want, v)), v);
+    if (rs < e->step_min && rs < want) {
+        if (pbf_environment_collide(m->env, shape->geometry, pose->r, pose->t))
+            return false;
+        rs = e->step_min;
+    }
+    *reach = fmin(rs, want);
+    return true;
+}
+
+/* A lower bound on the distance between the bounding boxes of two shapes: their largest
+ * gap along the 15 separating axes (each box's 3 axes and the 9 cross products); the gap
+ * along any unit axis is at most the distance. */
+static double box_gap(const robot_shape *sa, const pb_pose *pa, const robot_shape *sb, const pb_pose *pb)
+{
+    double ca[3], cb[3], axes[15][3];
+    sphere_center(sa, pa, ca);
+    sphere_center(sb, pb, cb);
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++) {
+            axes[k][i] = pa->r[3 * i + k];
+            axes[3 + k][i] = pb->r[3 * i + k];
+        }
+    int n = 6;
+    for (int x = 0; x < 3; x++)
+        for (int y = 3; y < 6; y++) {
+            const double *u = axes[x], *w = axes[y];
+            double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+            const double len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+            if (len < 1e-6)
+                continue; /* parallel axes: covered by the face axes */
+            for (int i = 0; i < 3; i++)
+                axes[n][i] = c[i] / len;
+            n++;
+        }
+    double gap = 0.0;
+    for (int k = 0; k < n; k++) {
+        const double *u = axes[k];
+        const double centre = fabs(u[0] * (cb[0] - ca[0]) + u[1] * (cb[1] - ca[1]) + u[2] * (cb[2] - ca[2]));
+        double ra = 0.0, rb = 0.0;
+        for (int j = 0; j < 3; j++) {
+            ra += sa->half[j] * fabs(axes[j][0] * u[0] + axes[j][1] * u[1] + axes[j][2] * u[2]);
+            rb += sb->half[j] * fabs(axes[3 + j][0] * u[0] + axes[3 + j][1] * u[1] + axes[3 + j][2] * u[2]);
+        }
+        gap = fmax(gap, centre - ra - rb);
+    }
+    return gap * (1.0 - 1e-9);
+}
+
+/* The same for self pair p moving at `v` (metres per unit t, relative): bounding spheres,
+ * hulls, meshes, then an exact check. */
+static bool pair_reach(const sweep_edge *e, size_t p, const pb_pose *poses, double v, double want,
+                       double *reach)
+{
+    const manipulator *m = e->m;
+    const uint32_t ia = m->pairs[p][0], ib = m->pairs[p][1];
+    const robot_shape *sa = &m->shapes[ia], *sb = &m->shapes[ib];
+    const pb_pose *pa = &poses[ia], *pb = &poses[ib];
+    double ca[3], cb[3];
+    sphere_center(sa, pa, ca);
+    sphere_center(sb, pb, cb);
+    const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2];
+    double rs = certified_reach(sqrt(dx * dx + dy * dy + dz * dz) - sa->radius - sb->radius, v);
+    if (rs < want)
+        rs = fmax(rs, certified_reach(box_gap(sa, pa, sb, pb), v));
+    if (rs < want) {
+        const pbf_geometry *ga = sa->hull ? sa->hull : sa->geometry, *gb = sb->hull ? sb->hull : sb->geometry;
+        rs = fmax(rs,
+                  certified_reach(
+                      pbf_distance_bound(ga, pa->r, pa->t, gb, pb->r, pb->t, needed_distance(want, v)), v));
+        if (rs < e->step_min && rs < want && (sa->hull || sb->hull))
+            rs = certified_reach(pbf_distance_bound(sa->geometry, pa->r, pa->t, sb->geometry, pb->r, pb->t,
+                                                    needed_distance(want, v)),
+                                 v);
+        if (rs < e->step_min && rs < want) {
+            if (pbf_collide(sa->geometry, pa->r, pa->t, sb->geometry, pb->r, pb->t))
+                return false;
+            rs = e->step_min;
+        }
+    }
+    *reach = fmin(rs, want);
+    return true;
 }
 
 /* Check q(t): false when it collides. Otherwise `*reach` (at most `want`) is a t-distance
  * within which every configuration of the edge is collision-free, from the distances of the
  * moving shapes to the obstacles and to each other; at least step_min (near a contact the
- * configuration is checked exactly and the step is the tolerance). Shapes that do not move
- * along this edge are checked at t = 0 only (`first`). */
+ * configuration is checked exactly and the step is the tolerance). Shapes and pairs that do
+ * not move along this edge are checked at t = 0 only (`first`). */
 static bool edge_clearance(const sweep_edge *e, double t, double want, bool first, double *reach)
 {
     const manipulator *m = e->m;
@@ -309,57 +441,31 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
     pb_pose poses[MAX_SHAPES];
     shape_poses(m, q, poses);
     e->counters->n_edge_states++;
-    double r = want;
-    if (m->env) {
-        for (size_t s = 0; s < m->n_shapes; s++) {
-            if (!m->shape_moves[s])
-                continue;
-            const robot_shape *shape = &m->shapes[s];
-            const double v = e->speed[s];
-            if (v == 0.0) {
-                if (first && pbf_environment_collide(m->env, shape->geometry, poses[s].r, poses[s].t))
-                    return false;
-                continue;
-            }
-            const double d = pbf_environment_distance(m->env, shape->geometry, poses[s].r, poses[s].t,
-                                                      needed_distance(r, v));
-            const double rs = certified_reach(d, v);
-            if (rs < e->step_min) {
-                if (pbf_environment_collide(m->env, shape->geometry, poses[s].r, poses[s].t))
-                    return false;
-                r = fmin(r, e->step_min);
-            } else {
-                r = fmin(r, rs);
-            }
-        }
-    }
-    for (size_t p = 0; p < m->n_pairs; p++) {
-        const uint32_t ia = m->pairs[p][0], ib = m->pairs[p][1];
-        const double v = e->speed[ia] + e->speed[ib];
-        if (v == 0.0) {
-            if (first && pair_collides(m, poses, ia, ib))
+    double r = want, rs;
+    for (size_t s = 0; m->env && s < m->n_shapes; s++) {
+        if (!m->shape_moves[s])
+            continue;
+        if (e->speed[s] == 0.0) {
+            if (first && pbf_environment_collide(m->env, m->shapes[s].geometry, poses[s].r, poses[s].t))
                 return false;
             continue;
         }
-        const robot_shape *sa = &m->shapes[ia], *sb = &m->shapes[ib];
-        double ca[3], cb[3];
-        sphere_center(sa, &poses[ia], ca);
-        sphere_center(sb, &poses[ib], cb);
-        const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2];
-        const double sphere_gap = sqrt(dx * dx + dy * dy + dz * dz) - sa->radius - sb->radius;
-        double rs = certified_reach(sphere_gap, v);
-        if (rs < r) {
-            const double d =
-                pbf_distance(sa->geometry, poses[ia].r, poses[ia].t, sb->geometry, poses[ib].r, poses[ib].t);
-            rs = fmax(rs, certified_reach(d, v));
-        }
-        if (rs < e->step_min) {
-            if (pbf_collide(sa->geometry, poses[ia].r, poses[ia].t, sb->geometry, poses[ib].r, poses[ib].t))
+        if (!shape_reach(e, s, &poses[s], r, &rs))
+            return false;
+        r = rs;
+    }
+    for (size_t p = 0; p < m->n_pairs; p++) {
+        double v = 0.0;
+        for (int i = 0; i < m->dim; i++)
+            v += m->pair_sweep[p * (size_t)m->dim + (size_t)i] * fabs(e->delta[i]);
+        if (v == 0.0) {
+            if (first && pair_collides(m, poses, m->pairs[p][0], m->pairs[p][1]))
                 return false;
-            r = fmin(r, e->step_min);
-        } else {
-            r = fmin(r, rs);
+            continue;
         }
+        if (!pair_reach(e, p, poses, v, r, &rs))
+            return false;
+        r = rs;
     }
     *reach = r;
     return true;
@@ -369,7 +475,7 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
  * full). Every call covers at least step_min or the whole interval, so this ends. */
 static bool certify_depth_first(const sweep_edge *e, double lo, double hi)
 {
-    while (hi > lo) {
+    while (hi - lo > e->gap_min) {
         const double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
         double r;
         if (!edge_clearance(e, mid, half, false, &r))
@@ -385,6 +491,9 @@ static bool certify_depth_first(const sweep_edge *e, double lo, double hi)
 
 #define EDGE_QUEUE 64
 
+static bool visible_interpolated(const manipulator *m, const double *a, const double *b, double resolution,
+                                 pb_engine_counters *counters);
+
 /* The certified edge check (conservative advancement): a configuration whose moving shapes
  * are at least d from everything clears every configuration of the edge within t-distance
  * d / speed. Intervals not yet certified are split at their midpoints breadth-first, so a
@@ -393,6 +502,10 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
                               pb_engine_counters *counters)
 {
     if (!in_limits(m, a) || !in_limits(m, b))
+        return false;
+    /* Most edges a planner tries are blocked, and plain collision checks (no distances) at a
+     * coarse spacing find that soonest; only edges that pass are certified. */
+    if (m->prefilter > 0.0 && !visible_interpolated(m, a, b, m->prefilter, counters))
         return false;
     sweep_edge e;
     e.m = m;
@@ -409,6 +522,9 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
         fastest = fmax(fastest, e.speed[s]);
     }
     e.step_min = fastest > 0.0 ? m->edge_tolerance / fastest : 1.0;
+    /* gaps between certified stretches narrower than this are rounding: no point moves
+     * 1e-7 m across one, and certified_reach() keeps 1e-6 m to spare */
+    e.gap_min = fastest > 0.0 ? 1e-7 / fastest : 1.0;
     double r0, r1;
     if (!edge_clearance(&e, 0.0, 1.0, true, &r0))
         return false;
@@ -418,7 +534,7 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
         return false;
     double queue[EDGE_QUEUE][2];
     size_t head = 0, n = 0;
-    if (r0 < 1.0 - r1) {
+    if (1.0 - r1 - r0 > e.gap_min) {
         queue[0][0] = r0;
         queue[0][1] = 1.0 - r1;
         n = 1;
@@ -435,6 +551,8 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
             continue;
         const double parts[2][2] = {{lo, mid - r}, {mid + r, hi}};
         for (int k = 0; k < 2; k++) {
+            if (parts[k][1] - parts[k][0] <= e.gap_min)
+                continue;
             if (n < EDGE_QUEUE) {
                 const size_t tail = (head + n) % EDGE_QUEUE;
                 queue[tail][0] = parts[k][0];
@@ -450,7 +568,7 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
 
 /* The interpolated check: configurations at most `resolution` apart under the weighted
  * metric, in bisection order. Kept to re-check paths independently of the certified check. */
-static bool visible_interpolated(const manipulator *m, const double *a, const double *b,
+static bool visible_interpolated(const manipulator *m, const double *a, const double *b, double resolution,
                                  pb_engine_counters *counters)
 {
     double delta[PB_MAX_DIM], sum = 0.0;
@@ -458,7 +576,7 @@ static bool visible_interpolated(const manipulator *m, const double *a, const do
         delta[i] = pb_coord_delta(a[i], b[i], m->periods[i]);
         sum += m->weights[i] * delta[i] * m->weights[i] * delta[i];
     }
-    double segments = ceil(sqrt(sum) / m->resolution);
+    double segments = ceil(sqrt(sum) / resolution);
     if (!(segments >= 1.0))
         segments = 1.0;
     if (segments > (double)PB_EDGE_MAX_SEGMENTS)
@@ -488,7 +606,8 @@ static bool visible_interpolated(const manipulator *m, const double *a, const do
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
 {
     const manipulator *m = self;
-    return m->certified ? visible_certified(m, a, b, counters) : visible_interpolated(m, a, b, counters);
+    return m->certified ? visible_certified(m, a, b, counters)
+                        : visible_interpolated(m, a, b, m->resolution, counters);
 }
 
 /* ---- explanations ---- */
@@ -547,8 +666,10 @@ static void destroy(void *self)
     manipulator *m = self;
     if (!m)
         return;
-    for (size_t s = 0; s < m->n_shapes; s++)
+    for (size_t s = 0; s < m->n_shapes; s++) {
         pbf_geometry_destroy(m->shapes[s].geometry);
+        pbf_geometry_destroy(m->shapes[s].hull);
+    }
     for (size_t o = 0; o < m->n_obstacles; o++) {
         pbf_geometry_destroy(m->obstacles[o]);
         free(m->obstacle_names[o]);
@@ -563,15 +684,18 @@ static void destroy(void *self)
     free(m->coord_of);
     free(m->held);
     free(m->sweep);
+    free(m->pair_sweep);
     pb_robot_finish(&m->robot);
     free(m);
 }
 
 /* Make the FCL geometry of a shape; meshes are read here. */
 static pb_status make_geometry(const pb_shape *shape, const char *file, const char *owner, pbf_geometry **out,
-                               pb_diag *diag)
+                               pbf_geometry **hull, pb_diag *diag)
 {
     *out = NULL;
+    if (hull)
+        *hull = NULL;
     switch (shape->type) {
     case PB_SHAPE_BOX:
         *out = pbf_box_create(shape->size[0], shape->size[1], shape->size[2]);
@@ -591,6 +715,10 @@ static pb_status make_geometry(const pb_shape *shape, const char *file, const ch
             return PB_ERR_INVALID;
         }
         *out = pbf_mesh_create(mesh.vertices, mesh.n_vertices, mesh.triangles, mesh.n_triangles);
+        if (hull && *out && !(*hull = pbf_convex_create(mesh.vertices, mesh.n_vertices))) {
+            pbf_geometry_destroy(*out);
+            *out = NULL;
+        }
         pb_mesh_finish(&mesh);
         break;
     }
@@ -749,7 +877,7 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
             robot_shape *rs = &m->shapes[m->n_shapes];
             char owner[300];
             snprintf(owner, sizeof owner, "link '%s'", robot->links[l].name);
-            st = make_geometry(shape, robot->urdf_path, owner, &rs->geometry, diag);
+            st = make_geometry(shape, robot->urdf_path, owner, &rs->geometry, &rs->hull, diag);
             if (st != PB_OK)
                 break;
             m->n_shapes++;
@@ -760,6 +888,7 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
             pbf_geometry_local_aabb(rs->geometry, lo, hi);
             for (int i = 0; i < 3; i++) {
                 rs->center[i] = 0.5 * (lo[i] + hi[i]);
+                rs->half[i] = 0.5 * (hi[i] - lo[i]) * (1.0 + 1e-9) + 1e-9;
                 r2 += 0.25 * (hi[i] - lo[i]) * (hi[i] - lo[i]);
             }
             rs->radius = sqrt(r2) * (1.0 + 1e-9) + 1e-9;
@@ -815,7 +944,7 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
     for (size_t o = 0; o < n; o++) {
         char owner[300];
         snprintf(owner, sizeof owner, "obstacle '%s'", world->obstacle_names[o]);
-        pb_status st = make_geometry(&world->obstacles[o], world->path, owner, &m->obstacles[o], diag);
+        pb_status st = make_geometry(&world->obstacles[o], world->path, owner, &m->obstacles[o], NULL, diag);
         if (st != PB_OK)
             return st;
         m->n_obstacles++;
@@ -883,14 +1012,16 @@ static pb_status check_default(const manipulator *m, const pb_world *world, cons
     return PB_OK;
 }
 
-static const char *const known_options[] = {"problem",    "resolution",     "weights", "group",
-                                            "edge_check", "edge_tolerance", NULL};
+static const char *const known_options[] = {"problem",    "resolution",     "weights",        "group",
+                                            "edge_check", "edge_tolerance", "edge_prefilter", NULL};
 
 static const char *const options_help[] = {
     "problem=SCENARIO:INDEX  which problem of a MotionBenchMaker flat file (default: the first)",
     "edge_check=CHECK        certified (default: no collision is missed, see edge_tolerance) or interpolated",
     "edge_tolerance=M        certified: metres a point may move between two exact checks near a contact "
     "(1e-4)",
+    "edge_prefilter=R        certified: plain checks this far apart (radians) before certifying; 0: none "
+    "(0.3)",
     "resolution=R            interpolated: spacing in radians (default 0.05, or the world's <resolution>)",
     "weights=W1,...,WD       per-joint metric weights (default 1)",
     "group=NAME              SRDF planning group (default: the world's)",
@@ -926,6 +1057,12 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     if (text && (pb_parse_doubles(text, &edge_tolerance, 1) != 1 || !(edge_tolerance >= 1e-7) ||
                  edge_tolerance > 1.0)) {
         pb_diag_set(diag, NULL, 0, 0, "edge_tolerance: expected metres in [1e-7, 1], got '%s'", text);
+        return PB_ERR_INVALID;
+    }
+    double prefilter = PB_MANIPULATOR_DEFAULT_PREFILTER;
+    text = pb_option_find(options, n_options, "edge_prefilter");
+    if (text && (pb_parse_doubles(text, &prefilter, 1) != 1 || !(prefilter >= 0.0) || prefilter > 10.0)) {
+        pb_diag_set(diag, NULL, 0, 0, "edge_prefilter: expected radians in [0, 10], got '%s'", text);
         return PB_ERR_INVALID;
     }
     const char *weights_text = pb_option_find(options, n_options, "weights");
@@ -998,6 +1135,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     m->certified = !check_text || strcmp(check_text, "certified") == 0;
     m->edge_tolerance = edge_tolerance;
     m->resolution = setup->resolution;
+    m->prefilter = prefilter;
     for (int i = 0; i < m->dim; i++) {
         m->weights[i] = setup->weights[i];
         m->periods[i] = setup->periods[i];

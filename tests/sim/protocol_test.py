@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""The rosbridge protocol of `planbench serve` over a real socket (127.0.0.1, a free port).
+
+Bad input and faults: malformed JSON, unknown ops and services, wrong field types,
+out-of-range integers, a binary frame, a frame larger than the 4 MiB limit, half-open and
+abruptly closed connections, a bogus 2^63-byte frame header, a client that never reads. After
+each, the server is still up and another client's entity is intact; no reply is ever a
+`status` op. Every loop is bounded in count and time; the server is always stopped.
+
+usage: protocol_test.py PLANBENCH SOURCE_ROOT
+"""
+import base64
+import json
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+checks = failures = 0
+
+
+def check(cond, what):
+    global checks, failures
+    checks += 1
+    if not cond:
+        failures += 1
+        print("CHECK failed:", what, file=sys.stderr)
+
+
+class Client:
+    def __init__(self, port, handshake=True):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buf = b""
+        if handshake:
+            key = base64.b64encode(os.urandom(16)).decode()
+            self.sock.sendall(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % key).encode())
+            while b"\r\n\r\n" not in self.buf:
+                chunk = self.sock.recv(4096)
+                if not chunk:
+                    raise RuntimeError("handshake refused")
+                self.buf += chunk
+            head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+            assert b" 101 " in head.split(b"\r\n")[0], head
+
+    def frame(self, payload, opcode=1, fin=True):
+        mask = os.urandom(4)
+        n = len(payload)
+        head = bytes([(0x80 if fin else 0) | opcode])
+        if n < 126:
+            head += bytes([0x80 | n])
+        elif n < 65536:
+            head += bytes([0x80 | 126]) + struct.pack(">H", n)
+        else:
+            head += bytes([0x80 | 127]) + struct.pack(">Q", n)
+        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if n < 65536 else \
+            (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "big")).to_bytes(n, "big")
+        return head + mask + body
+
+    def send(self, msg, opcode=1):
+        data = msg if isinstance(msg, bytes) else (msg if isinstance(msg, str) else json.dumps(msg)).encode()
+        self.sock.sendall(self.frame(data, opcode))
+
+    def recv(self, timeout=10):
+        """One text message as a dict (or the raw text when it is not JSON); None on close."""
+        end = time.time() + timeout
+        while True:
+            if len(self.buf) >= 2:
+                b1 = self.buf[1] & 0x7F
+                off = 2
+                if b1 == 126:
+                    b1, off = struct.unpack(">H", self.buf[2:4])[0], 4
+                elif b1 == 127:
+                    b1, off = struct.unpack(">Q", self.buf[2:10])[0], 10
+                if len(self.buf) >= off + b1:
+                    opcode = self.buf[0] & 0x0F
+                    payload, self.buf = self.buf[off:off + b1], self.buf[off + b1:]
+                    if opcode == 8:
+                        return None
+                    if opcode == 1:
+                        text = payload.decode()
+                        try:
+                            return json.loads(text)
+                        except ValueError:
+                            return text
+                    continue
+            left = end - time.time()
+            if left <= 0:
+                raise TimeoutError("no message")
+            self.sock.settimeout(left)
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def call(self, service, args, cid="c"):
+        self.send({"op": "call_service", "id": cid, "service": service, "args": args})
+        return self.recv()
+
+    def close(self):
+        self.sock.close()
+
+
+def pose(x, y):
+    return {"position": {"x": x, "y": y, "z": 0}, "orientation": {"x": 0, "y": 0, "z": 0, "w": 1}}
+
+
+def main():
+    planbench, root = sys.argv[1], sys.argv[2]
+    server = subprocess.Popen([planbench, "serve", os.path.join(root, "worlds", "sim_room1.xml"), "--port", "0",
+                               "--worlds", os.path.join(root, "worlds"), "--robots", os.path.join(root, "robots")],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = server.stdout.readline()
+        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+        if not m:
+            print("server did not start:", line, file=sys.stderr)
+            return 1
+        port = int(m.group(1))
+        run(port)
+        check(server.poll() is None, "the server is still running")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            rc = server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            rc = server.wait()
+    check(rc == 0, "the server exits 0 on SIGTERM (got %s)" % rc)
+    print("%d passed, %d failed" % (checks - failures, failures))
+    return 1 if failures else 0
+
+
+def keeper_intact(a):
+    r = a.call("/get_entity_state", {"entity": "keeper"})
+    return r and r["result"] and r["values"]["result"]["result"] == 1 and \
+        r["values"]["state"]["pose"]["position"]["x"] == 40
+
+
+def run(port):
+    a = Client(port)
+    r = a.call("/spawn_entity", {"name": "keeper", "entity_resource": {"uri": "model://disc_robot"},
+                                 "initial_pose": {"pose": pose(40, 40)}})
+    check(r["values"]["result"]["result"] == 1, "spawn keeper: %s" % r)
+    replies = []
+
+    b = Client(port)
+    b.send("{not json")
+    r = b.recv()
+    replies.append(r)
+    check(r["result"] is False and "malformed JSON" in r["values"], "malformed JSON: %s" % r)
+    b.send({"op": "frobnicate", "id": "x"})
+    r = b.recv()
+    replies.append(r)
+    check(r["result"] is False and "Unknown operation" in r["values"] and r["id"] == "x", "unknown op: %s" % r)
+    r = b.call("/nope", {}, "y")
+    replies.append(r)
+    check(r["result"] is False and r["values"] == "Service /nope does not exist" and r["id"] == "y", "unknown service")
+    r = b.call("/delete_entity", {"entity": 5})
+    replies.append(r)
+    check(r["result"] is False and "requires a string for field entity" in r["values"], "wrong type: %s" % r)
+    r = b.call("/delete_entity", {"entity": "keeper", "foo": 1})
+    replies.append(r)
+    check(r["result"] is False and "does not have a field foo" in r["values"], "unknown field: %s" % r)
+    r = b.call("/step_simulation", {"steps": 1.0})
+    replies.append(r)
+    check(r["result"] is False and "uint64" in r["values"], "float for an integer: %s" % r)
+    r = b.call("/set_simulation_state", {"state": {"state": 300}})
+    replies.append(r)
+    check(r["result"] is False and "out of range" in r["values"], "uint8 out of range: %s" % r)
+    r = b.call("/set_simulation_state", {"state": {"state": 9}})
+    replies.append(r)
+    check(r["result"] is True and r["values"]["result"]["result"] == 0, "state 9: FEATURE_UNSUPPORTED: %s" % r)
+    r = b.call("get_simulation_state", [])
+    replies.append(r)
+    check(r["result"] is True and r["service"] == "get_simulation_state", "relative name, list args: %s" % r)
+    b.send({"op": "set_level", "level": "info"})
+    b.send(b"\x00\x01binary", opcode=2)
+    r = b.recv()
+    replies.append(r)
+    check(r["result"] is False and "binary" in r["values"], "binary frame refused: %s" % r)
+    # larger than the 4 MiB limit: refused, and the connection still works
+    b.send(b'{"op":"call_service","service":"/get_entities","args":{"filters":{"filter":"' + b"a" * (5 << 20) + b'"}}}')
+    r = b.recv(timeout=30)
+    replies.append(r)
+    check(r is not None and r["result"] is False and "larger" in r["values"], "huge frame refused")
+    r = b.call("/get_simulation_state", {})
+    check(r is not None and r["result"] is True, "connection usable after a huge frame")
+    check(all(isinstance(x, dict) and x.get("op") != "status" for x in replies), "never a status op")
+    b.close()
+
+    # abrupt closes: half a frame, a handshake only, a connection without a handshake,
+    # and a frame header announcing 2^63 bytes
+    c = Client(port)
+    c.sock.sendall(c.frame(b'{"op":"call_service","service":"/get_entities"}')[:9])
+    c.sock.close()
+    Client(port).close()
+    raw = Client(port, handshake=False)
+    raw.sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+    raw.close()
+    d = Client(port)
+    d.sock.sendall(bytes([0x81, 0xFF]) + struct.pack(">Q", 1 << 63) + os.urandom(4) + b"xxxx")
+    try:
+        d.recv(timeout=3)
+    except (TimeoutError, OSError):
+        pass
+    d.close()
+    check(keeper_intact(a), "keeper intact after abrupt closes")
+
+    # a client that never reads: many requests with a tiny receive buffer, bounded in time
+    e = socket.socket()
+    e.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    e.connect(("127.0.0.1", port))
+    ec = Client.__new__(Client)
+    ec.sock, ec.buf = e, b""
+    key = base64.b64encode(os.urandom(16)).decode()
+    e.sendall(("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+               "Sec-WebSocket-Version: 13\r\n\r\n" % key).encode())
+    e.settimeout(0.5)
+    request = ec.frame(json.dumps({"op": "call_service", "id": "n", "service": "/get_entities_states",
+                                   "args": {}}).encode())
+    sent, t_end = 0, time.time() + 4
+    try:
+        while sent < 20000 and time.time() < t_end:
+            e.sendall(request)
+            sent += 1
+    except (socket.timeout, OSError):
+        pass
+    t0 = time.time()
+    ok = keeper_intact(a)
+    check(ok and time.time() - t0 < 2, "other clients served while one never reads (%d requests sent)" % sent)
+    e.close()
+
+    # a long action on one connection does not block another
+    f = Client(port)
+    a.call("/set_simulation_state", {"state": {"state": 2}})
+    a.send({"op": "send_action_goal", "id": "g1", "action": "/simulate_steps",
+            "action_type": "simulation_interfaces/action/SimulateSteps", "args": {"steps": 50000000}, "feedback": False})
+    time.sleep(0.2)
+    r = f.call("/get_simulation_state", {})
+    check(r["result"] is True, "served during another client's action")
+    a.send({"op": "cancel_action_goal", "id": "g1", "action": "/simulate_steps"})
+    r = a.recv()
+    while r is not None and r.get("op") != "action_result":
+        r = a.recv()
+    check(r is not None and r["status"] == 5 and r["id"] == "g1", "canceled goal: %s" % r)
+    # an unknown action and a goal while PLAYING
+    a.send({"op": "send_action_goal", "id": "g2", "action": "/nope", "action_type": "x/action/Y", "args": {}})
+    r = a.recv()
+    check(r["op"] == "action_result" and r["result"] is False and r["status"] == 0, "unknown action: %s" % r)
+    a.call("/set_simulation_state", {"state": {"state": 1}})
+    a.send({"op": "send_action_goal", "id": "g3", "action": "/simulate_steps",
+            "action_type": "simulation_interfaces/action/SimulateSteps", "args": {"steps": 2}, "feedback": True})
+    r = a.recv()
+    check(r["op"] == "action_result" and r["status"] == 6 and r["values"]["result"]["result"] == 4,
+          "goal while playing aborts with OPERATION_FAILED: %s" % r)
+    a.call("/set_simulation_state", {"state": {"state": 2}})
+    # a client whose goal is running disconnects: the goal stops, the server goes on
+    g = Client(port)
+    g.send({"op": "send_action_goal", "id": "g4", "action": "/simulate_steps",
+            "action_type": "simulation_interfaces/action/SimulateSteps", "args": {"steps": 50000000}, "feedback": True})
+    time.sleep(0.1)
+    g.close()
+    time.sleep(0.1)
+    r = f.call("/step_simulation", {"steps": 1})
+    check(r["result"] is True and r["values"]["result"]["result"] == 1, "stepping works after the goal's owner left")
+    # subscriptions: entity events reach a subscriber
+    f.send({"op": "subscribe", "id": "s", "topic": "/entity_events", "type": "planbench_interfaces/msg/EntityEvent"})
+    f.call("/get_simulation_state", {})  # a round trip: the subscription is in place
+    a.call("/spawn_entity", {"name": "visitor", "entity_resource": {"uri": "model://disc_robot"},
+                             "initial_pose": {"pose": pose(100, 40)}})
+    r = f.recv()
+    check(r["op"] == "publish" and r["msg"] == {"event": "created", "entity": "visitor"}, "event published: %s" % r)
+    check(keeper_intact(a), "keeper intact at the end")
+    a.close()
+    f.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
