@@ -1,15 +1,14 @@
 /* MotionBenchMaker Panda problems with the manipulator engine (issue 7).
  *
- *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS]
+ *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO]
  *
- * For every problem of the flat file (../shared/anchor-problems/vamp-mbm/panda/
- * panda_mbm_flat.txt has 700): load it as a world (a problem whose start or goal is in
- * collision, or that fails to load, is counted invalid), plan with PLANNER (default birrt,
- * RRT-Connect) under TIME_LIMIT_S (default 1 s), and re-check each path at 10x the
- * planner's resolution. Prints the success rate on the valid problems, the median and 95th
- * percentile planning time, collision checks (feasible calls plus states inside edges) per
- * second and the time per check. Exit status 77 when the file is absent (so the benchmark is
- * skipped where ../shared is not). */
+ * For every problem of the flat file (or of one SCENARIO, like "cage")
+ * (../shared/anchor-problems/vamp-mbm/panda/ panda_mbm_flat.txt has 700): load it as a world (a problem whose
+ * start or goal is in collision, or that fails to load, is counted invalid), plan with PLANNER (default
+ * birrt, RRT-Connect) under TIME_LIMIT_S (default 1 s), and re-check each path at 10x the planner's
+ * resolution. Prints the success rate on the valid problems, the median and 95th percentile planning time,
+ * collision checks (feasible calls plus states inside edges) per second and the time per check. Exit status
+ * 77 when the file is absent (so the benchmark is skipped where ../shared is not). */
 #include "planbench/planbench.h"
 
 #include <math.h>
@@ -38,7 +37,8 @@ static double percentile(const double *sorted, size_t n, double p)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS]\n");
+        fprintf(stderr,
+                "usage: bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO]\n");
         return 2;
     }
     const char *file = argv[1];
@@ -46,6 +46,7 @@ int main(int argc, char **argv)
     const double time_limit = argc > 3 ? atof(argv[3]) : 1.0;
     const int seeds = argc > 4 ? atoi(argv[4]) : 1;
     const int max_problems = argc > 5 ? atoi(argv[5]) : 100000;
+    const char *only = argc > 6 ? argv[6] : NULL;
     if (access(file, R_OK) != 0) {
         fprintf(stderr, "bench_mbm: %s not found: skipped\n", file);
         return 77;
@@ -61,7 +62,8 @@ int main(int argc, char **argv)
     while (fp && fgets(line, sizeof line, fp) && n_problems < 4096) {
         char scenario[128];
         long index;
-        if (sscanf(line, "problem %127s %ld", scenario, &index) == 2)
+        if (sscanf(line, "problem %127s %ld", scenario, &index) == 2 &&
+            (!only || strcmp(scenario, only) == 0))
             snprintf(names[n_problems++], sizeof names[0], "%s:%ld", scenario, index);
     }
     if (fp)

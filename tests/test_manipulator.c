@@ -458,6 +458,59 @@ static int test_mbm(void)
     return 1;
 }
 
+/* The Klampt TX90 world sbp-env plans in: a .rob robot (the TX90L arm with a PR2 gripper
+ * mounted on it), .off terrains and Klampt rigid objects. */
+static void test_klampt_tx90(void)
+{
+    const char *shared = pb_test_shared_root();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/anchor-problems/klampt-tx90/data/tx90blocks.xml", shared ? shared : "");
+    if (!shared || access(path, R_OK) != 0) {
+        fprintf(stderr, "Klampt TX90 world not found: skipped\n");
+        return;
+    }
+    pb_engine *engine = NULL, *fine = NULL;
+    pb_diag diag = {0};
+    CHECK_MSG(pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK, "%s:%d: %s", diag.file, diag.line,
+              diag.message);
+    CHECK(pb_engine_load(&fine, NULL, path, fine_options, 2, &diag) == PB_OK);
+    if (!engine || !fine) {
+        pb_engine_destroy(engine);
+        pb_engine_destroy(fine);
+        return;
+    }
+    /* 7 arm links + 5 gripper links + the world link; the 6 arm joints are planned for */
+    const pb_robot *robot = pb_manipulator_robot(engine);
+    CHECK(pb_engine_dim(engine) == 6);
+    CHECK_MSG(robot->n_links == 13, "%zu links", robot->n_links);
+    size_t n_shapes, n_obstacles, n_pairs;
+    pb_manipulator_sizes(engine, &n_shapes, &n_obstacles, &n_pairs);
+    CHECK_MSG(n_shapes == 11 && n_obstacles == 11, "%zu shapes, %zu obstacles", n_shapes, n_obstacles);
+    /* limits from qMinDeg/qMaxDeg of links 1-6 */
+    CHECK_NEAR(pb_engine_lower(engine)[1], -147.5 * M_PI / 180, 1e-12);
+    CHECK_NEAR(pb_engine_upper(engine)[4], 115 * M_PI / 180, 1e-12);
+    /* at q = 0 the arm stands straight up: by TParent, link 3 is 0.242 + 0.23 + 0.5 m up and
+     * link 5 another 0.156 + 0.3952 m; joint 2 (about link 2's z, horizontal) tips it over */
+    const double zero[6] = {0, 0, 0, 0, 0, 0};
+    pb_pose poses[16];
+    pb_manipulator_fk(engine, zero, poses);
+    const int l3 = pb_robot_find_link(robot, "link3"), l5 = pb_robot_find_link(robot, "link5");
+    CHECK(l3 >= 0 && l5 >= 0);
+    if (l3 >= 0 && l5 >= 0) {
+        CHECK_NEAR(poses[l3].t[2], 0.972, 1e-9);
+        CHECK_NEAR(poses[l5].t[2], 1.5232, 1e-9);
+        pb_manipulator_fk(engine, (double[]){0, M_PI / 2, 0, 0, 0, 0}, poses);
+        CHECK_NEAR(poses[l3].t[2], 0.472, 1e-3); /* 0.1 mm offsets in TParent */
+    }
+    /* a plan from the upright arm down beside the table; the straight line is blocked */
+    const double goal[6] = {-2.0, 1.2, 1.0, 0, 0.5, 0};
+    CHECK(pb_engine_feasible(engine, zero) && pb_engine_feasible(engine, goal));
+    CHECK(!pb_engine_visible(engine, zero, goal));
+    solve_and_check(engine, fine, "rrt", zero, goal, 20.0, NULL);
+    pb_engine_destroy(engine);
+    pb_engine_destroy(fine);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmp_dir)) {
@@ -472,6 +525,7 @@ int main(void)
     test_wrap();
     test_planners_on_own_world();
     test_mbm();
+    test_klampt_tx90();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
     if (system(cmd) != 0)

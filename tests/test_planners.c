@@ -10,6 +10,7 @@
  *
  * Budgets are iteration counts, never times, so the results are the same on every machine. */
 #include "harness.h"
+#include "picture.h"
 #include "planbench/planbench.h"
 #include "planners/rrtstar_core.h"
 
@@ -22,37 +23,18 @@
 
 static pb_image picture; /* the map as written: the independent reference */
 
-static bool pixel_free(long x, long y)
-{
-    if (x < 0 || y < 0 || x >= picture.width || y >= picture.height)
-        return false;
-    const uint8_t *p = picture.rgb + ((size_t)y * (size_t)picture.width + (size_t)x) * 3;
-    return p[0] == 255 && p[1] == 255 && p[2] == 255;
-}
-
-/* Closed-form Bresenham (see test_bresenham.c). */
 static bool edge_free(const double *a, const double *b)
 {
-    long x0 = (long)floor(a[0]), y0 = (long)floor(a[1]), x1 = (long)floor(b[0]), y1 = (long)floor(b[1]);
-    if (x1 < x0 || (x1 == x0 && y1 < y0)) {
-        long t = x0;
-        x0 = x1;
-        x1 = t;
-        t = y0;
-        y0 = y1;
-        y1 = t;
-    }
-    const long dx = x1 - x0, dy = y1 - y0, adx = labs(dx), ady = labs(dy);
-    const bool x_major = adx >= ady;
-    const long n = x_major ? adx : ady, minor = x_major ? ady : adx;
-    for (long i = 0; i <= n; i++) {
-        const long off = n ? (2 * minor * i + n) / (2 * n) : 0;
-        const long x = x_major ? x0 + (dx >= 0 ? i : -i) : x0 + (dx >= 0 ? off : -off);
-        const long y = x_major ? y0 + (dy >= 0 ? off : -off) : y0 + (dy >= 0 ? i : -i);
-        if (!pixel_free(x, y))
-            return false;
-    }
-    return true;
+    return tp_edge_free(&picture, a, b);
+}
+
+static void fill_rect(int x0, int y0, int x1, int y1)
+{
+    tp_fill_rect(&picture, (tp_rect){x0, y0, x1, y1});
+}
+static pb_engine *load_picture(char *png, size_t size)
+{
+    return tp_load_picture(&picture, png, size);
 }
 
 static double euclid(const double *a, const double *b)
@@ -98,46 +80,6 @@ static double check_path(const pb_result *r, const double *start, const double *
     if (r->n_cost_trace >= 1)
         CHECK_NEAR(r->cost_trace[r->n_cost_trace - 1].cost, r->cost, 1e-9 * r->cost);
     return length;
-}
-
-static uint64_t path_hash(const pb_path *path)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over the coordinates' bits */
-    for (size_t i = 0; i < path->n * (size_t)path->dim; i++) {
-        uint64_t bits;
-        memcpy(&bits, &path->q[i], sizeof bits);
-        for (int k = 0; k < 8; k++) {
-            h ^= (bits >> (8 * k)) & 0xff;
-            h *= 1099511628211ull;
-        }
-    }
-    return h;
-}
-
-static void fill_rect(int x0, int y0, int x1, int y1)
-{
-    for (int y = y0; y < y1; y++)
-        memset(picture.rgb + ((size_t)y * (size_t)picture.width + (size_t)x0) * 3, 0, (size_t)(x1 - x0) * 3);
-}
-
-/* Write the picture as a PNG under /tmp and load it; the caller removes `png`. */
-static pb_engine *load_picture(char *png, size_t size)
-{
-    char base[] = "/tmp/pb_test_planners_XXXXXX";
-    const int fd = mkstemp(base);
-    CHECK(fd >= 0);
-    if (fd < 0)
-        return NULL;
-    close(fd);
-    remove(base);
-    snprintf(png, size, "%s.png", base);
-    pb_diag diag = {0};
-    CHECK(pb_image_save_png(&picture, png, &diag) == PB_OK);
-    pb_engine *engine = NULL;
-    CHECK(pb_engine_load(&engine, NULL, png, NULL, 0, &diag) == PB_OK);
-    if (!engine)
-        fprintf(stderr, "%s\n", diag.message);
-    return engine;
 }
 
 static pb_planner *make_planner(pb_engine *engine, const char *name, double step)
@@ -220,10 +162,10 @@ static void test_zigzag(void)
         /* Determinism. */
         pb_planner_set_seed(planner, 3);
         pb_planner_solve(planner, &problem, &stop, &r);
-        const uint64_t h1 = path_hash(&r.path), it1 = r.iterations;
+        const uint64_t h1 = tp_path_hash(&r.path), it1 = r.iterations;
         const double c1 = r.cost;
         pb_planner_solve(planner, &problem, &stop, &r);
-        CHECK(path_hash(&r.path) == h1 && r.iterations == it1 && r.cost == c1);
+        CHECK(tp_path_hash(&r.path) == h1 && r.iterations == it1 && r.cost == c1);
         printf("%s seed 3: %zu waypoints, cost %.6f, %llu iterations, hash %016llx\n", planner_names[p],
                r.path.n, r.cost, (unsigned long long)it1, (unsigned long long)h1);
         CHECK_MSG(h1 == pinned[p], "%s: pinned path hash changed: %016llx", planner_names[p],
@@ -234,7 +176,7 @@ static void test_zigzag(void)
         pb_planner_set_observer(planner, count_events, &events);
         pb_planner_solve(planner, &problem, &stop, &r);
         pb_planner_set_observer(planner, NULL, NULL);
-        CHECK(path_hash(&r.path) == h1); /* listening changes nothing */
+        CHECK(tp_path_hash(&r.path) == h1); /* listening changes nothing */
         if (p == 1) {
             CHECK(extra(&r, "rewires") > 0);
             CHECK(events.removed == (uint64_t)extra(&r, "rewires"));
@@ -365,54 +307,11 @@ static void test_optimal_empty(void)
     pb_image_finish(&picture);
 }
 
-typedef struct rect {
-    int x0, y0, x1, y1; /* pixels [x0, x1) x [y0, y1) */
-} rect;
-
-/* Shortest path by a visibility graph over the rectangles' corners, each moved one pixel out
- * diagonally (the centre of the free pixel touching the corner), with edges checked by the
- * same pixel rule as the engine: an upper bound on the optimum that a valid pixel path meets
- * within a pixel or so per corner. Dijkstra over at most 2 + 4 * n_rects vertices. */
-static double visibility_optimum(const rect *rects, int n_rects, const double *start, const double *goal)
-{
-    double v[2 + 4 * 8][2];
-    int n = 0;
-    v[n][0] = start[0], v[n][1] = start[1], n++;
-    v[n][0] = goal[0], v[n][1] = goal[1], n++;
-    for (int i = 0; i < n_rects; i++) {
-        const double xs[2] = {rects[i].x0 - 0.5, rects[i].x1 + 0.5},
-                     ys[2] = {rects[i].y0 - 0.5, rects[i].y1 + 0.5};
-        for (int a = 0; a < 2; a++)
-            for (int b = 0; b < 2; b++)
-                if (pixel_free((long)floor(xs[a]), (long)floor(ys[b]))) {
-                    v[n][0] = xs[a], v[n][1] = ys[b];
-                    n++;
-                }
-    }
-    double dist[2 + 4 * 8];
-    bool done[2 + 4 * 8];
-    for (int i = 0; i < n; i++)
-        dist[i] = INFINITY, done[i] = false;
-    dist[0] = 0.0;
-    for (;;) {
-        int u = -1;
-        for (int i = 0; i < n; i++)
-            if (!done[i] && (u < 0 || dist[i] < dist[u]))
-                u = i;
-        if (u < 0 || !isfinite(dist[u]))
-            break;
-        done[u] = true;
-        for (int w = 0; w < n; w++)
-            if (!done[w] && edge_free(v[u], v[w]) && dist[u] + euclid(v[u], v[w]) < dist[w])
-                dist[w] = dist[u] + euclid(v[u], v[w]);
-    }
-    return dist[1];
-}
-
 static void test_optimal_rectangles(void)
 {
     CHECK(pb_image_init(&picture, 400, 300) == PB_OK);
-    const rect rects[] = {{80, 40, 120, 260}, {170, 0, 200, 150}, {250, 120, 330, 170}, {190, 220, 260, 300}};
+    const tp_rect rects[] = {
+        {80, 40, 120, 260}, {170, 0, 200, 150}, {250, 120, 330, 170}, {190, 220, 260, 300}};
     const int n_rects = (int)(sizeof rects / sizeof rects[0]);
     for (int i = 0; i < n_rects; i++)
         fill_rect(rects[i].x0, rects[i].y0, rects[i].x1, rects[i].y1);
@@ -421,7 +320,7 @@ static void test_optimal_rectangles(void)
     if (!engine)
         return;
     const double start[2] = {20.5, 150.5}, goal[2] = {380.5, 250.5};
-    const double optimum = visibility_optimum(rects, n_rects, start, goal);
+    const double optimum = tp_visibility_optimum(&picture, rects, n_rects, start, goal, 0.5);
     CHECK(isfinite(optimum) && optimum > euclid(start, goal));
     printf("rectangles: visibility-graph optimum %.3f, straight line %.3f\n", optimum, euclid(start, goal));
     const pb_problem problem = {start, goal, 15.0};

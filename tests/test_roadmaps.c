@@ -7,6 +7,7 @@
  *
  * Budgets are iteration counts (not times) so that results do not depend on the machine. */
 #include "harness.h"
+#include "picture.h"
 #include "planbench/blackbox.h"
 #include "planbench/planbench.h"
 
@@ -16,37 +17,18 @@
 
 static pb_image picture; /* the map as written: the independent reference */
 
-static bool pixel_free(long x, long y)
-{
-    if (x < 0 || y < 0 || x >= picture.width || y >= picture.height)
-        return false;
-    const uint8_t *p = picture.rgb + ((size_t)y * (size_t)picture.width + (size_t)x) * 3;
-    return p[0] == 255 && p[1] == 255 && p[2] == 255;
-}
-
-/* Closed-form Bresenham (see test_bresenham.c). */
 static bool edge_free(const double *a, const double *b)
 {
-    long x0 = (long)floor(a[0]), y0 = (long)floor(a[1]), x1 = (long)floor(b[0]), y1 = (long)floor(b[1]);
-    if (x1 < x0 || (x1 == x0 && y1 < y0)) {
-        long t = x0;
-        x0 = x1;
-        x1 = t;
-        t = y0;
-        y0 = y1;
-        y1 = t;
-    }
-    const long dx = x1 - x0, dy = y1 - y0, adx = labs(dx), ady = labs(dy);
-    const bool x_major = adx >= ady;
-    const long n = x_major ? adx : ady, minor = x_major ? ady : adx;
-    for (long i = 0; i <= n; i++) {
-        const long off = n ? (2 * minor * i + n) / (2 * n) : 0;
-        const long x = x_major ? x0 + (dx >= 0 ? i : -i) : x0 + (dx >= 0 ? off : -off);
-        const long y = x_major ? y0 + (dy >= 0 ? off : -off) : y0 + (dy >= 0 ? i : -i);
-        if (!pixel_free(x, y))
-            return false;
-    }
-    return true;
+    return tp_edge_free(&picture, a, b);
+}
+
+static void fill_rect(tp_rect r)
+{
+    tp_fill_rect(&picture, r);
+}
+static pb_engine *load_picture(char *png, size_t size)
+{
+    return tp_load_picture(&picture, png, size);
 }
 
 static bool check_path(const pb_result *r, const double *start, const double *goal, const char *what)
@@ -81,96 +63,8 @@ static bool check_path(const pb_result *r, const double *start, const double *go
     return pb_test_failures == failures;
 }
 
-static uint64_t path_hash(const pb_path *path)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over the coordinates' bits */
-    for (size_t i = 0; i < path->n * (size_t)path->dim; i++) {
-        uint64_t bits;
-        memcpy(&bits, &path->q[i], sizeof bits);
-        for (int k = 0; k < 8; k++) {
-            h ^= (bits >> (8 * k)) & 0xff;
-            h *= 1099511628211ull;
-        }
-    }
-    return h;
-}
-
-typedef struct rect {
-    int x0, y0, x1, y1; /* pixels [x0, x1) x [y0, y1) are blocked */
-} rect;
-
-static void fill_rect(rect r)
-{
-    for (int y = r.y0; y < r.y1; y++)
-        memset(picture.rgb + ((size_t)y * (size_t)picture.width + (size_t)r.x0) * 3, 0,
-               (size_t)(r.x1 - r.x0) * 3);
-}
-
-/* Save the picture to a fresh temporary PNG and load it. */
-static pb_engine *load_picture(char *png, size_t size)
-{
-    char base[] = "/tmp/pb_test_roadmaps_XXXXXX";
-    const int fd = mkstemp(base);
-    CHECK(fd >= 0);
-    close(fd);
-    remove(base);
-    snprintf(png, size, "%s.png", base);
-    pb_diag diag = {0};
-    CHECK(pb_image_save_png(&picture, png, &diag) == PB_OK);
-    pb_engine *engine = NULL;
-    CHECK(pb_engine_load(&engine, NULL, png, NULL, 0, &diag) == PB_OK);
-    if (!engine)
-        fprintf(stderr, "%s\n", diag.message);
-    return engine;
-}
-
 static const char *const planners[] = {"prm", "lazyprm", "bitstar", "rrdt"};
 #define N_PLANNERS (sizeof planners / sizeof planners[0])
-
-/* Shortest path among rectangles: Dijkstra over the visibility graph of the start, the goal
- * and the obstacles' corners pushed `margin` pixels outward diagonally, edges checked with the
- * independent edge_free(). It is the optimum of a slightly inflated world: the true optimum is
- * at most this, and (margin small) not much less. */
-static double visibility_optimum(const rect *rects, int n_rects, const double *start, const double *goal,
-                                 double margin)
-{
-    enum { MAXV = 2 + 4 * 16 };
-    double v[MAXV][2];
-    int n = 0;
-    v[n][0] = start[0], v[n][1] = start[1], n++;
-    v[n][0] = goal[0], v[n][1] = goal[1], n++;
-    for (int i = 0; i < n_rects && n + 4 <= MAXV; i++) {
-        const double xs[2] = {rects[i].x0 - margin, rects[i].x1 + margin};
-        const double ys[2] = {rects[i].y0 - margin, rects[i].y1 + margin};
-        for (int a = 0; a < 2; a++)
-            for (int b = 0; b < 2; b++) {
-                v[n][0] = xs[a], v[n][1] = ys[b];
-                if (pixel_free((long)floor(v[n][0]), (long)floor(v[n][1])))
-                    n++;
-            }
-    }
-    double dist[MAXV];
-    bool done[MAXV];
-    for (int i = 0; i < n; i++)
-        dist[i] = INFINITY, done[i] = false;
-    dist[0] = 0.0;
-    for (;;) {
-        int u = -1;
-        for (int i = 0; i < n; i++)
-            if (!done[i] && (u < 0 || dist[i] < dist[u]))
-                u = i;
-        if (u < 0 || !isfinite(dist[u]))
-            break;
-        done[u] = true;
-        for (int w = 0; w < n; w++)
-            if (!done[w] && edge_free(v[u], v[w])) {
-                const double d = dist[u] + hypot(v[w][0] - v[u][0], v[w][1] - v[u][1]);
-                if (d < dist[w])
-                    dist[w] = d;
-            }
-    }
-    return dist[1];
-}
 
 static pb_planner *make(const char *name, pb_engine *engine)
 {
@@ -184,9 +78,9 @@ static pb_planner *make(const char *name, pb_engine *engine)
 static void test_zigzag(void)
 {
     CHECK(pb_image_init(&picture, 300, 200) == PB_OK);
-    fill_rect((rect){70, 0, 80, 160});
-    fill_rect((rect){150, 40, 160, 200});
-    fill_rect((rect){220, 0, 230, 150});
+    fill_rect((tp_rect){70, 0, 80, 160});
+    fill_rect((tp_rect){150, 40, 160, 200});
+    fill_rect((tp_rect){220, 0, 230, 150});
     char png[64];
     pb_engine *engine = load_picture(png, sizeof png);
     if (!engine)
@@ -223,10 +117,10 @@ static void test_zigzag(void)
         check_path(&r, start, goal, what);
         CHECK_MSG(r.iterations == 3000 || r.outcome == PB_OUTCOME_EXACT, "%s: %llu iterations", planners[p],
                   (unsigned long long)r.iterations);
-        const uint64_t h = path_hash(&r.path);
+        const uint64_t h = tp_path_hash(&r.path);
         const double cost = r.cost;
         CHECK(pb_planner_solve(planner, &problem, &stop, &r) == PB_OK);
-        CHECK_MSG(path_hash(&r.path) == h && r.cost == cost, "%s: not deterministic", planners[p]);
+        CHECK_MSG(tp_path_hash(&r.path) == h && r.cost == cost, "%s: not deterministic", planners[p]);
         printf("%s seed 3, 3000 iterations: cost %.3f, %zu waypoints, %llu nodes, hash %016llx\n",
                planners[p], cost, r.path.n, (unsigned long long)r.nodes, (unsigned long long)h);
         if (pins[p])
@@ -296,7 +190,7 @@ static void test_optimality(void)
     remove(png);
 
     /* rectangles: a field of blocks between the start and the goal */
-    const rect rects[] = {
+    const tp_rect rects[] = {
         {40, 30, 70, 120}, {100, 80, 130, 190}, {60, 150, 90, 185}, {140, 20, 170, 70}, {20, 140, 40, 160}};
     const int n_rects = (int)(sizeof rects / sizeof rects[0]);
     for (int i = 0; i < n_rects; i++)
@@ -304,7 +198,7 @@ static void test_optimality(void)
     engine = load_picture(png, sizeof png);
     if (!engine)
         return;
-    const double opt = visibility_optimum(rects, n_rects, start, goal, 1.0);
+    const double opt = tp_visibility_optimum(&picture, rects, n_rects, start, goal, 1.0);
     CHECK(isfinite(opt) && opt > straight);
     static const char *const anytime[] = {"prm", "bitstar", "lazyprm", "rrdt"};
     static const uint64_t budget2[] = {6000, 6000, 6000, 20000};

@@ -2,6 +2,7 @@
  * (start and goal exact, every edge's pixels free by a closed-form Bresenham, cost equal to
  * the Euclidean length), determinism pinned by a hash, and the outcomes. */
 #include "harness.h"
+#include "picture.h"
 #include "planbench/planbench.h"
 
 #include <stdlib.h>
@@ -13,37 +14,13 @@
 
 static pb_image picture; /* the map as written: the independent reference */
 
-static bool pixel_free(long x, long y)
-{
-    if (x < 0 || y < 0 || x >= W || y >= H)
-        return false;
-    const uint8_t *p = picture.rgb + ((size_t)y * W + (size_t)x) * 3;
-    return p[0] == 255 && p[1] == 255 && p[2] == 255;
-}
-
-/* Closed-form Bresenham (see test_bresenham.c). */
 static bool edge_free(const double *a, const double *b)
 {
-    long x0 = (long)floor(a[0]), y0 = (long)floor(a[1]), x1 = (long)floor(b[0]), y1 = (long)floor(b[1]);
-    if (x1 < x0 || (x1 == x0 && y1 < y0)) {
-        long t = x0;
-        x0 = x1;
-        x1 = t;
-        t = y0;
-        y0 = y1;
-        y1 = t;
-    }
-    const long dx = x1 - x0, dy = y1 - y0, adx = labs(dx), ady = labs(dy);
-    const bool x_major = adx >= ady;
-    const long n = x_major ? adx : ady, minor = x_major ? ady : adx;
-    for (long i = 0; i <= n; i++) {
-        const long off = n ? (2 * minor * i + n) / (2 * n) : 0;
-        const long x = x_major ? x0 + (dx >= 0 ? i : -i) : x0 + (dx >= 0 ? off : -off);
-        const long y = x_major ? y0 + (dy >= 0 ? off : -off) : y0 + (dy >= 0 ? i : -i);
-        if (!pixel_free(x, y))
-            return false;
-    }
-    return true;
+    return tp_edge_free(&picture, a, b);
+}
+static void fill_rect(int x0, int y0, int x1, int y1)
+{
+    tp_fill_rect(&picture, (tp_rect){x0, y0, x1, y1});
 }
 
 static void check_path(const pb_result *r, const double *start, const double *goal, const char *what)
@@ -66,26 +43,6 @@ static void check_path(const pb_result *r, const double *start, const double *go
     CHECK_NEAR(r->cost, length, 1e-9 * length);
     CHECK(r->time_to_first_s >= 0.0 && r->time_to_first_s <= r->time_s);
     CHECK(r->nodes >= r->path.n && r->iterations > 0);
-}
-
-static uint64_t path_hash(const pb_path *path)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over the coordinates' bits */
-    for (size_t i = 0; i < path->n * (size_t)path->dim; i++) {
-        uint64_t bits;
-        memcpy(&bits, &path->q[i], sizeof bits);
-        for (int k = 0; k < 8; k++) {
-            h ^= (bits >> (8 * k)) & 0xff;
-            h *= 1099511628211ull;
-        }
-    }
-    return h;
-}
-
-static void fill_rect(int x0, int y0, int x1, int y1)
-{
-    for (int y = y0; y < y1; y++)
-        memset(picture.rgb + ((size_t)y * W + (size_t)x0) * 3, 0, (size_t)(x1 - x0) * 3);
 }
 
 int main(void)
@@ -136,10 +93,10 @@ int main(void)
     /* Determinism: the same seed gives the same path, bit for bit; pinned by a hash. */
     pb_planner_set_seed(rrt, 3);
     pb_planner_solve(rrt, &problem, &stop, &r);
-    const uint64_t h1 = path_hash(&r.path);
+    const uint64_t h1 = tp_path_hash(&r.path);
     const uint64_t iterations = r.iterations;
     pb_planner_solve(rrt, &problem, &stop, &r);
-    CHECK(path_hash(&r.path) == h1 && r.iterations == iterations);
+    CHECK(tp_path_hash(&r.path) == h1 && r.iterations == iterations);
     printf("seed 3: %zu waypoints, %llu iterations, hash %016llx\n", r.path.n, (unsigned long long)iterations,
            (unsigned long long)h1);
     CHECK_MSG(h1 == 0x153920feef2a3034ull, "pinned path hash changed: %016llx", (unsigned long long)h1);

@@ -108,7 +108,8 @@ typedef enum pb_footprint_type {
     PB_FOOTPRINT_DISC, /**< `radius` around the pose */
     PB_FOOTPRINT_RECT, /**< `half_length` along the heading, `half_width` across, centred */
     PB_FOOTPRINT_ARM,  /**< the stick arm: link 1 (`link1` long) leaves the base at yaw + `joint1`,
-                            link 2 (`link2`) leaves the elbow at yaw + `joint1` + `joint2` */
+                            link 2 (`link2`) leaves the elbow at yaw + `joint1` + `joint2`; links
+                            are capsules one map unit wide */
     PB_FOOTPRINT_TYPE_COUNT
 } pb_footprint_type;
 

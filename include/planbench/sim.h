@@ -260,6 +260,10 @@ size_t pb_sim_entity_count(const pb_sim *sim);
 void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind kind, const char *entity, void *payload),
                          void *payload);
 
+/** Call `fn(sim, payload)` after every simulation step, whatever made it (a service, the
+ * action, real time while PLAYING); NULL stops. The transport publishes entity states with it. */
+void pb_sim_set_step_callback(pb_sim *sim, void (*fn)(pb_sim *sim, void *payload), void *payload);
+
 /* ---- the services: each fills its response, `result.result` always set ---- */
 
 void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out);

@@ -29,9 +29,5 @@ pb_status pb_bench_append_jsonl(int fd, const pb_bench_script *s, const pb_bench
  * no record; a malformed line (a write cut short) is skipped. */
 pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_bench_results *r, pb_diag *diag);
 
-/** Print a number as JSON: 17 significant digits; null for NaN and infinities. */
-void pb_bench_json_number(FILE *out, double v);
-/** Print a JSON string literal. */
-void pb_bench_json_string(FILE *out, const char *s);
 
 #endif

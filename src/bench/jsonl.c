@@ -10,61 +10,37 @@
 #include <string.h>
 #include <unistd.h>
 
-void pb_bench_json_number(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
-}
-
-void pb_bench_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", out);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_bench_record *rec)
 {
     fputs("{\"problem\": ", out);
-    pb_bench_json_string(out, s->problems[rec->problem].name);
+    pb_json_write_string(out, s->problems[rec->problem].name);
     fputs(", \"planner\": ", out);
-    pb_bench_json_string(out, s->planners[rec->planner].label);
+    pb_json_write_string(out, s->planners[rec->planner].label);
     fprintf(out, ", \"run\": %u, \"seed\": %llu, \"status\": ", rec->run, (unsigned long long)rec->seed);
-    pb_bench_json_string(out, pb_bench_status_str(rec->status));
+    pb_json_write_string(out, pb_bench_status_str(rec->status));
     fputs(", \"status_text\": ", out);
-    pb_bench_json_string(out, rec->status_text);
+    pb_json_write_string(out, rec->status_text);
     fputs(", \"outcome\": ", out);
-    pb_bench_json_string(out, pb_outcome_str(rec->outcome));
+    pb_json_write_string(out, pb_outcome_str(rec->outcome));
     fprintf(out, ", \"solved\": %s, \"time_s\": ", rec->solved ? "true" : "false");
-    pb_bench_json_number(out, rec->time_s);
+    pb_json_write_number(out, rec->time_s);
     fputs(", \"time_to_first_s\": ", out);
-    pb_bench_json_number(out, rec->time_to_first_s >= 0.0 ? rec->time_to_first_s : NAN);
+    pb_json_write_number(out, rec->time_to_first_s >= 0.0 ? rec->time_to_first_s : NAN);
     fputs(", \"cost\": ", out);
-    pb_bench_json_number(out, rec->cost);
+    pb_json_write_number(out, rec->cost);
     fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu, \"n_feasible\": %llu, \"n_visible\": %llu",
             (unsigned long long)rec->iterations, (unsigned long long)rec->nodes,
             (unsigned long long)rec->n_feasible, (unsigned long long)rec->n_visible);
     fprintf(out, ", \"n_pixels\": %llu, \"memory_mb\": ", (unsigned long long)rec->n_pixels);
-    pb_bench_json_number(out, rec->memory_mb);
+    pb_json_write_number(out, rec->memory_mb);
     fputs(", \"setup_s\": ", out);
-    pb_bench_json_number(out, rec->setup_s);
+    pb_json_write_number(out, rec->setup_s);
     fputs(", \"cost_trace\": [", out);
     for (size_t i = 0; i < rec->n_cost_trace; i++) {
         fputs(i ? ", [" : "[", out);
-        pb_bench_json_number(out, rec->cost_trace[i].time_s);
+        pb_json_write_number(out, rec->cost_trace[i].time_s);
         fputs(", ", out);
-        pb_bench_json_number(out, rec->cost_trace[i].cost);
+        pb_json_write_number(out, rec->cost_trace[i].cost);
         fputc(']', out);
     }
     fputs("]}", out);

@@ -223,19 +223,19 @@ static const char *stop_name(pb_bench_stop stop)
 static void json_summary(FILE *out, const char *name, const pb_bench_summary *sm)
 {
     fprintf(out, "\"%s\": {\"n\": %zu, \"median\": ", name, sm->n);
-    pb_bench_json_number(out, sm->median);
+    pb_json_write_number(out, sm->median);
     fputs(", \"q1\": ", out);
-    pb_bench_json_number(out, sm->q1);
+    pb_json_write_number(out, sm->q1);
     fputs(", \"q3\": ", out);
-    pb_bench_json_number(out, sm->q3);
+    pb_json_write_number(out, sm->q3);
     fputs(", \"ci95\": [", out);
-    pb_bench_json_number(out, sm->ci_lo);
+    pb_json_write_number(out, sm->ci_lo);
     fputs(", ", out);
-    pb_bench_json_number(out, sm->ci_hi);
+    pb_json_write_number(out, sm->ci_hi);
     fputs("], \"min\": ", out);
-    pb_bench_json_number(out, sm->min);
+    pb_json_write_number(out, sm->min);
     fputs(", \"max\": ", out);
-    pb_bench_json_number(out, sm->max);
+    pb_json_write_number(out, sm->max);
     fputc('}', out);
 }
 
@@ -253,13 +253,13 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
     }
     FILE *out = f.fp;
     fputs("{\"benchmark\": {\"name\": ", out);
-    pb_bench_json_string(out, s->name);
+    pb_json_write_string(out, s->name);
     fputs(", \"script\": ", out);
-    pb_bench_json_string(out, s->path);
+    pb_json_write_string(out, s->path);
     fprintf(out, ", \"runs\": %u, \"time_limit_s\": ", s->runs);
-    pb_bench_json_number(out, s->time_limit_s);
+    pb_json_write_number(out, s->time_limit_s);
     fputs(", \"memory_limit_mb\": ", out);
-    pb_bench_json_number(out, s->memory_limit_mb);
+    pb_json_write_number(out, s->memory_limit_mb);
     fprintf(out, ", \"stop\": \"%s\", \"seed\": %llu, \"max_iterations\": %llu, \"planbench\": \"%s\"},\n",
             stop_name(s->stop), (unsigned long long)s->seed, (unsigned long long)s->max_iterations,
             pb_version());
@@ -267,23 +267,23 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
     for (size_t i = 0; i < s->n_problems; i++) {
         const pb_bench_problem *p = &s->problems[i];
         fputs(i ? ", {\"name\": " : "{\"name\": ", out);
-        pb_bench_json_string(out, p->name);
+        pb_json_write_string(out, p->name);
         const char *fields[] = {"map", p->map, "engine", p->engine, "start", p->start, "goal", p->goal};
         for (int k = 0; k < 8; k += 2) {
             fprintf(out, ", \"%s\": ", fields[k]);
             if (fields[k + 1])
-                pb_bench_json_string(out, fields[k + 1]);
+                pb_json_write_string(out, fields[k + 1]);
             else
                 fputs("null", out);
         }
         fputs(", \"goal_radius\": ", out);
-        pb_bench_json_number(out, p->goal_radius > 0.0 ? p->goal_radius : NAN);
+        pb_json_write_number(out, p->goal_radius > 0.0 ? p->goal_radius : NAN);
         fputs(", \"options\": {", out);
         for (size_t k = 0; k < p->n_options; k++) {
             fputs(k ? ", " : "", out);
-            pb_bench_json_string(out, p->options[k].name);
+            pb_json_write_string(out, p->options[k].name);
             fputs(": ", out);
-            pb_bench_json_string(out, p->options[k].value);
+            pb_json_write_string(out, p->options[k].value);
         }
         fputs("}}", out);
     }
@@ -291,15 +291,15 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
     for (size_t i = 0; i < s->n_planners; i++) {
         const pb_bench_planner *p = &s->planners[i];
         fputs(i ? ", {\"label\": " : "{\"label\": ", out);
-        pb_bench_json_string(out, p->label);
+        pb_json_write_string(out, p->label);
         fputs(", \"planner\": ", out);
-        pb_bench_json_string(out, p->planner);
+        pb_json_write_string(out, p->planner);
         fputs(", \"params\": {", out);
         for (size_t k = 0; k < p->n_params; k++) {
             fputs(k ? ", " : "", out);
-            pb_bench_json_string(out, p->params[k].name);
+            pb_json_write_string(out, p->params[k].name);
             fputs(": ", out);
-            pb_bench_json_string(out, p->params[k].value);
+            pb_json_write_string(out, p->params[k].value);
         }
         fputs("}}", out);
     }
@@ -311,12 +311,12 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
             compute_row(r, p, q, &row, buf, values);
             fputs(first ? "\n  {\"problem\": " : ",\n  {\"problem\": ", out);
             first = false;
-            pb_bench_json_string(out, s->problems[p].name);
+            pb_json_write_string(out, s->problems[p].name);
             fputs(", \"planner\": ", out);
-            pb_bench_json_string(out, s->planners[q].label);
+            pb_json_write_string(out, s->planners[q].label);
             fprintf(out, ", \"runs\": %zu, \"solved\": %zu, \"failed\": %zu, \"success_rate\": ", row.n_runs,
                     row.n_solved, row.n_failed);
-            pb_bench_json_number(out, row.n_runs ? (double)row.n_solved / (double)row.n_runs : NAN);
+            pb_json_write_number(out, row.n_runs ? (double)row.n_solved / (double)row.n_runs : NAN);
             fputs(", ", out);
             json_summary(out, "time_to_first_s", &row.time);
             fputs(", ", out);
@@ -337,7 +337,7 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
         pb_bench_write_record_json(out, s, &r->records[i]);
     }
     fprintf(out, "],\n \"total_s\": ");
-    pb_bench_json_number(out, r->total_s);
+    pb_json_write_number(out, r->total_s);
     fputs("}\n", out);
     free(buf);
     free(values);

@@ -30,8 +30,6 @@ const char *cli_maps_dir(void);
 const char *cli_resolve_map(const char *path, char *buf, size_t size);
 
 /** JSON output helpers. */
-void json_string(FILE *out, const char *s);
-void json_number(FILE *out, double v); /* 17 significant digits; null for NaN and infinities */
 void json_config(FILE *out, const double *q, int dim);
 
 int cli_plan(int argc, char **argv);

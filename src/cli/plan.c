@@ -396,12 +396,12 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
 {
     const int dim = pb_engine_dim(engine);
     fputs("{\"planner\": ", out);
-    json_string(out, a->planner);
+    pb_json_write_string(out, a->planner);
     fputs(", \"engine\": ", out);
-    json_string(out, pb_engine_name(engine));
+    pb_json_write_string(out, pb_engine_name(engine));
     fputs(", \"map\": ", out);
     if (map)
-        json_string(out, map);
+        pb_json_write_string(out, map);
     else
         fputs("null", out);
     fprintf(out, ", \"seed\": %llu, \"start\": ", (unsigned long long)a->seed);
@@ -409,21 +409,21 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     fputs(", \"goal\": ", out);
     json_config(out, problem->goal, dim);
     fputs(", \"goal_radius\": ", out);
-    json_number(out, problem->goal_radius);
+    pb_json_write_number(out, problem->goal_radius);
     fputs(", \"outcome\": ", out);
-    json_string(out, pb_outcome_str(r->outcome));
+    pb_json_write_string(out, pb_outcome_str(r->outcome));
     fputs(", \"cost\": ", out);
-    json_number(out, r->cost);
+    pb_json_write_number(out, r->cost);
     if (a->simplify && r->path.n > 0) {
         fputs(", \"cost_before_simplify\": ", out);
-        json_number(out, a->cost_before_simplify);
+        pb_json_write_number(out, a->cost_before_simplify);
     }
     fputs(", \"time_s\": ", out);
-    json_number(out, r->time_s);
+    pb_json_write_number(out, r->time_s);
     fputs(", \"cpu_s\": ", out);
-    json_number(out, r->cpu_s);
+    pb_json_write_number(out, r->cpu_s);
     fputs(", \"time_to_first_s\": ", out);
-    json_number(out, r->time_to_first_s >= 0.0 ? r->time_to_first_s : NAN);
+    pb_json_write_number(out, r->time_to_first_s >= 0.0 ? r->time_to_first_s : NAN);
     fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu", (unsigned long long)r->iterations,
             (unsigned long long)r->nodes);
     fprintf(out, ", \"n_feasible\": %llu, \"n_visible\": %llu, \"n_edge_states\": %llu, \"n_pixels\": %llu",
@@ -431,16 +431,16 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
             (unsigned long long)r->counters.n_edge_states, (unsigned long long)r->counters.n_pixels);
     for (size_t i = 0; i < r->n_extra; i++) {
         fputs(", ", out);
-        json_string(out, r->extra[i].name);
+        pb_json_write_string(out, r->extra[i].name);
         fputs(": ", out);
-        json_number(out, r->extra[i].value);
+        pb_json_write_number(out, r->extra[i].value);
     }
     fputs(", \"cost_trace\": [", out);
     for (size_t i = 0; i < r->n_cost_trace; i++) {
         fputs(i ? ", [" : "[", out);
-        json_number(out, r->cost_trace[i].time_s);
+        pb_json_write_number(out, r->cost_trace[i].time_s);
         fputs(", ", out);
-        json_number(out, r->cost_trace[i].cost);
+        pb_json_write_number(out, r->cost_trace[i].cost);
         fputc(']', out);
     }
     fputs("], \"path\": [", out);

@@ -90,35 +90,13 @@ const char *cli_resolve_map(const char *path, char *buf, size_t size)
     return stat(buf, &st) == 0 ? buf : path;
 }
 
-void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
-void json_number(FILE *out, double v)
-{
-    if (!isfinite(v))
-        fputs("null", out);
-    else
-        fprintf(out, "%.17g", v);
-}
-
 void json_config(FILE *out, const double *q, int dim)
 {
     fputc('[', out);
     for (int i = 0; i < dim; i++) {
         if (i)
             fputs(", ", out);
-        json_number(out, q[i]);
+        pb_json_write_number(out, q[i]);
     }
     fputc(']', out);
 }

@@ -5,6 +5,8 @@
 
 #include "planbench/base.h"
 
+#include <stdlib.h>
+
 typedef struct pb_arena_block pb_arena_block;
 
 typedef struct pb_arena {
@@ -23,5 +25,16 @@ void pb_arena_reset(pb_arena *arena);
 void *pb_arena_alloc(pb_arena *arena, size_t size);
 /** Like pb_arena_alloc, zero-filled. */
 void *pb_arena_calloc(pb_arena *arena, size_t count, size_t size);
+
+/** Grow the array `ptr` (any element type) to `count` elements with realloc; on failure
+ * return false from the calling function, leaving `ptr` as it was. For the structure-of-arrays
+ * reserve() functions of planners, which grow several arrays to one capacity. */
+#define PB_GROW_OR_FAIL(ptr, count)                                                                           \
+    do {                                                                                                      \
+        void *grown_ = realloc((ptr), (count) * sizeof *(ptr));                                               \
+        if (!grown_)                                                                                          \
+            return false;                                                                                     \
+        (ptr) = grown_;                                                                                       \
+    } while (0)
 
 #endif

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAX_LINKS 128
-#define MAX_PAIRS 4096
+#define MAX_LINKS       128
+#define MAX_PAIRS       4096
 #define MAX_MOUNT_DEPTH 4
-#define MAX_FILE_SIZE (16u << 20)
+#define MAX_FILE_SIZE   (16u << 20)
 
 /* ---- text ---- */
 
@@ -30,7 +30,7 @@ static void text_add(text_buf *b, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    char tmp[2048];
+    char tmp[8192];
     const int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     if (n < 0 || (size_t)n >= sizeof tmp) {
@@ -56,9 +56,12 @@ static void xml_escape(const char *s, char *out, size_t size)
 {
     size_t k = 0;
     for (; *s && k + 7 < size; s++) {
-        const char *rep = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : *s == '"' ? "&quot;"
-                                                                              : *s == '\'' ? "&apos;"
-                                                                                           : NULL;
+        const char *rep = *s == '&'    ? "&amp;"
+                          : *s == '<'  ? "&lt;"
+                          : *s == '>'  ? "&gt;"
+                          : *s == '"'  ? "&quot;"
+                          : *s == '\'' ? "&apos;"
+                                       : NULL;
         if (rep) {
             memcpy(out + k, rep, strlen(rep));
             k += strlen(rep);
@@ -119,10 +122,11 @@ static void dir_of(const char *path, char *buf, size_t size)
 
 static void join(const char *dir, const char *name, char *out, size_t size)
 {
-    if (name[0] == '/' || !dir || !dir[0])
-        snprintf(out, size, "%s", name);
-    else
-        snprintf(out, size, "%s/%s", dir, name);
+    /* a name too long for `out` becomes "", which no file has */
+    const int n = name[0] == '/' || !dir || !dir[0] ? snprintf(out, size, "%s", name)
+                                                    : snprintf(out, size, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= size)
+        out[0] = '\0';
 }
 
 /* ---- the .rob tokenizer: logical lines of words and quoted strings ---- */
@@ -178,6 +182,13 @@ static bool next_line(rob_text *t, rob_line *out)
                 if (k >= t->size || t->data[k] == '\n') {
                     t->pos = k < t->size ? k + 1 : k;
                     t->line++;
+                    /* ...unless the next line starts with a keyword (a letter): files end
+                     * a list with a stray backslash before the next keyword */
+                    size_t next = t->pos;
+                    while (next < t->size && (t->data[next] == ' ' || t->data[next] == '\t'))
+                        next++;
+                    if (next < t->size && isalpha((unsigned char)t->data[next]))
+                        break;
                     continue;
                 }
             }
@@ -317,7 +328,7 @@ static pb_status link_numbers(const rob_line *l, int n, int per, bool one_for_al
 {
     const int count = l->n - 1;
     if (n <= 0)
-        return fail(diag, file, l->line, "%s: give 'parents' first (it sets the number of links)", l->words[0]);
+        return fail(diag, file, l->line, "%s: the robot has no 'parents' line", l->words[0]);
     if (count != per * n && !(one_for_all && count == per)) {
         char msg[160];
         snprintf(msg, sizeof msg, "%%s: expected %d numbers (%d per link, %d links), got %d", per * n, per, n,
@@ -337,7 +348,7 @@ static pb_status parse_rob(rob_model *model, const char *data, size_t size, cons
                            int depth, pb_diag *diag)
 {
     rob_text t = {.data = data, .size = size, .line = 1};
-    t.store = malloc(size + 1);
+    t.store = malloc(2 * size + 2); /* every token's characters and its terminator */
     double *values = malloc(12 * MAX_LINKS * sizeof *values);
     pb_status st = PB_OK;
     if (!t.store || !values) {
@@ -347,188 +358,200 @@ static pb_status parse_rob(rob_model *model, const char *data, size_t size, cons
     rob_line l;
     int n = 0;
     bool have_tparent = false, have_axis = false;
-    while (st == PB_OK && next_line(&t, &l)) {
-        if (l.n < 0) {
-            st = fail(diag, file, l.line, "a line with more than 4096 values%s", NULL);
-            break;
-        }
-        const char *key = l.words[0];
-        if (strcasecmp(key, "parents") == 0) {
-            if (n > 0) {
-                st = fail(diag, file, l.line, "parents: given twice%s", NULL);
+    /* two passes: 'parents' (which sets the number of links) may come after the rest */
+    for (int pass = 0; pass < 2 && st == PB_OK; pass++) {
+        t.pos = 0;
+        t.line = 1;
+        while (st == PB_OK && next_line(&t, &l)) {
+            if (l.n < 0) {
+                st = fail(diag, file, l.line, "a line with more than 4096 values%s", NULL);
                 break;
             }
-            n = l.n - 1;
-            if (n < 1 || n > MAX_LINKS) {
-                st = fail(diag, file, l.line, "parents: expected 1 to 128 link parents%s", NULL);
-                break;
-            }
-            model->n = n;
-            for (int i = 0; i < n; i++) {
-                double p;
-                if (!parse_number(l.words[1 + i], &p) || p != floor(p) || p < -1 || p >= i) {
-                    st = fail(diag, file, l.line,
-                              "parents: link parents must be -1 or the index of an earlier link, got '%s'",
-                              l.words[1 + i]);
+            const char *key = l.words[0];
+            if ((pass == 0) != (strcasecmp(key, "parents") == 0))
+                continue;
+            if (strcasecmp(key, "parents") == 0) {
+                if (n > 0) {
+                    st = fail(diag, file, l.line, "parents: given twice%s", NULL);
                     break;
                 }
-                rob_link *link = &model->links[i];
-                link->parent = (int)p;
-                snprintf(link->name, sizeof link->name, "link%d", i);
-                memcpy(link->r, (double[]){1, 0, 0, 0, 1, 0, 0, 0, 1}, sizeof link->r);
-                link->axis[2] = 1.0;
-                link->qmin = -M_PI;
-                link->qmax = M_PI;
-                link->scale = 1.0;
-                link->top = true;
-            }
-        } else if (strcasecmp(key, "tparent") == 0) {
-            if ((st = link_numbers(&l, n, 12, false, 1.0, values, file, diag)) == PB_OK) {
-                for (int i = 0; i < n; i++) {
-                    memcpy(model->links[i].r, &values[12 * i], 9 * sizeof(double));
-                    memcpy(model->links[i].t, &values[12 * i + 9], 3 * sizeof(double));
+                n = l.n - 1;
+                if (n < 1 || n > MAX_LINKS) {
+                    st = fail(diag, file, l.line, "parents: expected 1 to 128 link parents%s", NULL);
+                    break;
                 }
-                have_tparent = true;
-            }
-        } else if (strcasecmp(key, "axis") == 0) {
-            if ((st = link_numbers(&l, n, 3, false, 1.0, values, file, diag)) == PB_OK) {
-                for (int i = 0; i < n && st == PB_OK; i++) {
-                    const double *a = &values[3 * i];
-                    const double len = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-                    if (!(len > 1e-9)) {
-                        st = fail(diag, file, l.line, "axis: an axis of length zero%s", NULL);
+                model->n = n;
+                for (int i = 0; i < n; i++) {
+                    double p;
+                    if (!parse_number(l.words[1 + i], &p) || p != floor(p) || p < -1 || p >= i) {
+                        st =
+                            fail(diag, file, l.line,
+                                 "parents: link parents must be -1 or the index of an earlier link, got '%s'",
+                                 l.words[1 + i]);
                         break;
                     }
-                    for (int k = 0; k < 3; k++)
-                        model->links[i].axis[k] = a[k] / len;
+                    rob_link *link = &model->links[i];
+                    link->parent = (int)p;
+                    snprintf(link->name, sizeof link->name, "link%d", i);
+                    memcpy(link->r, (double[]){1, 0, 0, 0, 1, 0, 0, 0, 1}, sizeof link->r);
+                    link->axis[2] = 1.0;
+                    link->qmin = -M_PI;
+                    link->qmax = M_PI;
+                    link->scale = 1.0;
+                    link->top = true;
                 }
-                have_axis = true;
-            }
-        } else if (strcasecmp(key, "qmin") == 0 || strcasecmp(key, "qmax") == 0 ||
-                   strcasecmp(key, "qmindeg") == 0 || strcasecmp(key, "qmaxdeg") == 0) {
-            const bool deg = strlen(key) == 7;
-            const bool is_min = tolower((unsigned char)key[2]) == 'i';
-            if ((st = link_numbers(&l, n, 1, false, deg ? M_PI / 180.0 : 1.0, values, file, diag)) == PB_OK)
-                for (int i = 0; i < n; i++)
-                    *(is_min ? &model->links[i].qmin : &model->links[i].qmax) = values[i];
-        } else if (strcasecmp(key, "geomscale") == 0) {
-            if ((st = link_numbers(&l, n, 1, true, 1.0, values, file, diag)) == PB_OK)
+            } else if (strcasecmp(key, "tparent") == 0) {
+                if ((st = link_numbers(&l, n, 12, false, 1.0, values, file, diag)) == PB_OK) {
+                    for (int i = 0; i < n; i++) {
+                        memcpy(model->links[i].r, &values[12 * i], 9 * sizeof(double));
+                        memcpy(model->links[i].t, &values[12 * i + 9], 3 * sizeof(double));
+                    }
+                    have_tparent = true;
+                }
+            } else if (strcasecmp(key, "axis") == 0) {
+                if ((st = link_numbers(&l, n, 3, false, 1.0, values, file, diag)) == PB_OK) {
+                    for (int i = 0; i < n && st == PB_OK; i++) {
+                        const double *a = &values[3 * i];
+                        const double len = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+                        if (!(len > 1e-9)) {
+                            st = fail(diag, file, l.line, "axis: an axis of length zero%s", NULL);
+                            break;
+                        }
+                        for (int k = 0; k < 3; k++)
+                            model->links[i].axis[k] = a[k] / len;
+                    }
+                    have_axis = true;
+                }
+            } else if (strcasecmp(key, "qmin") == 0 || strcasecmp(key, "qmax") == 0 ||
+                       strcasecmp(key, "qmindeg") == 0 || strcasecmp(key, "qmaxdeg") == 0) {
+                const bool deg = strlen(key) == 7;
+                const bool is_min = tolower((unsigned char)key[2]) == 'i';
+                if ((st = link_numbers(&l, n, 1, false, deg ? M_PI / 180.0 : 1.0, values, file, diag)) ==
+                    PB_OK)
+                    for (int i = 0; i < n; i++)
+                        *(is_min ? &model->links[i].qmin : &model->links[i].qmax) = values[i];
+            } else if (strcasecmp(key, "geomscale") == 0) {
+                if ((st = link_numbers(&l, n, 1, true, 1.0, values, file, diag)) == PB_OK)
+                    for (int i = 0; i < n; i++) {
+                        if (!(values[i] > 0.0)) {
+                            st = fail(diag, file, l.line, "geomscale: scales must be positive%s", NULL);
+                            break;
+                        }
+                        model->links[i].scale = values[i];
+                    }
+            } else if (strcasecmp(key, "geometry") == 0 || strcasecmp(key, "links") == 0 ||
+                       strcasecmp(key, "jointtype") == 0) {
+                if (n <= 0 || l.n - 1 != n) {
+                    st = fail(diag, file, l.line, "%s: expected one value per link", key);
+                    break;
+                }
                 for (int i = 0; i < n; i++) {
-                    if (!(values[i] > 0.0)) {
-                        st = fail(diag, file, l.line, "geomscale: scales must be positive%s", NULL);
+                    rob_link *link = &model->links[i];
+                    const char *v = l.words[1 + i];
+                    if (strcasecmp(key, "geometry") == 0) {
+                        if (v[0])
+                            join(dir, v, link->geometry, sizeof link->geometry);
+                    } else if (strcasecmp(key, "links") == 0) {
+                        snprintf(link->name, sizeof link->name, "%s", v);
+                    } else if (strcasecmp(v, "r") == 0 || strcasecmp(v, "p") == 0) {
+                        link->prismatic = strcasecmp(v, "p") == 0;
+                    } else {
+                        st = fail(diag, file, l.line, "jointtype: expected r or p, got '%s'", v);
                         break;
                     }
-                    model->links[i].scale = values[i];
                 }
-        } else if (strcasecmp(key, "geometry") == 0 || strcasecmp(key, "links") == 0 ||
-                   strcasecmp(key, "jointtype") == 0) {
-            if (n <= 0 || l.n - 1 != n) {
-                st = fail(diag, file, l.line, "%s: expected one value per link (give 'parents' first)", key);
-                break;
-            }
-            for (int i = 0; i < n; i++) {
-                rob_link *link = &model->links[i];
-                const char *v = l.words[1 + i];
-                if (strcasecmp(key, "geometry") == 0) {
-                    if (v[0])
-                        join(dir, v, link->geometry, sizeof link->geometry);
-                } else if (strcasecmp(key, "links") == 0) {
-                    snprintf(link->name, sizeof link->name, "%s", v);
-                } else if (strcasecmp(v, "r") == 0 || strcasecmp(v, "p") == 0) {
-                    link->prismatic = strcasecmp(v, "p") == 0;
-                } else {
-                    st = fail(diag, file, l.line, "jointtype: expected r or p, got '%s'", v);
+            } else if (strcasecmp(key, "noselfcollision") == 0) {
+                if ((l.n - 1) % 2 != 0) {
+                    st = fail(diag, file, l.line, "noSelfCollision: expected pairs of link indices%s", NULL);
                     break;
                 }
-            }
-        } else if (strcasecmp(key, "noselfcollision") == 0) {
-            if ((l.n - 1) % 2 != 0) {
-                st = fail(diag, file, l.line, "noSelfCollision: expected pairs of link indices%s", NULL);
-                break;
-            }
-            for (int k = 1; k + 1 < l.n; k += 2) {
-                double a, b;
-                if (!parse_number(l.words[k], &a) || !parse_number(l.words[k + 1], &b) || a != floor(a) ||
-                    b != floor(b) || a < 0 || b < 0 || a >= MAX_LINKS || b >= MAX_LINKS) {
-                    st = fail(diag, file, l.line, "noSelfCollision: expected link indices%s", NULL);
+                for (int k = 1; k + 1 < l.n; k += 2) {
+                    double a, b;
+                    if (!parse_number(l.words[k], &a) || !parse_number(l.words[k + 1], &b) || a != floor(a) ||
+                        b != floor(b) || a < 0 || b < 0 || a >= MAX_LINKS || b >= MAX_LINKS) {
+                        st = fail(diag, file, l.line, "noSelfCollision: expected link indices%s", NULL);
+                        break;
+                    }
+                    if (model->n_pairs == MAX_PAIRS) {
+                        st = fail(diag, file, l.line, "more than 4096 noSelfCollision pairs%s", NULL);
+                        break;
+                    }
+                    model->pairs[model->n_pairs][0] = (int)a;
+                    model->pairs[model->n_pairs][1] = (int)b;
+                    model->n_pairs++;
+                }
+            } else if (strcasecmp(key, "joint") == 0) {
+                /* joint TYPE LINK...: weld, normal, spin; floating bases cannot be planned for */
+                if (l.n < 3) {
+                    st = fail(diag, file, l.line, "joint: expected a type and a link index%s", NULL);
                     break;
                 }
-                if (model->n_pairs == MAX_PAIRS) {
-                    st = fail(diag, file, l.line, "more than 4096 noSelfCollision pairs%s", NULL);
+                double link;
+                if (!parse_number(l.words[2], &link) || link != floor(link) || link < 0 || link >= n) {
+                    st = fail(diag, file, l.line, "joint: no link '%s'", l.words[2]);
                     break;
                 }
-                model->pairs[model->n_pairs][0] = (int)a;
-                model->pairs[model->n_pairs][1] = (int)b;
-                model->n_pairs++;
-            }
-        } else if (strcasecmp(key, "joint") == 0) {
-            /* joint TYPE LINK...: weld, normal, spin; floating bases cannot be planned for */
-            if (l.n < 3) {
-                st = fail(diag, file, l.line, "joint: expected a type and a link index%s", NULL);
-                break;
-            }
-            double link;
-            if (!parse_number(l.words[2], &link) || link != floor(link) || link < 0 || link >= n) {
-                st = fail(diag, file, l.line, "joint: no link '%s'", l.words[2]);
-                break;
-            }
-            if (strcasecmp(l.words[1], "weld") == 0)
-                model->links[(int)link].weld = true;
-            else if (strcasecmp(l.words[1], "normal") != 0 && strcasecmp(l.words[1], "spin") != 0)
-                st = fail(diag, file, l.line, "joint: type '%s' is not supported (weld, normal, spin)", l.words[1]);
-        } else if (strcasecmp(key, "mount") == 0) {
-            /* mount LINK "file" [R(9) t(3)] [as "name"] */
-            double link;
-            if (l.n < 3 || !parse_number(l.words[1], &link) || link != floor(link) || link < 0 || link >= n) {
-                st = fail(diag, file, l.line, "mount: expected a link index and a file%s", NULL);
-                break;
-            }
-            double r[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tr[3] = {0, 0, 0};
-            int k = 3;
-            if (l.n >= 15 && !l.quoted[3]) {
-                double v[12];
-                for (int i = 0; i < 12 && st == PB_OK; i++)
-                    if (!parse_number(l.words[3 + i], &v[i]))
-                        st = fail(diag, file, l.line, "mount: expected 12 numbers (R, t)%s", NULL);
-                if (st != PB_OK)
+                if (strcasecmp(l.words[1], "weld") == 0)
+                    model->links[(int)link].weld = true;
+                else if (strcasecmp(l.words[1], "normal") != 0 && strcasecmp(l.words[1], "spin") != 0)
+                    st = fail(diag, file, l.line, "joint: type '%s' is not supported (weld, normal, spin)",
+                              l.words[1]);
+            } else if (strcasecmp(key, "mount") == 0) {
+                /* mount LINK "file" [R(9) t(3)] [as "name"] */
+                double link;
+                if (l.n < 3 || !parse_number(l.words[1], &link) || link != floor(link) || link < 0 ||
+                    link >= n) {
+                    st = fail(diag, file, l.line, "mount: expected a link index and a file%s", NULL);
                     break;
-                memcpy(r, v, sizeof r);
-                memcpy(tr, v + 9, sizeof tr);
-                k = 15;
-            }
-            char prefix[64];
-            snprintf(prefix, sizeof prefix, "mount%d", model->n);
-            if (k + 1 < l.n && strcasecmp(l.words[k], "as") == 0)
-                snprintf(prefix, sizeof prefix, "%s", l.words[k + 1]);
-            if (depth >= MAX_MOUNT_DEPTH) {
-                st = fail(diag, file, l.line, "mount: robots mounted more than 4 deep%s", NULL);
-                break;
-            }
-            char sub_path[2048], sub_dir[2048];
-            join(dir, l.words[2], sub_path, sizeof sub_path);
-            dir_of(sub_path, sub_dir, sizeof sub_dir);
-            size_t sub_size = 0;
-            char *sub_data = read_file(sub_path, &sub_size, diag);
-            if (!sub_data) {
-                char why[300];
-                snprintf(why, sizeof why, "%s", diag ? diag->message : "");
-                st = fail(diag, file, l.line, "mount: %s", why);
-                break;
-            }
-            rob_model sub;
-            if (!model_init(&sub)) {
-                model_finish(&sub);
+                }
+                double r[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, tr[3] = {0, 0, 0};
+                int k = 3;
+                if (l.n >= 15 && !l.quoted[3]) {
+                    double v[12];
+                    for (int i = 0; i < 12 && st == PB_OK; i++)
+                        if (!parse_number(l.words[3 + i], &v[i]))
+                            st = fail(diag, file, l.line, "mount: expected 12 numbers (R, t)%s", NULL);
+                    if (st != PB_OK)
+                        break;
+                    memcpy(r, v, sizeof r);
+                    memcpy(tr, v + 9, sizeof tr);
+                    k = 15;
+                }
+                char prefix[64];
+                snprintf(prefix, sizeof prefix, "mount%d", model->n);
+                if (k + 1 < l.n && strcasecmp(l.words[k], "as") == 0)
+                    snprintf(prefix, sizeof prefix, "%s", l.words[k + 1]);
+                if (depth >= MAX_MOUNT_DEPTH) {
+                    st = fail(diag, file, l.line, "mount: robots mounted more than 4 deep%s", NULL);
+                    break;
+                }
+                char sub_path[2048], sub_dir[2048];
+                join(dir, l.words[2], sub_path, sizeof sub_path);
+                dir_of(sub_path, sub_dir, sizeof sub_dir);
+                size_t sub_size = 0;
+                char *sub_data = read_file(sub_path, &sub_size, diag);
+                if (!sub_data) {
+                    char why[sizeof diag->message + 1] = "";
+                    if (diag)
+                        memcpy(why, diag->message, sizeof diag->message);
+                    st = fail(diag, file, l.line, "mount: %s", why);
+                    break;
+                }
+                rob_model sub;
+                if (!model_init(&sub)) {
+                    model_finish(&sub);
+                    free(sub_data);
+                    st = PB_ERR_NOMEM;
+                    break;
+                }
+                st = parse_rob(&sub, sub_data, sub_size, sub_path, sub_dir, depth + 1, diag);
                 free(sub_data);
-                st = PB_ERR_NOMEM;
-                break;
+                if (st == PB_OK)
+                    st = mount(model, &sub, (int)link, r, tr, prefix, file, l.line, diag);
+                model_finish(&sub);
             }
-            st = parse_rob(&sub, sub_data, sub_size, sub_path, sub_dir, depth + 1, diag);
-            free(sub_data);
-            if (st == PB_OK)
-                st = mount(model, &sub, (int)link, r, tr, prefix, file, l.line, diag);
-            model_finish(&sub);
+            /* everything else (mass, servo gains, drivers, ...) is not about geometry */
         }
-        /* everything else (mass, servo gains, drivers, ...) is not about geometry */
     }
     if (st == PB_OK && n == 0)
         st = fail(diag, file, 0, "no 'parents' line: not a Klampt robot%s", NULL);
@@ -594,12 +617,14 @@ static pb_status make_text(const rob_model *model, const char *name, pb_klampt_r
                     t[k] += r[3 * k] * a[0] * q + r[3 * k + 1] * a[1] * q + r[3 * k + 2] * a[2] * q;
             } else {
                 const double c = cos(q), s = sin(q), v = 1.0 - c;
-                const double m[9] = {c + a[0] * a[0] * v,        a[0] * a[1] * v - a[2] * s, a[0] * a[2] * v + a[1] * s,
-                                     a[1] * a[0] * v + a[2] * s, c + a[1] * a[1] * v,        a[1] * a[2] * v - a[0] * s,
-                                     a[2] * a[0] * v - a[1] * s, a[2] * a[1] * v + a[0] * s, c + a[2] * a[2] * v};
+                const double m[9] = {
+                    c + a[0] * a[0] * v,        a[0] * a[1] * v - a[2] * s, a[0] * a[2] * v + a[1] * s,
+                    a[1] * a[0] * v + a[2] * s, c + a[1] * a[1] * v,        a[1] * a[2] * v - a[0] * s,
+                    a[2] * a[0] * v - a[1] * s, a[2] * a[1] * v + a[0] * s, c + a[2] * a[2] * v};
                 for (int x = 0; x < 3; x++)
                     for (int y = 0; y < 3; y++)
-                        r[3 * x + y] = l->r[3 * x] * m[y] + l->r[3 * x + 1] * m[3 + y] + l->r[3 * x + 2] * m[6 + y];
+                        r[3 * x + y] =
+                            l->r[3 * x] * m[y] + l->r[3 * x + 1] * m[3 + y] + l->r[3 * x + 2] * m[6 + y];
             }
         }
         rpy_of(r, rpy);
@@ -612,8 +637,8 @@ static pb_status make_text(const rob_model *model, const char *name, pb_klampt_r
                  "<origin xyz=\"%.17g %.17g %.17g\" rpy=\"%.17g %.17g %.17g\"/>",
                  child, type, parent, child, t[0], t[1], t[2], rpy[0], rpy[1], rpy[2]);
         if (!fixed)
-            text_add(&urdf, "<axis xyz=\"%.17g %.17g %.17g\"/><limit lower=\"%.17g\" upper=\"%.17g\"/>", l->axis[0],
-                     l->axis[1], l->axis[2], l->qmin, l->qmax);
+            text_add(&urdf, "<axis xyz=\"%.17g %.17g %.17g\"/><limit lower=\"%.17g\" upper=\"%.17g\"/>",
+                     l->axis[0], l->axis[1], l->axis[2], l->qmin, l->qmax);
         text_add(&urdf, "</joint>\n");
         if (!fixed && l->top)
             text_add(&joints, "%sjoint_%s", joints.len ? " " : "", l->name);
@@ -692,10 +717,12 @@ void pb_klampt_robot_finish(pb_klampt_robot *robot)
 
 /* ---- rigid objects ---- */
 
-pb_status pb_klampt_object_load(pb_shape *shape, bool *has_pose, const char *path, pb_diag *diag)
+pb_status pb_klampt_object_load(pb_shape *shape, pb_pose *pose_out, bool *has_pose, const char *path,
+                                pb_diag *diag)
 {
     memset(shape, 0, sizeof *shape);
     *has_pose = false;
+    *pose_out = pb_pose_identity();
     size_t size = 0;
     char *data = read_file(path, &size, diag);
     if (!data)
@@ -703,7 +730,7 @@ pb_status pb_klampt_object_load(pb_shape *shape, bool *has_pose, const char *pat
     char dir[2048];
     dir_of(path, dir, sizeof dir);
     rob_text t = {.data = data, .size = size, .line = 1};
-    t.store = malloc(size + 1);
+    t.store = malloc(2 * size + 2);
     pb_status st = t.store ? PB_OK : PB_ERR_NOMEM;
     double scale[3] = {1, 1, 1}, offset[3] = {0, 0, 0}, pose[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
     char mesh[2048] = "";
@@ -749,10 +776,10 @@ pb_status pb_klampt_object_load(pb_shape *shape, bool *has_pose, const char *pat
     if (st == PB_OK) {
         shape->type = PB_SHAPE_MESH;
         memcpy(shape->size, scale, sizeof scale);
-        memcpy(shape->origin.r, pose, 9 * sizeof(double));
-        for (int i = 0; i < 3; i++)
-            shape->origin.t[i] = pose[9 + i] + pose[3 * i] * offset[0] + pose[3 * i + 1] * offset[1] +
-                                 pose[3 * i + 2] * offset[2];
+        shape->origin = pb_pose_identity();
+        memcpy(shape->origin.t, offset, sizeof offset);
+        memcpy(pose_out->r, pose, 9 * sizeof(double));
+        memcpy(pose_out->t, pose + 9, 3 * sizeof(double));
         const size_t len = strlen(mesh) + 1;
         if (!(shape->mesh_path = malloc(len)))
             st = PB_ERR_NOMEM;

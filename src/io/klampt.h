@@ -41,9 +41,10 @@ pb_status pb_klampt_robot_load_memory(pb_klampt_robot *robot, const char *data, 
 /** Free what `robot` holds; NULL is accepted. */
 void pb_klampt_robot_finish(pb_klampt_robot *robot);
 
-/** Read a Klampt rigid-object file into a mesh shape: mesh_path (owned, resolved), size =
- * the scale, origin = T * translation by geomtranslate. `has_pose` tells whether the file
- * gave a T. */
-pb_status pb_klampt_object_load(pb_shape *shape, bool *has_pose, const char *path, pb_diag *diag);
+/** Read a Klampt rigid-object file into a mesh shape in the object's frame: mesh_path
+ * (owned, resolved), size = the scale, origin = the translation by geomtranslate. `pose`
+ * gets the file's T (identity when none; `has_pose` tells which); a world may override it. */
+pb_status pb_klampt_object_load(pb_shape *shape, pb_pose *pose, bool *has_pose, const char *path,
+                                pb_diag *diag);
 
 #endif

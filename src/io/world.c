@@ -1,5 +1,6 @@
 /* World XML and MotionBenchMaker flat files. See world.h and worlds/README.md. */
 #include "io/world.h"
+#include "io/klampt.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -51,6 +52,8 @@ void pb_world_finish(pb_world *world)
     free(world->path);
     free(world->urdf_path);
     free(world->srdf_path);
+    free(world->urdf_text);
+    free(world->srdf_text);
     free(world->group);
     for (size_t i = 0; i < world->n_joints; i++)
         free(world->joints[i]);
@@ -275,6 +278,151 @@ static pb_status read_config(const xml_ctx *ctx, const xmlNode *node, double *ou
     return PB_OK;
 }
 
+/* ---- Klampt worlds ---- */
+
+/* A Klampt element's pose: position or translation (3 numbers), then rotateX, rotateY,
+ * rotateZ (radians) as R = Rz Ry Rx. `given` tells whether any was there. */
+static pb_status klampt_pose(const xml_ctx *ctx, const xmlNode *node, pb_pose *out, bool *given)
+{
+    double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
+    static const char *const names[] = {"position", "translation", "rotateX", "rotateY", "rotateZ"};
+    *given = false;
+    for (int k = 0; k < 5; k++) {
+        char buf[256];
+        if (!get_attr(node, names[k], buf, sizeof buf))
+            continue;
+        *given = true;
+        pb_status st = numbers_attr(ctx, node, names[k], k < 2 ? 3 : 1, k < 2 ? xyz : &rpy[k - 2], true);
+        if (st != PB_OK)
+            return st;
+    }
+    *out = pb_pose_from_xyz_rpy(xyz, rpy);
+    return PB_OK;
+}
+
+static pb_status read_klampt_robot(const xml_ctx *ctx, const xmlNode *node, pb_world *world)
+{
+    char buf[2048];
+    const char *file = get_attr(node, "file", buf, sizeof buf);
+    if (!file)
+        return xml_fail(ctx, node, "missing attribute", "file");
+    if (!(world->urdf_path = join_path(ctx->dir, file)))
+        return PB_ERR_NOMEM;
+    pb_klampt_robot robot;
+    pb_diag inner = {0};
+    pb_status st = pb_klampt_robot_load(&robot, world->urdf_path, &inner);
+    if (st != PB_OK) {
+        pb_diag_set(ctx->diag, ctx->file, line_of(node), 0, "<robot>: %s:%d: %s",
+                    inner.file[0] ? inner.file : file, inner.line, inner.message);
+        return st == PB_ERR_NOMEM ? st : PB_ERR_INVALID;
+    }
+    world->urdf_text = robot.urdf;
+    world->srdf_text = robot.srdf;
+    robot.urdf = robot.srdf = NULL;
+    st = set_joint_names(world, robot.joints);
+    pb_klampt_robot_finish(&robot);
+    if (st != PB_OK)
+        return st == PB_ERR_INVALID ? xml_fail(ctx, node, "the robot must have 1 to 32 movable joints", NULL)
+                                    : st;
+    bool given;
+    return klampt_pose(ctx, node, &world->base, &given);
+}
+
+static pb_status read_klampt_obstacle(const xml_ctx *ctx, const xmlNode *node, pb_world *world,
+                                      size_t *capacity)
+{
+    char buf[2048], name_buf[256];
+    const char *file = get_attr(node, "file", buf, sizeof buf);
+    if (!file)
+        return xml_fail(ctx, node, "missing attribute", "file");
+    char *path = join_path(ctx->dir, file);
+    if (!path)
+        return PB_ERR_NOMEM;
+    pb_shape shape;
+    pb_pose pose;
+    bool given = false;
+    pb_status st = klampt_pose(ctx, node, &pose, &given);
+    if (st == PB_OK && element_is(node, "rigidObject")) {
+        pb_pose file_pose;
+        bool has_pose;
+        pb_diag inner = {0};
+        st = pb_klampt_object_load(&shape, &file_pose, &has_pose, path, &inner);
+        free(path);
+        if (st != PB_OK) {
+            pb_diag_set(ctx->diag, ctx->file, line_of(node), 0, "<rigidObject>: %s:%d: %s",
+                        inner.file[0] ? inner.file : file, inner.line, inner.message);
+            return st == PB_ERR_NOMEM ? st : PB_ERR_INVALID;
+        }
+        if (!given)
+            pose = file_pose;
+    } else if (st == PB_OK) {
+        memset(&shape, 0, sizeof shape);
+        shape.type = PB_SHAPE_MESH;
+        shape.mesh_path = path;
+        shape.origin = pb_pose_identity();
+        double scale[3] = {1, 1, 1};
+        char sbuf[256];
+        const char *text = get_attr(node, "scale", sbuf, sizeof sbuf);
+        if (text && !pb_parse_vector(text, scale, 3)) {
+            if (pb_parse_vector(text, scale, 1))
+                scale[1] = scale[2] = scale[0];
+            else
+                st = xml_fail(ctx, node, "expected 1 or 3 numbers in attribute", "scale");
+        }
+        if (st == PB_OK && !(scale[0] > 0 && scale[1] > 0 && scale[2] > 0))
+            st = xml_fail(ctx, node, "scales must be positive", NULL);
+        memcpy(shape.size, scale, sizeof scale);
+    } else {
+        free(path);
+        return st;
+    }
+    shape.line = line_of(node);
+    shape.origin = pb_pose_mul(&pose, &shape.origin);
+    const char *name = get_attr(node, "name", name_buf, sizeof name_buf);
+    char fallback[64];
+    snprintf(fallback, sizeof fallback, "%s%zu", (const char *)node->name, world->n_obstacles);
+    if (st == PB_OK)
+        st = add_obstacle(world, capacity, name ? name : fallback, &shape);
+    if (st != PB_OK)
+        free(shape.mesh_path);
+    return st;
+}
+
+/* Klampt's world: <robot file=...>, <terrain>, <rigidObject>. */
+static pb_status parse_klampt_world(const xml_ctx *ctx, const xmlNode *root, pb_world *world)
+{
+    size_t capacity = 0;
+    bool have_robot = false;
+    pb_status st = PB_OK;
+    for (const xmlNode *c = root->children; c && st == PB_OK; c = c->next) {
+        if (c->type != XML_ELEMENT_NODE)
+            continue;
+        if (element_is(c, "robot")) {
+            if (have_robot)
+                return xml_fail(ctx, c, "planbench plans for one robot per world", NULL);
+            have_robot = true;
+            st = read_klampt_robot(ctx, c, world);
+        } else if (element_is(c, "terrain") || element_is(c, "rigidObject")) {
+            st = read_klampt_obstacle(ctx, c, world, &capacity);
+        }
+    }
+    return st;
+}
+
+static bool is_klampt_world(const xmlNode *root)
+{
+    for (const xmlNode *c = root->children; c; c = c->next) {
+        if (!element_is(c, "robot"))
+            continue;
+        char buf[8];
+        xmlChar *file = xmlGetProp(c, (const xmlChar *)"file");
+        const bool klampt = file && !get_attr(c, "urdf", buf, sizeof buf);
+        xmlFree(file);
+        return klampt;
+    }
+    return false;
+}
+
 static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
 {
     const xmlNode *root = xmlDocGetRootElement(doc);
@@ -285,6 +433,10 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
     if (!(world->name = dup_string(name ? name : "world")))
         return PB_ERR_NOMEM;
     world->base = pb_pose_identity();
+    if (is_klampt_world(root)) {
+        world->static_contacts_ok = true; /* as in Klampt, which ignores links that cannot move */
+        return parse_klampt_world(ctx, root, world);
+    }
     size_t capacity = 0;
     const xmlNode *robot = NULL;
     pb_status st = PB_OK;

@@ -1,8 +1,13 @@
 /* Worlds for the manipulator engine (private to the library): a robot (URDF, SRDF, the
  * joints to plan for), static obstacles with poses, and a default start and goal.
  *
- * Two sources:
+ * Three sources:
  *   - planbench's world XML (documented in worlds/README.md), root element <world>;
+ *   - a Klampt world (root <world> too, told apart by <robot file="*.rob">): the robot from
+ *     its .rob (src/io/klampt.h; the joints planned for are the .rob's own movable ones,
+ *     mounted robots such as grippers are held), <terrain file scale translation rotateX/Y/Z>
+ *     and <rigidObject file position rotateX/Y/Z> meshes as obstacles; other elements
+ *     (display, target, simulation) are ignored;
  *   - one problem of a MotionBenchMaker flat file ("# planbench-flat-mbm v1" header, as in
  *     ../shared/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt), whose robot is
  *     <dir>/<robot>.urdf and <dir>/<robot>.srdf beside it.
@@ -19,6 +24,8 @@ typedef struct pb_world {
     char *path;      /**< the world file as given, owned */
     char *urdf_path; /**< resolved, owned */
     char *srdf_path; /**< resolved, owned; NULL when none */
+    char *urdf_text; /**< Klampt worlds: the robot as URDF text (urdf_path names the .rob), owned */
+    char *srdf_text; /**< Klampt worlds: its noSelfCollision pairs as SRDF text, owned */
     char *group;     /**< SRDF planning group, owned; NULL when `joints` lists the joints */
     char **joints;   /**< active joint names in configuration order (owned); empty: from the group */
     size_t n_joints;
@@ -30,6 +37,8 @@ typedef struct pb_world {
     double start[PB_MAX_DIM], goal[PB_MAX_DIM];
     int start_line, goal_line; /**< where they were written, for messages */
     double resolution;         /**< edge-check resolution in radians; 0: the engine's default */
+    bool static_contacts_ok;   /**< links no joint moves may touch obstacles (Klampt worlds: a base
+                                    standing on the floor); else that is an error */
 } pb_world;
 
 /** Is `path` a world this module reads: an XML file whose root element is <world>, or an

@@ -30,6 +30,7 @@
  * its new parent), PB_EVENT_EDGE_REMOVED for the old parent of a rewired vertex.
  * Iterations count samples drawn (feasible or not). */
 #include "planbench/impl/planner_impl.h"
+#include "core/arena.h"
 #include "planners/roadmap.h"
 #include "planners/rrtstar_core.h"
 
@@ -89,24 +90,16 @@ static bool reserve(bit_state *s, uint32_t need)
     size_t cap = s->cap ? 2 * (size_t)s->cap : 1024;
     while (cap < need)
         cap *= 2;
-#define GROW(ptr, count)                                                                                     \
-    do {                                                                                                     \
-        void *grown_ = realloc((ptr), (count) * sizeof *(ptr));                                              \
-        if (!grown_)                                                                                         \
-            return false;                                                                                    \
-        (ptr) = grown_;                                                                                      \
-    } while (0)
-    GROW(s->q, cap * (size_t)s->dim);
-    GROW(s->g, cap);
-    GROW(s->gh, cap);
-    GROW(s->hh, cap);
-    GROW(s->parent, cap);
-    GROW(s->first_child, cap);
-    GROW(s->next_sibling, cap);
-    GROW(s->in_tree, cap);
-    GROW(s->is_new, cap);
-    GROW(s->stack, cap);
-#undef GROW
+    PB_GROW_OR_FAIL(s->q, cap * (size_t)s->dim);
+    PB_GROW_OR_FAIL(s->g, cap);
+    PB_GROW_OR_FAIL(s->gh, cap);
+    PB_GROW_OR_FAIL(s->hh, cap);
+    PB_GROW_OR_FAIL(s->parent, cap);
+    PB_GROW_OR_FAIL(s->first_child, cap);
+    PB_GROW_OR_FAIL(s->next_sibling, cap);
+    PB_GROW_OR_FAIL(s->in_tree, cap);
+    PB_GROW_OR_FAIL(s->is_new, cap);
+    PB_GROW_OR_FAIL(s->stack, cap);
     s->stack_cap = cap;
     s->cap = (uint32_t)cap;
     return true;

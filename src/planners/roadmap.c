@@ -1,5 +1,6 @@
 /* Roadmaps for the PRM family: flat vertex and half-edge arrays, union-find, A*. */
 #include "planners/roadmap.h"
+#include "core/arena.h"
 #include "planners/rrtstar_core.h" /* pb_unit_ball_volume */
 
 #include <math.h>
@@ -93,13 +94,6 @@ void pb_roadmap_finish(pb_roadmap *rm)
     memset(rm, 0, sizeof *rm);
 }
 
-#define GROW(ptr, count)                                                                                     \
-    do {                                                                                                     \
-        void *grown_ = realloc((ptr), (count) * sizeof *(ptr));                                              \
-        if (!grown_)                                                                                         \
-            return false;                                                                                    \
-        (ptr) = grown_;                                                                                      \
-    } while (0)
 
 static bool reserve_vertices(pb_roadmap *rm, uint32_t need)
 {
@@ -110,14 +104,14 @@ static bool reserve_vertices(pb_roadmap *rm, uint32_t need)
         cap *= 2;
     if (cap >= PB_RM_NONE)
         return false;
-    GROW(rm->q, cap * (size_t)rm->dim);
-    GROW(rm->alive, cap);
-    GROW(rm->head, cap);
-    GROW(rm->uf, cap);
-    GROW(rm->g, cap);
-    GROW(rm->came_edge, cap);
+    PB_GROW_OR_FAIL(rm->q, cap * (size_t)rm->dim);
+    PB_GROW_OR_FAIL(rm->alive, cap);
+    PB_GROW_OR_FAIL(rm->head, cap);
+    PB_GROW_OR_FAIL(rm->uf, cap);
+    PB_GROW_OR_FAIL(rm->g, cap);
+    PB_GROW_OR_FAIL(rm->came_edge, cap);
     const size_t old = rm->cap;
-    GROW(rm->stamp, cap);
+    PB_GROW_OR_FAIL(rm->stamp, cap);
     memset(rm->stamp + old, 0, (cap - old) * sizeof *rm->stamp);
     rm->cap = (uint32_t)cap;
     return true;
@@ -132,10 +126,10 @@ static bool reserve_edges(pb_roadmap *rm, uint32_t need)
         cap *= 2;
     if (2 * cap >= PB_RM_NONE)
         return false;
-    GROW(rm->to, 2 * cap);
-    GROW(rm->next, 2 * cap);
-    GROW(rm->length, cap);
-    GROW(rm->state, cap);
+    PB_GROW_OR_FAIL(rm->to, 2 * cap);
+    PB_GROW_OR_FAIL(rm->next, 2 * cap);
+    PB_GROW_OR_FAIL(rm->length, cap);
+    PB_GROW_OR_FAIL(rm->state, cap);
     rm->cap_edges = (uint32_t)cap;
     return true;
 }

@@ -28,6 +28,7 @@
  * local tree of that arm (joins after a merge are reported with tree 0), EDGE_REMOVED on
  * rewiring and re-rooting. Iterations count arm pulls. */
 #include "planbench/impl/planner_impl.h"
+#include "core/arena.h"
 #include "core/nn.h"
 #include "core/params.h"
 
@@ -87,22 +88,14 @@ static bool reserve(forest *f, uint32_t need)
     size_t cap = f->cap ? 2 * (size_t)f->cap : 1024;
     while (cap < need)
         cap *= 2;
-#define GROW(ptr, count)                                                                                     \
-    do {                                                                                                     \
-        void *grown_ = realloc((ptr), (count) * sizeof *(ptr));                                              \
-        if (!grown_)                                                                                         \
-            return false;                                                                                    \
-        (ptr) = grown_;                                                                                      \
-    } while (0)
-    GROW(f->q, cap * (size_t)f->dim);
-    GROW(f->cost, cap);
-    GROW(f->parent, cap);
-    GROW(f->first_child, cap);
-    GROW(f->next_sibling, cap);
-    GROW(f->label, cap);
-    GROW(f->stack, cap);
-    GROW(f->list, cap);
-#undef GROW
+    PB_GROW_OR_FAIL(f->q, cap * (size_t)f->dim);
+    PB_GROW_OR_FAIL(f->cost, cap);
+    PB_GROW_OR_FAIL(f->parent, cap);
+    PB_GROW_OR_FAIL(f->first_child, cap);
+    PB_GROW_OR_FAIL(f->next_sibling, cap);
+    PB_GROW_OR_FAIL(f->label, cap);
+    PB_GROW_OR_FAIL(f->stack, cap);
+    PB_GROW_OR_FAIL(f->list, cap);
     f->cap = (uint32_t)cap;
     return true;
 }

@@ -110,6 +110,12 @@ static void publish_states(server *s)
             enqueue(c, rb_entity_states(s->sim)); /* latest wins: skipped for a backed-up reader */
 }
 
+static void on_step(pb_sim *sim, void *payload)
+{
+    (void)sim;
+    publish_states(payload);
+}
+
 static server *server_of(struct lws *wsi)
 {
     return lws_context_user(lws_get_context(wsi));
@@ -313,7 +319,6 @@ static void run_goals(server *s)
             g->done++;
             if (g->feedback && g->owner)
                 enqueue(g->owner, rb_action_feedback(g->id, g->action, g->done, g->steps - g->done));
-            publish_states(s);
         }
         if (!g->cancel && g->done < g->steps)
             return; /* budget spent: continue at the next tick */
@@ -342,7 +347,6 @@ static void tick(lws_sorted_usec_list_t *sul)
         for (int k = 0; k < 8 && s->next_play_step <= now; k++) {
             pb_sim_step_once(s->sim);
             s->next_play_step += pb_sim_time_step(s->sim);
-            publish_states(s);
         }
     } else {
         s->next_play_step = now;
@@ -384,6 +388,7 @@ pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile i
     }
     if (on_ready)
         on_ready(bound, payload);
+    pb_sim_set_step_callback(sim, on_step, &s);
     lws_sul_schedule(s.ctx, 0, &s.sul, tick, IDLE_TICK_US);
     while (!(stop && *stop) && !s.quit)
         if (lws_service(s.ctx, 0) < 0)
@@ -397,6 +402,7 @@ pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile i
             break;
         lws_service(s.ctx, 0);
     }
+    pb_sim_set_step_callback(sim, NULL, NULL);
     lws_sul_cancel(&s.sul);
     lws_context_destroy(s.ctx);
     while (s.goals) {

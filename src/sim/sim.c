@@ -63,6 +63,8 @@ struct pb_sim {
     pb_sim_world_info available_info[64];
     char available_path[64][1024];
     double *plan_path;
+    void (*on_step)(pb_sim *sim, void *payload);
+    void *on_step_payload;
     char name_buf[MAX_NAME + 32];
 };
 
@@ -1152,6 +1154,14 @@ void pb_sim_step_once(pb_sim *sim)
         if (!sim->entities[i].is_static)
             step_entity(sim, &sim->entities[i]);
     sim->time += sim->dt;
+    if (sim->on_step)
+        sim->on_step(sim, sim->on_step_payload);
+}
+
+void pb_sim_set_step_callback(pb_sim *sim, void (*fn)(pb_sim *sim, void *payload), void *payload)
+{
+    sim->on_step = fn;
+    sim->on_step_payload = payload;
 }
 
 static bool step_precondition(pb_sim *sim, uint64_t steps, uint64_t limit, pb_sim_result *r)

@@ -1,8 +1,10 @@
-/* Fuzz target for the URDF, SRDF and world-XML readers (issue 7): any input is parsed as a
- * URDF, then (when that worked) as an SRDF for that robot, and as a world. Each either
+/* Fuzz target for the URDF, SRDF, world-XML and Klampt .rob readers (issue 7): any input is
+ * parsed as a URDF, then (when that worked) as an SRDF for that robot, as a world, and as a
+ * Klampt robot, whose URDF and SRDF text must then load. Each either
  * succeeds with a consistent result (every link reached once from the root, indices in
  * range) or fails with a message, leaving nothing behind. No file is opened: relative mesh
  * paths are only resolved as names. */
+#include "io/klampt.h"
 #include "io/urdf.h"
 #include "io/world.h"
 
@@ -57,6 +59,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         pb_world_finish(&world);
     } else if (diag.message[0] == '\0' || world.obstacles != NULL) {
+        abort();
+    }
+    pb_klampt_robot klampt;
+    memset(&diag, 0, sizeof diag);
+    if (pb_klampt_robot_load_memory(&klampt, text, size, "fuzz.rob", "/nonexistent", &diag) == PB_OK) {
+        /* what the .rob reader writes, the URDF reader reads */
+        if (pb_urdf_load_memory(&robot, klampt.urdf, strlen(klampt.urdf), "fuzz.rob", NULL, &diag) != PB_OK)
+            abort();
+        check_robot(&robot);
+        if (pb_srdf_load_memory(&robot, klampt.srdf, strlen(klampt.srdf), "fuzz.rob", &diag) != PB_OK)
+            abort();
+        pb_robot_finish(&robot);
+        pb_klampt_robot_finish(&klampt);
+    } else if (diag.message[0] == '\0' || klampt.urdf != NULL) {
         abort();
     }
     return 0;

@@ -275,6 +275,16 @@ def run(port):
                              "initial_pose": {"pose": pose(100, 40)}})
     r = f.recv()
     check(r["op"] == "publish" and r["msg"] == {"event": "created", "entity": "visitor"}, "event published: %s" % r)
+    # entity states after every step
+    f.send({"op": "unsubscribe", "id": "s", "topic": "/entity_events"})
+    f.send({"op": "subscribe", "id": "t", "topic": "/entity_states", "type": "planbench_interfaces/msg/EntityStates"})
+    f.call("/get_simulation_state", {})
+    r = a.call("/step_simulation", {"steps": 2})
+    states = [f.recv(), f.recv()]
+    check(all(m and m["op"] == "publish" and m["topic"] == "/entity_states" and "keeper" in m["msg"]["entities"]
+              and len(m["msg"]["states"]) == len(m["msg"]["entities"]) for m in states),
+          "two state messages for two steps: %s" % str(states)[:300])
+    check(states[1]["msg"]["stamp"] != states[0]["msg"]["stamp"], "the stamp advances")
     check(keeper_intact(a), "keeper intact at the end")
     a.close()
     f.close()

@@ -970,7 +970,7 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
     for (int i = 0; i < m->dim; i++)
         q0[i] = fmin(fmax(0.0, m->lower[i]), m->upper[i]);
     shape_poses(m, q0, poses);
-    for (size_t s = 0; s < m->n_shapes; s++) {
+    for (size_t s = 0; s < m->n_shapes && !world->static_contacts_ok; s++) {
         if (m->shape_moves[s])
             continue;
         for (size_t o = 0; o < n; o++)
@@ -1081,8 +1081,15 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         return PB_ERR_NOMEM;
     }
     m->base = world.base;
-    if ((st = pb_urdf_load(&m->robot, world.urdf_path, diag)) != PB_OK)
+    if (world.urdf_text) { /* a Klampt robot, made into URDF by the world reader */
+        if ((st = pb_urdf_load_memory(&m->robot, world.urdf_text, strlen(world.urdf_text), world.urdf_path,
+                                      NULL, diag)) != PB_OK ||
+            (st = pb_srdf_load_memory(&m->robot, world.srdf_text, strlen(world.srdf_text), world.urdf_path,
+                                      diag)) != PB_OK)
+            goto fail;
+    } else if ((st = pb_urdf_load(&m->robot, world.urdf_path, diag)) != PB_OK) {
         goto fail;
+    }
     if (world.srdf_path && (st = pb_srdf_load(&m->robot, world.srdf_path, diag)) != PB_OK)
         goto fail;
     if (m->robot.n_links > PB_MANIPULATOR_MAX_LINKS) {
