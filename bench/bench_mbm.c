@@ -1,6 +1,6 @@
 /* MotionBenchMaker Panda problems with the manipulator engine (issue 7).
  *
- *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO]
+ *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO|all] [OPTION=VALUE]
  *
  * For every problem of the flat file (or of one SCENARIO, like "cage")
  * (../shared/anchor-problems/vamp-mbm/panda/ panda_mbm_flat.txt has 700): load it as a world (a problem whose
@@ -37,8 +37,8 @@ static double percentile(const double *sorted, size_t n, double p)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr,
-                "usage: bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO]\n");
+        fprintf(stderr, "usage: bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] "
+                        "[SCENARIO|all] [OPTION=VALUE]\n");
         return 2;
     }
     const char *file = argv[1];
@@ -46,7 +46,13 @@ int main(int argc, char **argv)
     const double time_limit = argc > 3 ? atof(argv[3]) : 1.0;
     const int seeds = argc > 4 ? atoi(argv[4]) : 1;
     const int max_problems = argc > 5 ? atoi(argv[5]) : 100000;
-    const char *only = argc > 6 ? argv[6] : NULL;
+    const char *only = argc > 6 && strcmp(argv[6], "all") != 0 ? argv[6] : NULL;
+    /* one engine option for the planning engine, like edge_prefilter=0.1 */
+    char option_name[64] = "", option_value[64] = "";
+    if (argc > 7 && sscanf(argv[7], "%63[^=]=%63s", option_name, option_value) != 2) {
+        fprintf(stderr, "bench_mbm: expected OPTION=VALUE, got '%s'\n", argv[7]);
+        return 2;
+    }
     if (access(file, R_OK) != 0) {
         fprintf(stderr, "bench_mbm: %s not found: skipped\n", file);
         return 77;
@@ -81,8 +87,9 @@ int main(int argc, char **argv)
          * check the planner uses */
         const pb_option options[3] = {
             {"problem", names[p]}, {"edge_check", "interpolated"}, {"resolution", "0.005"}};
+        const pb_option plan_options[2] = {{"problem", names[p]}, {option_name, option_value}};
         const double t0 = pb_clock_seconds();
-        if (pb_engine_load(&engine, NULL, file, options, 1, &diag) != PB_OK) {
+        if (pb_engine_load(&engine, NULL, file, plan_options, option_name[0] ? 2 : 1, &diag) != PB_OK) {
             printf("invalid %s: %s\n", names[p], diag.message);
             continue;
         }

@@ -458,6 +458,66 @@ static int test_mbm(void)
     return 1;
 }
 
+/* A small Klampt world: a .rob robot (welded base, two revolute links, TParent rotations
+ * row by row, a parents line after the TParent it sizes), an .off terrain and a rigid
+ * object, with poses computed by hand. */
+static void test_klampt_small(void)
+{
+    write_file("cube.off", "OFF\n8 12 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n"
+                           "3 0 2 1\n3 0 3 2\n3 4 5 6\n3 4 6 7\n3 0 1 5\n3 0 5 4\n"
+                           "3 1 2 6\n3 1 6 5\n3 2 3 7\n3 2 7 6\n3 3 0 4\n3 3 4 7\n");
+    write_file("two.rob", "# two links on a welded base\n"
+                          "TParent 1 0 0 0 1 0 0 0 1 0 0 0 \\\n"
+                          "  0 1 0 -1 0 0 0 0 1 0 0 0.5 \\\n"
+                          "  1 0 0 0 1 0 0 0 1 1 0 0 \\\n"
+                          "parents -1 0 1\naxis 0 0 1 0 0 1 0 0 1\nqMin 0 -3 -3\nqMaxDeg 0 170 170\n"
+                          "geometry \"\" \"\" \"cube.off\"\ngeomscale 1 1 0.1\nmass 1 1 1\n");
+    write_file("block.obj", "mesh \"cube.off\"\ngeomscale 0.1\ngeomtranslate -0.05 -0.05 -0.05\n");
+    write_file("klampt.xml",
+               "<world><robot name='two' file='two.rob'/>\n"
+               "<terrain file='cube.off' scale='0.2 0.2 0.2' translation='0.9 -0.1 0.45'/>\n"
+               "<rigidObject name='block' file='block.obj' position='0 -1 1'><display/></rigidObject>\n"
+               "<target position='0 0 0'/></world>\n");
+    pb_diag diag;
+    pb_engine *e = load("klampt.xml", NULL, NULL, &diag);
+    CHECK_MSG(e != NULL, "%s:%d: %s", diag.file, diag.line, diag.message);
+    if (!e)
+        return;
+    CHECK(pb_engine_dim(e) == 2);
+    CHECK_NEAR(pb_engine_upper(e)[0], 170 * M_PI / 180, 1e-12);
+    size_t n_shapes, n_obstacles, n_pairs;
+    pb_manipulator_sizes(e, &n_shapes, &n_obstacles, &n_pairs);
+    CHECK(n_shapes == 1 && n_obstacles == 2);
+    const pb_robot *robot = pb_manipulator_robot(e);
+    const int l2 = pb_robot_find_link(robot, "link2");
+    CHECK(l2 >= 0);
+    pb_pose poses[8];
+    /* link 1 is turned -90 degrees about z: link 2 sits at (0, -1, 0.5); a quarter turn of
+     * joint 1 brings it to (1, 0, 0.5), inside the terrain cube */
+    pb_manipulator_fk(e, (double[]){0, 0}, poses);
+    if (l2 >= 0)
+        check_pose(&poses[l2], (double[]){0, -1, 0.5}, (double[]){0, 1, 0, -1, 0, 0, 0, 0, 1},
+                   "klampt link2");
+    pb_manipulator_fk(e, (double[]){M_PI / 2, 0}, poses);
+    if (l2 >= 0)
+        CHECK(fabs(poses[l2].t[0] - 1) < 1e-12 && fabs(poses[l2].t[1]) < 1e-12);
+    CHECK(pb_engine_feasible(e, (double[]){0, 0}));
+    CHECK(!pb_engine_feasible(e, (double[]){M_PI / 2, 0}));
+    char why[256];
+    CHECK(pb_manipulator_explain(e, (double[]){M_PI / 2, 0}, why, sizeof why));
+    CHECK_MSG(strstr(why, "'link2'") && strstr(why, "terrain"), "explanation: %s", why);
+    /* an edge into the terrain is blocked, one turning the other way is free (the block
+     * centred at (0, -1, 1) is above the arm's reach) */
+    CHECK(!pb_engine_visible(e, (double[]){0, 0}, (double[]){M_PI / 2, 0}));
+    CHECK(pb_engine_visible(e, (double[]){0, 0}, (double[]){-M_PI / 2, 0}));
+    pb_engine_destroy(e);
+    /* bad input names the file and the reason */
+    write_file("bad.rob", "parents -1 0\nTParent 1 0 0 0 1 0 0 0 1 0 0 0\naxis 0 0 1 0 0 1\n");
+    write_file("bad.xml", "<world><robot file='bad.rob'/></world>");
+    CHECK(load("bad.xml", NULL, NULL, &diag) == NULL);
+    CHECK_MSG(strstr(diag.message, "bad.rob") && strstr(diag.message, "TParent"), "%s", diag.message);
+}
+
 /* The Klampt TX90 world sbp-env plans in: a .rob robot (the TX90L arm with a PR2 gripper
  * mounted on it), .off terrains and Klampt rigid objects. */
 static void test_klampt_tx90(void)
@@ -525,6 +585,7 @@ int main(void)
     test_wrap();
     test_planners_on_own_world();
     test_mbm();
+    test_klampt_small();
     test_klampt_tx90();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);

@@ -805,6 +805,22 @@ static void test_plan_path(void)
     pb_sim_entity_state st;
     pb_sim_get_entity_state(sim, "bot", &r, &st);
     CHECK(!pb_sim_is_following(sim, "bot") && st.pose.position.x == 460 && st.pose.position.y == 365);
+    /* the stick arm plans in (x, y, yaw) with its elbow fixed; every waypoint is a valid pose */
+    spawn(sim, "arm", "model://stick_arm", 40, 40, NULL);
+    rq = (pb_sim_plan_request){.entity = "arm", .goal = at(40, 110, 0), .planner = "birrt", .time_limit = 5};
+    pb_sim_plan_path(sim, &rq, &rs);
+    CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK && rs.n_path >= 2, "%s", rs.result.error_message);
+    bool arm_ok = true;
+    for (size_t i = 0; i < rs.n_path && arm_ok; i++) {
+        pb_sim_set_state_request sq = {
+            .entity = "arm",
+            .state = {.pose = at(rs.path[3 * i], rs.path[3 * i + 1], rs.path[3 * i + 2])},
+            .has_flags = true,
+            .set_pose = true};
+        pb_sim_set_entity_state(sim, &sq, &r);
+        arm_ok = r.result == PB_SIM_RESULT_OK;
+    }
+    CHECK(arm_ok);
     /* the car (a rectangle) plans in (x, y, yaw) */
     spawn(sim, "car", "model://car_robot", 250, 200, NULL);
     rq = (pb_sim_plan_request){.entity = "car", .goal = at(400, 200, 0), .planner = "birrt", .time_limit = 5};

@@ -179,11 +179,13 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     const pb_bitmap *map = &((const image2d *)self)->map;
     if (!inside(map, a) || !inside(map, b))
         return false;
-    /* inside() makes the coordinates non-negative, so truncation is floor */
-    if (!pb_line_free(map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels))
-        return false;
+    /* the dynamic layer first, so that on a plain map (n_live == 0) the line walk stays the
+     * tail call it was before dynamic obstacles existed */
     const image2d *e = self;
-    return e->n_live == 0 || !dynamic_blocks_segment(e, a, b);
+    if (e->n_live != 0 && dynamic_blocks_segment(e, a, b))
+        return false;
+    /* inside() makes the coordinates non-negative, so truncation is floor */
+    return pb_line_free(map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
 }
 
 static const void *get_data(const void *self, const char *what)

@@ -343,6 +343,7 @@ static void read_bounds(const json_t *o, pb_sim_bounds *b)
 typedef struct scratch {
     const char **a, **b;
     uint8_t *cats;
+    double timeout; /* call_service `timeout` in seconds, 0 when absent */
 } scratch;
 
 static void read_tags_filter(const json_t *o, pb_sim_tags_filter *t, const char ***store)
@@ -722,8 +723,8 @@ static json_t *sv_available_worlds(pb_sim *sim, const json_t *args, const rb_ses
 
 static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
 {
-    (void)session, (void)s;
-    const pb_sim_plan_request rq = {
+    (void)session;
+    pb_sim_plan_request rq = {
         .entity = get_str(args, "entity"),
         .goal_name = get_str(args, "goal_name"),
         .goal = read_pose(get(args, "goal")),
@@ -733,6 +734,11 @@ static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *sessio
         .follow = get_bool(args, "follow"),
         .speed = get_f64(args, "speed", 0),
     };
+    /* every call is answered at once except planning: keep it inside the caller's timeout */
+    if (s->timeout > 0) {
+        const double limit = rq.time_limit > 0 ? rq.time_limit : 1.0;
+        rq.time_limit = fmax(fmin(limit, 0.8 * s->timeout), 1e-3);
+    }
     pb_sim_plan_response rs;
     pb_sim_plan_path(sim, &rq, &rs);
     json_t *path = json_array();
@@ -908,6 +914,9 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
             return service_failure(id, name, err);
         }
         scratch s = {0};
+        const json_t *timeout = json_object_get(msg, "timeout");
+        s.timeout =
+            json_is_number(timeout) && json_number_value(timeout) > 0 ? json_number_value(timeout) : 0;
         values = sv->fn(sim, args, session, &s);
         free(s.a);
         free(s.b);
