@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "engines/manipulator/fcl_shim.h"
 #include "engines/manipulator/manipulator.h"
+#include "io/world.h"
 #include "planbench/planbench.h"
 
 #include <string.h>
@@ -458,6 +459,96 @@ static int test_mbm(void)
     return 1;
 }
 
+/* The MotionBenchMaker problems in their original YAML (5 per scenario in
+ * problems_subset/) against the same problems of the flat file: same joints, start, goal and
+ * obstacles (matched by name; the flat file has 9 significant digits). */
+static void test_mbm_yaml(void)
+{
+#if PB_HAVE_YAML
+    /* bad input: a scene without its request, an unknown primitive */
+    write_file("scene0007.yaml", "robot_model_name: chain\nworld:\n  collision_objects:\n"
+                                 "    - id: blob\n      primitives:\n        - type: cone\n"
+                                 "          dimensions: [1, 1]\n      primitive_poses:\n"
+                                 "        - position: [0, 0, 0]\n          orientation: [0, 0, 0, 1]\n");
+    pb_world bad;
+    pb_diag bad_diag = {0};
+    char bad_path[600];
+    snprintf(bad_path, sizeof bad_path, "%s/scene0007.yaml", tmp_dir);
+    CHECK(pb_world_load(&bad, bad_path, NULL, &bad_diag) != PB_OK);
+    CHECK_MSG(strstr(bad_diag.file, "request0007.yaml"), "%s: %s", bad_diag.file, bad_diag.message);
+    write_file("request0007.yaml", "goal_constraints:\n  - joint_constraints:\n"
+                                   "      - joint_name: j1\n        position: 1\n"
+                                   "start_state:\n  joint_state:\n    name: [j1]\n    position: [0]\n");
+    CHECK(pb_world_load(&bad, bad_path, NULL, &bad_diag) != PB_OK);
+    CHECK_MSG(strstr(bad_diag.message, "cone") && bad_diag.line == 6, "%d: %s", bad_diag.line,
+              bad_diag.message);
+    const char *shared = pb_test_shared_root();
+    char flat[1024];
+    snprintf(flat, sizeof flat, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
+    if (!shared || access(flat, R_OK) != 0) {
+        fprintf(stderr, "MotionBenchMaker YAML problems not found: skipped\n");
+        return;
+    }
+    static const char *const scenarios[] = {
+        "bookshelf_small", "bookshelf_tall",  "bookshelf_thin", "box", "cage",
+        "table_pick",      "table_under_pick"};
+    int compared = 0;
+    for (size_t sc = 0; sc < sizeof scenarios / sizeof scenarios[0]; sc++) {
+        for (int i = 1; i <= 5; i++) {
+            char yaml[1200], problem[64];
+            snprintf(yaml, sizeof yaml,
+                     "%s/anchor-problems/vamp-mbm/panda/problems_subset/%s_panda/scene%04d.yaml", shared,
+                     scenarios[sc], i);
+            snprintf(problem, sizeof problem, "%s:%d", scenarios[sc], i);
+            if (access(yaml, R_OK) != 0)
+                continue;
+            pb_world a, b;
+            pb_diag diag = {0};
+            const bool ok_a = pb_world_load(&a, yaml, NULL, &diag) == PB_OK;
+            CHECK_MSG(ok_a, "%s: %s:%d: %s", problem, diag.file, diag.line, diag.message);
+            const bool ok_b = pb_world_load(&b, flat, problem, &diag) == PB_OK;
+            CHECK_MSG(ok_b, "%s: %s", problem, diag.message);
+            if (ok_a && ok_b) {
+                compared++;
+                CHECK(a.n_joints == b.n_joints && a.n_start == b.n_start && a.n_goal == b.n_goal);
+                for (size_t j = 0; j < a.n_joints && j < b.n_joints; j++)
+                    CHECK_MSG(strcmp(a.joints[j], b.joints[j]) == 0, "%s: joint %s vs %s", problem,
+                              a.joints[j], b.joints[j]);
+                for (int j = 0; j < a.n_start && j < b.n_start; j++) {
+                    CHECK_NEAR(a.start[j], b.start[j], 1e-6);
+                    CHECK_NEAR(a.goal[j], b.goal[j], 1e-6);
+                }
+                CHECK_MSG(a.n_obstacles == b.n_obstacles, "%s: %zu vs %zu obstacles", problem, a.n_obstacles,
+                          b.n_obstacles);
+                for (size_t o = 0; o < a.n_obstacles; o++) {
+                    size_t k = 0;
+                    while (k < b.n_obstacles && strcmp(a.obstacle_names[o], b.obstacle_names[k]) != 0)
+                        k++;
+                    CHECK_MSG(k < b.n_obstacles, "%s: no obstacle '%s' in the flat file", problem,
+                              a.obstacle_names[o]);
+                    if (k == b.n_obstacles)
+                        continue;
+                    const pb_shape *x = &a.obstacles[o], *y = &b.obstacles[k];
+                    CHECK(x->type == y->type);
+                    for (int c = 0; c < 3; c++) {
+                        CHECK_NEAR(x->size[c], y->size[c], 1e-6);
+                        CHECK_NEAR(x->origin.t[c], y->origin.t[c], 1e-6);
+                    }
+                    for (int c = 0; c < 9; c++)
+                        CHECK_NEAR(x->origin.r[c], y->origin.r[c], 1e-6);
+                }
+            }
+            if (ok_a)
+                pb_world_finish(&a);
+            if (ok_b)
+                pb_world_finish(&b);
+        }
+    }
+    fprintf(stderr, "MotionBenchMaker YAML: %d problems match the flat file\n", compared);
+    CHECK(compared > 0);
+#endif
+}
+
 /* A small Klampt world: a .rob robot (welded base, two revolute links, TParent rotations
  * row by row, a parents line after the TParent it sizes), an .off terrain and a rigid
  * object, with poses computed by hand. */
@@ -585,6 +676,7 @@ int main(void)
     test_wrap();
     test_planners_on_own_world();
     test_mbm();
+    test_mbm_yaml();
     test_klampt_small();
     test_klampt_tx90();
     char cmd[600];

@@ -27,20 +27,32 @@ typedef struct image2d {
     uint32_t n_slots, capacity, n_live, generation;
 } image2d;
 
-static bool dynamic_blocks_point(const image2d *e, const double *q)
+/* The dynamic layer's checks, kept out of line and reached by tail calls: inlined, their
+ * loops made feasible() and visible() save registers on every call, which cost plain maps
+ * about 15 instructions an edge (measured with cachegrind on maps/maze.png). */
+#if defined(__GNUC__)
+#define COLD_PATH __attribute__((noinline))
+#else
+#define COLD_PATH
+#endif
+
+/* Is the point clear of every dynamic obstacle? */
+COLD_PATH static bool dynamic_point_free(const image2d *e, const double *q)
 {
     for (uint32_t i = 0; i < e->n_slots; i++)
         if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_contains(&e->obstacles[i].shape, q[0], q[1]))
-            return true;
-    return false;
+            return false;
+    return true;
 }
 
-static bool dynamic_blocks_segment(const image2d *e, const double *a, const double *b)
+/* The edge against the dynamic obstacles, then against the map. */
+COLD_PATH static bool visible_with_obstacles(const image2d *e, const double *a, const double *b,
+                                             pb_engine_counters *counters)
 {
     for (uint32_t i = 0; i < e->n_slots; i++)
         if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_hits_segment(&e->obstacles[i].shape, a, b))
-            return true;
-    return false;
+            return false;
+    return pb_line_free(&e->map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
 }
 
 static dyn_obstacle *find_obstacle(image2d *e, uint32_t id)
@@ -111,8 +123,8 @@ static pb_status obstacle_remove(void *self, uint32_t id)
 /* The footprint against the map, rasterised: only occupied pixels under the footprint's
  * bounding box need the exact pixel-square test, so a footprint over free space costs one
  * bitmap read per pixel. Then against every other obstacle, geometrically. */
-static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose, uint32_t ignore_id,
-                            pb_hit *hit, pb_engine_counters *counters)
+static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose,
+                            uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters)
 {
     const image2d *e = self;
     const pb_bitmap *map = &e->map;
@@ -171,7 +183,9 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
     if (!pb_bitmap_free(map, (int)q[0], (int)q[1]))
         return false;
     const image2d *e = self;
-    return e->n_live == 0 || !dynamic_blocks_point(e, q);
+    if (e->n_live == 0)
+        return true;
+    return dynamic_point_free(e, q);
 }
 
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
@@ -179,12 +193,11 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     const pb_bitmap *map = &((const image2d *)self)->map;
     if (!inside(map, a) || !inside(map, b))
         return false;
-    /* the dynamic layer first, so that on a plain map (n_live == 0) the line walk stays the
-     * tail call it was before dynamic obstacles existed */
+    /* inside() makes the coordinates non-negative, so truncation is floor; both paths end in
+     * tail calls, so a plain map (n_live == 0) pays one load and one branch */
     const image2d *e = self;
-    if (e->n_live != 0 && dynamic_blocks_segment(e, a, b))
-        return false;
-    /* inside() makes the coordinates non-negative, so truncation is floor */
+    if (e->n_live != 0)
+        return visible_with_obstacles(e, a, b, counters);
     return pb_line_free(map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
 }
 
@@ -220,8 +233,8 @@ static void destroy(void *self)
 }
 
 /* Read an "X,Y" default from a text chunk. */
-static pb_status read_default(const pb_bitmap *map, const char *path, const char *key, double *out, bool *found,
-                              pb_diag *diag)
+static pb_status read_default(const pb_bitmap *map, const char *path, const char *key, double *out,
+                              bool *found, pb_diag *diag)
 {
     const char *text = pb_bitmap_text(map, key);
     *found = text != NULL;
@@ -261,7 +274,8 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     setup->upper[1] = e->map.height;
     setup->resolution = 1.0;
     bool has_start = false, has_goal = false;
-    if ((st = read_default(&e->map, path, "planbench:start", setup->default_start, &has_start, diag)) != PB_OK ||
+    if ((st = read_default(&e->map, path, "planbench:start", setup->default_start, &has_start, diag)) !=
+            PB_OK ||
         (st = read_default(&e->map, path, "planbench:goal", setup->default_goal, &has_goal, diag)) != PB_OK) {
         destroy(e);
         return st;

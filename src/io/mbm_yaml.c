@@ -44,8 +44,9 @@ static yaml_node_t *map_get(const yaml_ctx *y, const yaml_node_t *map, const cha
 
 static int seq_len(const yaml_node_t *seq)
 {
-    return seq && seq->type == YAML_SEQUENCE_NODE ? (int)(seq->data.sequence.items.top - seq->data.sequence.items.start)
-                                                  : -1;
+    return seq && seq->type == YAML_SEQUENCE_NODE
+               ? (int)(seq->data.sequence.items.top - seq->data.sequence.items.start)
+               : -1;
 }
 
 static yaml_node_t *seq_at(const yaml_ctx *y, const yaml_node_t *seq, int i)
@@ -83,25 +84,31 @@ static pb_status numbers(const yaml_ctx *y, const yaml_node_t *node, int n, doub
     return PB_OK;
 }
 
-static pb_status load_doc(yaml_ctx *y, const char *path)
+/* Parse the file `path`, or `data` when it is not NULL. */
+static pb_status load_doc(yaml_ctx *y, const char *path, const char *data, size_t size)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    FILE *fp = data ? NULL : fopen(path, "rb");
+    if (!data && !fp) {
         pb_diag_set(y->diag, path, 0, 0, "cannot open the file (%s)", strerror(errno));
         return PB_ERR_IO;
     }
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
-        fclose(fp);
+        if (fp)
+            fclose(fp);
         return PB_ERR_NOMEM;
     }
-    yaml_parser_set_input_file(&parser, fp);
+    if (data)
+        yaml_parser_set_input_string(&parser, (const unsigned char *)data, size);
+    else
+        yaml_parser_set_input_file(&parser, fp);
     const int ok = yaml_parser_load(&parser, &y->doc);
     if (!ok)
         pb_diag_set(y->diag, path, (int)parser.problem_mark.line + 1, 0, "not YAML: %s",
                     parser.problem ? parser.problem : "parse error");
     yaml_parser_delete(&parser);
-    fclose(fp);
+    if (fp)
+        fclose(fp);
     if (!ok)
         return PB_ERR_INVALID;
     if (!yaml_document_get_root_node(&y->doc)) {
@@ -128,8 +135,11 @@ static char *find_up(const char *dir, const char *name, const char *ext)
     const char *ups[] = {"", "/..", "/../..", "/../../.."};
     for (int k = 0; k < 4; k++) {
         const int n = snprintf(path, sizeof path, "%s%s/%s%s", dir, ups[k], name, ext);
-        if (n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0)
-            return dup_string(path);
+        if (n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0) {
+            /* without "..": mesh file names are resolved relative to the URDF */
+            char *canonical = realpath(path, NULL);
+            return canonical ? canonical : dup_string(path);
+        }
     }
     return NULL;
 }
@@ -171,7 +181,8 @@ static pb_status read_scene(const yaml_ctx *y, pb_world *world)
     for (int i = 0; i < n; i++) {
         const yaml_node_t *object = seq_at(y, objects, i);
         const char *id = scalar(map_get(y, object, "id"));
-        const yaml_node_t *prims = map_get(y, object, "primitives"), *poses = map_get(y, object, "primitive_poses");
+        const yaml_node_t *prims = map_get(y, object, "primitives"),
+                          *poses = map_get(y, object, "primitive_poses");
         if (map_get(y, object, "meshes") && seq_len(map_get(y, object, "meshes")) > 0)
             return yfail(y, object, "mesh collision objects are not read yet:", id);
         const int np = seq_len(prims);
@@ -225,7 +236,8 @@ static pb_status read_request(const yaml_ctx *y, pb_world *world)
 {
     const yaml_node_t *root = yaml_document_get_root_node((yaml_document_t *)&y->doc);
     const yaml_node_t *goals = map_get(y, root, "goal_constraints");
-    const yaml_node_t *joints = seq_len(goals) > 0 ? map_get(y, seq_at(y, goals, 0), "joint_constraints") : NULL;
+    const yaml_node_t *joints =
+        seq_len(goals) > 0 ? map_get(y, seq_at(y, goals, 0), "joint_constraints") : NULL;
     const int n = seq_len(joints);
     if (n < 1 || n > PB_MAX_DIM)
         return yfail(y, goals ? goals : root, "expected 1 to 32 joint constraints in", "goal_constraints");
@@ -247,7 +259,8 @@ static pb_status read_request(const yaml_ctx *y, pb_world *world)
     const yaml_node_t *names = map_get(y, state, "name"), *positions = map_get(y, state, "position");
     const int m = seq_len(names);
     if (m < 0 || seq_len(positions) != m)
-        return yfail(y, state ? state : root, "expected start_state.joint_state with names and positions", NULL);
+        return yfail(y, state ? state : root, "expected start_state.joint_state with names and positions",
+                     NULL);
     for (int i = 0; i < n; i++) {
         bool found = false;
         for (int k = 0; k < m && !found; k++) {
@@ -277,12 +290,17 @@ static bool sibling(const char *path, const char *from, const char *to, char *ou
     return n > 0 && (size_t)n < size;
 }
 
+static pb_status load_problem(pb_world *world, const char *scene_path, const char *scene_data,
+                              size_t scene_size, const char *request_path, const char *request_data,
+                              size_t request_size, pb_diag *diag);
+
 bool pb_mbm_yaml_is_problem(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     const size_t n = strlen(base);
-    const bool yaml = (n > 5 && strcmp(base + n - 5, ".yaml") == 0) || (n > 4 && strcmp(base + n - 4, ".yml") == 0);
+    const bool yaml =
+        (n > 5 && strcmp(base + n - 5, ".yaml") == 0) || (n > 4 && strcmp(base + n - 4, ".yml") == 0);
     return yaml && (strncmp(base, "scene", 5) == 0 || strncmp(base, "request", 7) == 0);
 }
 
@@ -294,18 +312,29 @@ pb_status pb_mbm_yaml_load(pb_world *world, const char *path, pb_diag *diag)
     } else if (sibling(path, "request", "request", request_path, sizeof request_path)) {
         sibling(path, "request", "scene", scene_path, sizeof scene_path);
     } else {
-        pb_diag_set(diag, path, 0, 0, "a MotionBenchMaker problem is a sceneNNNN.yaml with requestNNNN.yaml beside it");
+        pb_diag_set(diag, path, 0, 0,
+                    "a MotionBenchMaker problem is a sceneNNNN.yaml with requestNNNN.yaml beside it");
         return PB_ERR_INVALID;
     }
+    return load_problem(world, scene_path, NULL, 0, request_path, NULL, 0, diag);
+}
+
+static pb_status load_problem(pb_world *world, const char *scene_path, const char *scene_data,
+                              size_t scene_size, const char *request_path, const char *request_data,
+                              size_t request_size, pb_diag *diag)
+{
     yaml_ctx scene = {.file = scene_path, .diag = diag}, request = {.file = request_path, .diag = diag};
-    pb_status st = load_doc(&scene, scene_path);
+    pb_status st = load_doc(&scene, scene_path, scene_data, scene_size);
     if (st != PB_OK)
         return st;
-    if ((st = load_doc(&request, request_path)) != PB_OK) {
+    if ((st = load_doc(&request, request_path, request_data, request_size)) != PB_OK) {
         yaml_document_delete(&scene.doc);
         return st;
     }
     world->base = pb_pose_identity();
+    st = read_scene(&scene, world);
+    if (st == PB_OK)
+        st = read_request(&request, world);
     const yaml_node_t *root = yaml_document_get_root_node(&scene.doc);
     const char *robot = scalar(map_get(&scene, root, "robot_model_name"));
     char dir[4096];
@@ -315,11 +344,13 @@ pb_status pb_mbm_yaml_load(pb_world *world, const char *path, pb_diag *diag)
         *slash = '\0';
     else
         snprintf(dir, sizeof dir, ".");
-    if (!robot) {
+    if (st != PB_OK) {
+        /* reported */
+    } else if (!robot) {
         st = yfail(&scene, root, "no robot_model_name", NULL);
     } else if (!(world->urdf_path = find_up(dir, robot, ".urdf"))) {
-        pb_diag_set(diag, scene_path, 0, 0, "robot '%s': no %s.urdf in the problem's folder or the 3 above it", robot,
-                    robot);
+        pb_diag_set(diag, scene_path, 0, 0,
+                    "robot '%s': no %s.urdf in the problem's folder or the 3 above it", robot, robot);
         st = PB_ERR_INVALID;
     } else {
         world->srdf_path = find_up(dir, robot, ".srdf");
@@ -327,11 +358,17 @@ pb_status pb_mbm_yaml_load(pb_world *world, const char *path, pb_diag *diag)
         if (!(world->name = dup_string(base ? base + 1 : scene_path)))
             st = PB_ERR_NOMEM;
     }
-    if (st == PB_OK)
-        st = read_scene(&scene, world);
-    if (st == PB_OK)
-        st = read_request(&request, world);
     yaml_document_delete(&scene.doc);
     yaml_document_delete(&request.doc);
+    return st;
+}
+
+pb_status pb_mbm_yaml_load_memory(pb_world *world, const char *scene, size_t scene_size, const char *request,
+                                  size_t request_size, const char *name, pb_diag *diag)
+{
+    memset(world, 0, sizeof *world);
+    const pb_status st = load_problem(world, name, scene, scene_size, name, request, request_size, diag);
+    if (st != PB_OK)
+        pb_world_finish(world);
     return st;
 }

@@ -21,4 +21,9 @@ bool pb_mbm_yaml_is_problem(const char *path);
  * line and the reason. */
 pb_status pb_mbm_yaml_load(pb_world *world, const char *path, pb_diag *diag);
 
+/** The same from memory (the robot is looked for next to `name`); for fuzzing. On failure
+ * `world` is left empty. */
+pb_status pb_mbm_yaml_load_memory(pb_world *world, const char *scene, size_t scene_size, const char *request,
+                                  size_t request_size, const char *name, pb_diag *diag);
+
 #endif

@@ -1,6 +1,9 @@
 /* World XML and MotionBenchMaker flat files. See world.h and worlds/README.md. */
 #include "io/world.h"
 #include "io/klampt.h"
+#if PB_HAVE_YAML
+#include "io/mbm_yaml.h"
+#endif
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -756,6 +759,10 @@ bool pb_world_is_world_file(const char *path)
     char head[4096];
     if (!read_head(path, head, sizeof head))
         return false;
+#if PB_HAVE_YAML
+    if (pb_mbm_yaml_is_problem(path))
+        return true;
+#endif
     return strncmp(head, FLAT_MAGIC, strlen(FLAT_MAGIC)) == 0 || root_is_world(head);
 }
 
@@ -768,7 +775,12 @@ pb_status pb_world_load(pb_world *world, const char *path, const char *problem, 
         return PB_ERR_IO;
     }
     pb_status st;
-    if (strncmp(head, FLAT_MAGIC, strlen(FLAT_MAGIC)) == 0) {
+#if PB_HAVE_YAML
+    if (pb_mbm_yaml_is_problem(path) && !problem) {
+        st = pb_mbm_yaml_load(world, path, diag);
+    } else
+#endif
+        if (strncmp(head, FLAT_MAGIC, strlen(FLAT_MAGIC)) == 0) {
         st = load_flat(world, path, problem, diag);
     } else if (problem) {
         pb_diag_set(diag, path, 0, 0, "the option problem=%s is for MotionBenchMaker flat files only",

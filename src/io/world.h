@@ -1,7 +1,8 @@
 /* Worlds for the manipulator engine (private to the library): a robot (URDF, SRDF, the
  * joints to plan for), static obstacles with poses, and a default start and goal.
  *
- * Three sources:
+ * Four sources (the fourth, MotionBenchMaker's YAML scene + request, when built with
+ * libyaml: src/io/mbm_yaml.h):
  *   - planbench's world XML (documented in worlds/README.md), root element <world>;
  *   - a Klampt world (root <world> too, told apart by <robot file="*.rob">): the robot from
  *     its .rob (src/io/klampt.h; the joints planned for are the .rob's own movable ones,

@@ -422,8 +422,9 @@ static json_t *j_state(const pb_sim_entity_state *s)
                      j_twist(&s->acceleration));
 }
 
-/* Not json_string(): the planbench command line has its own json_string() (src/cli/util.c),
- * and its symbol would win over jansson's in the linked program. */
+/* Not json_string(): its name is generic enough that a program linking this library with a
+ * json_string() of its own (the command line once had one) silently takes it over; that
+ * crashed the server. json_stringn() is jansson's alone. */
 static json_t *jstr(const char *s)
 {
     return json_stringn(s, strlen(s));

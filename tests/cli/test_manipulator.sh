@@ -4,7 +4,8 @@
 # given as joint vectors, `planbench list` showing the worlds, and bad input (a URDF or world
 # that does not parse, a joint with a missing parent, a missing mesh, a start or goal of the
 # wrong length, outside the limits or in collision): one stderr line naming the file and the
-# reason, exit status 2. A MotionBenchMaker Panda problem when ../shared is present.
+# reason, exit status 2. A MotionBenchMaker Panda problem (flat file and YAML) and Klampt's
+# TX90 world when ../shared is present.
 # Usage: test_manipulator.sh PLANBENCH SOURCE_ROOT
 set -u
 PB=$1
@@ -95,6 +96,19 @@ MBM=../shared/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt
 if [ -r "$MBM" ]; then
     expect 0 "MBM Panda bookshelf_small:1" -- "$PB" birrt "$MBM" --engine-option problem=bookshelf_small:1 --time-limit 20
     bad "MBM unknown problem" "no problem 'nope:1'" -- rrt "$MBM" --engine-option problem=nope:1
+fi
+
+# Klampt's TX90 world (sbp-env's) and a MotionBenchMaker YAML problem, when present
+TX90=../shared/anchor-problems/klampt-tx90/data/tx90blocks.xml
+if [ -r "$TX90" ]; then
+    expect 0 "Klampt TX90 world" -- "$PB" rrt "$TX90" --engine manipulator start 0,0,0,0,0,0 goal -2,1.2,1,0,0.5,0 \
+        --time-limit 20 --json
+    grep -q '"outcome": "exact"' "$T/out" || fail "Klampt TX90 world: no exact solution in the JSON"
+    bad "Klampt start of the wrong length" "6" -- rrt "$TX90" start 0,0,0 goal 0,0,0,0,0,0
+fi
+YAML=../shared/anchor-problems/vamp-mbm/panda/problems_subset/box_panda/scene0001.yaml
+if [ -r "$YAML" ] && grep -q "MotionBenchMaker YAML (libyaml).*YES" "$(dirname "$PB")/../../meson-logs/meson-log.txt" 2>/dev/null; then
+    expect 0 "MBM YAML box scene0001" -- "$PB" birrt "$YAML" --time-limit 20
 fi
 
 echo "$checks checks, $fails failed"

@@ -1,10 +1,14 @@
-/* Fuzz target for the URDF, SRDF, world-XML and Klampt .rob readers (issue 7): any input is
- * parsed as a URDF, then (when that worked) as an SRDF for that robot, as a world, and as a
- * Klampt robot, whose URDF and SRDF text must then load. Each either
+/* Fuzz target for the URDF, SRDF, world-XML, Klampt .rob and MotionBenchMaker YAML readers
+ * (issue 7): any input is parsed as a URDF, then (when that worked) as an SRDF for that
+ * robot, as a world, as a Klampt robot, whose URDF and SRDF text must then load, and as a
+ * MotionBenchMaker scene and request. Each either
  * succeeds with a consistent result (every link reached once from the root, indices in
  * range) or fails with a message, leaving nothing behind. No file is opened: relative mesh
  * paths are only resolved as names. */
 #include "io/klampt.h"
+#if PB_HAVE_YAML
+#include "io/mbm_yaml.h"
+#endif
 #include "io/urdf.h"
 #include "io/world.h"
 
@@ -75,5 +79,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (diag.message[0] == '\0' || klampt.urdf != NULL) {
         abort();
     }
+#if PB_HAVE_YAML
+    /* as a MotionBenchMaker scene and request at once (the robot is never found) */
+    memset(&diag, 0, sizeof diag);
+    if (pb_mbm_yaml_load_memory(&world, text, size, text, size, "/nonexistent/scene0001.yaml", &diag) ==
+        PB_OK)
+        abort();
+    if (diag.message[0] == '\0' || world.obstacles != NULL || world.joints != NULL)
+        abort();
+#endif
     return 0;
 }

@@ -123,14 +123,23 @@ def main():
         port = int(m.group(1))
         run(port)
         check(server.poll() is None, "the server is still running")
-    finally:
-        server.send_signal(signal.SIGTERM)
+        # STATE_QUITTING: the reply goes out, then the server exits by itself
+        q = Client(port)
+        r = q.call("/set_simulation_state", {"state": {"state": 3}})
+        check(r is not None and r["values"]["result"]["result"] == 1, "quitting accepted: %s" % r)
         try:
-            rc = server.wait(timeout=10)
+            rc = server.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            server.kill()
-            rc = server.wait()
-    check(rc == 0, "the server exits 0 on SIGTERM (got %s)" % rc)
+            rc = None
+        check(rc == 0, "the server exits 0 after QUITTING (got %s)" % rc)
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
     print("%d passed, %d failed" % (checks - failures, failures))
     return 1 if failures else 0
 
@@ -285,6 +294,21 @@ def run(port):
               and len(m["msg"]["states"]) == len(m["msg"]["entities"]) for m in states),
           "two state messages for two steps: %s" % str(states)[:300])
     check(states[1]["msg"]["stamp"] != states[0]["msg"]["stamp"], "the stamp advances")
+    # PLAYING steps in real time: an entity with a twist moves without any step request
+    a.call("/set_entity_state", {"entity": "visitor", "state": {"twist": {"linear": {"x": 10, "y": 0, "z": 0}}},
+                                 "set_twist": True})
+    a.call("/set_simulation_state", {"state": {"state": 1}})
+    x0 = None
+    moved = False
+    t_end = time.time() + 5
+    while time.time() < t_end and not moved:
+        r = a.call("/get_entity_state", {"entity": "visitor"})
+        x = r["values"]["state"]["pose"]["position"]["x"]
+        x0 = x if x0 is None else x0
+        moved = x > x0
+        time.sleep(0.05)
+    check(moved, "PLAYING moves entities in real time")
+    a.call("/set_simulation_state", {"state": {"state": 2}})
     check(keeper_intact(a), "keeper intact at the end")
     a.close()
     f.close()
