@@ -69,8 +69,8 @@ int main(int argc, char **argv)
                 t_kd = fmin(t_kd, time_queries(kd, queries, nq, dim, &checksum));
                 t_lin = fmin(t_lin, time_queries(lin, queries, nq, dim, &checksum));
             }
-            printf("| %d | %zu | %.0f | %.0f | %.2f | %.0f |\n", dim, sizes[si], t_kd * 1e9, t_lin * 1e9, t_lin / t_kd,
-                   (double)pb_nn_memory(kd) / (double)sizes[si]);
+            printf("| %d | %zu | %.0f | %.0f | %.2f | %.0f |\n", dim, sizes[si], t_kd * 1e9, t_lin * 1e9,
+                   t_lin / t_kd, (double)pb_nn_memory(kd) / (double)sizes[si]);
             pb_nn_destroy(kd);
             pb_nn_destroy(lin);
         }

@@ -10,28 +10,28 @@
 extern int pb_test_failures;
 extern int pb_test_checks;
 
-#define CHECK(cond)                                                                                        \
-    do {                                                                                                   \
-        pb_test_checks++;                                                                                  \
-        if (!(cond)) {                                                                                     \
-            pb_test_failures++;                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                       \
-        }                                                                                                  \
+#define CHECK(cond)                                                                                          \
+    do {                                                                                                     \
+        pb_test_checks++;                                                                                    \
+        if (!(cond)) {                                                                                       \
+            pb_test_failures++;                                                                              \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);                         \
+        }                                                                                                    \
     } while (0)
 
-#define CHECK_MSG(cond, ...)                                                                               \
-    do {                                                                                                   \
-        pb_test_checks++;                                                                                  \
-        if (!(cond)) {                                                                                     \
-            pb_test_failures++;                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);                       \
-            fprintf(stderr, __VA_ARGS__);                                                                  \
-            fputc('\n', stderr);                                                                           \
-        }                                                                                                  \
+#define CHECK_MSG(cond, ...)                                                                                 \
+    do {                                                                                                     \
+        pb_test_checks++;                                                                                    \
+        if (!(cond)) {                                                                                       \
+            pb_test_failures++;                                                                              \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);                         \
+            fprintf(stderr, __VA_ARGS__);                                                                    \
+            fputc('\n', stderr);                                                                             \
+        }                                                                                                    \
     } while (0)
 
-#define CHECK_NEAR(a, b, tol)                                                                              \
-    CHECK_MSG(fabs((double)(a) - (double)(b)) <= (tol), "%.17g vs %.17g (tolerance %g)", (double)(a),      \
+#define CHECK_NEAR(a, b, tol)                                                                                \
+    CHECK_MSG(fabs((double)(a) - (double)(b)) <= (tol), "%.17g vs %.17g (tolerance %g)", (double)(a),        \
               (double)(b), (double)(tol))
 
 /** Print "N checks, M failed" and return the exit status for main. */

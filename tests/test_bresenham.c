@@ -90,14 +90,14 @@ int main(void)
 
         uint64_t pixels = 0;
         CHECK(pb_line_free(&map, x0, y0, x1, y1, &pixels));
-        CHECK_MSG(pixels == (uint64_t)n, "free line (%ld,%ld)-(%ld,%ld) read %llu pixels, expected %d", x0, y0, x1,
-                  y1, (unsigned long long)pixels, n);
+        CHECK_MSG(pixels == (uint64_t)n, "free line (%ld,%ld)-(%ld,%ld) read %llu pixels, expected %d", x0,
+                  y0, x1, y1, (unsigned long long)pixels, n);
         /* Every pixel of the set blocks the line, in both directions (both endpoints included). */
         for (int i = 0; i < n; i++) {
             set_pixel(&map, (int)xs[i], (int)ys[i], false);
             pixels = 0;
-            CHECK_MSG(!pb_line_free(&map, x0, y0, x1, y1, &pixels), "pixel %d (%ld,%ld) of (%ld,%ld)-(%ld,%ld) missed",
-                      i, xs[i], ys[i], x0, y0, x1, y1);
+            CHECK_MSG(!pb_line_free(&map, x0, y0, x1, y1, &pixels),
+                      "pixel %d (%ld,%ld) of (%ld,%ld)-(%ld,%ld) missed", i, xs[i], ys[i], x0, y0, x1, y1);
             CHECK(!pb_line_free(&map, x1, y1, x0, y0, &pixels));
             set_pixel(&map, (int)xs[i], (int)ys[i], true);
         }
@@ -110,8 +110,10 @@ int main(void)
                         continue;
                     set_pixel(&map, (int)px, (int)py, false);
                     pixels = 0;
-                    CHECK_MSG(pb_line_free(&map, x0, y0, x1, y1, &pixels) && pb_line_free(&map, x1, y1, x0, y0, &pixels),
-                              "pixel (%ld,%ld) off the line (%ld,%ld)-(%ld,%ld) blocked it", px, py, x0, y0, x1, y1);
+                    CHECK_MSG(pb_line_free(&map, x0, y0, x1, y1, &pixels) &&
+                                  pb_line_free(&map, x1, y1, x0, y0, &pixels),
+                              "pixel (%ld,%ld) off the line (%ld,%ld)-(%ld,%ld) blocked it", px, py, x0, y0,
+                              x1, y1);
                     set_pixel(&map, (int)px, (int)py, true);
                 }
     }

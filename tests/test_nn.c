@@ -93,7 +93,8 @@ static void run(int dim, bool wrap, bool weighted, size_t n_points, bool duplica
         if (hits.n != inside)
             bad_radius++;
         for (size_t i = 1; i < hits.n; i++)
-            if (hits.dists[i - 1] > hits.dists[i] || (hits.dists[i - 1] == hits.dists[i] && hits.ids[i - 1] >= hits.ids[i]))
+            if (hits.dists[i - 1] > hits.dists[i] ||
+                (hits.dists[i - 1] == hits.dists[i] && hits.ids[i - 1] >= hits.ids[i]))
                 bad_radius++;
         CHECK(pb_nn_radius(tree, q, radius, &hits) == PB_OK);
         for (size_t i = 0; i < hits.n && i < ref_hits.n; i++)

@@ -18,7 +18,8 @@ int main(void)
      * algorithms), so a change of generator is noticed. */
     pb_rng_seed(&a, 0);
     const uint64_t first = pb_rng_next(&a);
-    CHECK_MSG(first == 0x99ec5f36cb75f2b4ull, "first output for seed 0 is %016llx", (unsigned long long)first);
+    CHECK_MSG(first == 0x99ec5f36cb75f2b4ull, "first output for seed 0 is %016llx",
+              (unsigned long long)first);
 
     pb_rng_seed(&a, 5);
     double sum = 0.0, sum2 = 0.0, nsum = 0.0, nsum2 = 0.0;

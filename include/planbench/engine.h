@@ -42,8 +42,8 @@ typedef struct pb_option {
  * file. `options` are engine-specific (unknown names are an error). On success `*out` is a
  * new engine owned by the caller (pb_engine_destroy). On failure `*out` is NULL and `diag`
  * says what was wrong. */
-pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
-                         const pb_option *options, size_t n_options, pb_diag *diag);
+pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path, const pb_option *options,
+                         size_t n_options, pb_diag *diag);
 
 /** Destroy an engine; NULL is accepted. */
 void pb_engine_destroy(pb_engine *engine);
@@ -72,8 +72,7 @@ bool pb_engine_visible(pb_engine *engine, const double *a, const double *b);
 double pb_engine_distance(const pb_engine *engine, const double *a, const double *b);
 /** The configuration a fraction `t` in [0, 1] of the way from `a` to `b`, along the
  * engine's geodesic (angles the short way round). `out` may alias neither input. */
-void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t,
-                           double *out);
+void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t, double *out);
 /** A configuration uniform in the bounds (not necessarily feasible). */
 void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out);
 

@@ -28,7 +28,8 @@ void pb_image_finish(pb_image *image);
  * Picture coordinates are engine coordinates scaled by `*scale` (set by the call). */
 pb_status pb_image_render_engine(pb_image *image, const pb_engine *engine, double *scale, pb_diag *diag);
 /** Draw a configuration as the engine shows it (a dot, or an arm for the 4D engine). */
-void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale, const double *q, pb_color color);
+void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale, const double *q,
+                          pb_color color);
 /** Draw primitives in picture pixels (clipped to the picture). */
 void pb_image_draw_line(pb_image *image, double x0, double y0, double x1, double y1, pb_color color);
 void pb_image_draw_disc(pb_image *image, double x, double y, double radius, pb_color color);

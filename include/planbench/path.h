@@ -30,15 +30,18 @@ void pb_path_reverse(pb_path *path);
 /** Replace `dst`'s contents with a copy of `src` (same dim). */
 pb_status pb_path_copy(pb_path *dst, const pb_path *src);
 /** The i-th configuration, borrowed until the path changes. */
-static inline const double *pb_path_at(const pb_path *path, size_t i) { return path->q + i * (size_t)path->dim; }
+static inline const double *pb_path_at(const pb_path *path, size_t i)
+{
+    return path->q + i * (size_t)path->dim;
+}
 /** Sum of the engine's distances between consecutive configurations; 0 for n < 2. */
 double pb_path_length(const pb_path *path, const pb_engine *engine);
 
 /** Re-validate a path independently of the planner that made it: it must begin exactly at
  * `start`, end exactly at `goal` (when not NULL), and every configuration and edge must be
  * feasible and visible. Returns true when valid; otherwise `diag` says which edge failed. */
-bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start,
-                      const double *goal, pb_diag *diag);
+bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start, const double *goal,
+                      pb_diag *diag);
 
 /** Shorten a path in place (shortcutting): `max_random_tries` random shortcuts between two
  * points drawn uniformly by arc length (possibly inside edges, joined when the new edges are

@@ -36,11 +36,11 @@ typedef struct pb_problem {
 
 /** When to stop. Zero in a field means "no limit" for that field. */
 typedef struct pb_stop {
-    double time_limit_s;     /**< wall-clock seconds of planning */
-    uint64_t max_iterations; /**< planner iterations (samples drawn) */
-    uint64_t max_nodes;      /**< nodes in the tree(s) or roadmap */
-    bool first_solution;     /**< stop as soon as any path is found */
-    bool approximate;        /**< on running out, return the path to the node nearest the goal */
+    double time_limit_s;        /**< wall-clock seconds of planning */
+    uint64_t max_iterations;    /**< planner iterations (samples drawn) */
+    uint64_t max_nodes;         /**< nodes in the tree(s) or roadmap */
+    bool first_solution;        /**< stop as soon as any path is found */
+    bool approximate;           /**< on running out, return the path to the node nearest the goal */
     const volatile int *cancel; /**< when not NULL, stop as soon as *cancel != 0 */
 } pb_stop;
 
@@ -64,11 +64,11 @@ typedef struct pb_extra_stat {
 /** What a solve produced. Caller storage: pb_result_init() / pb_result_finish(). */
 typedef struct pb_result {
     pb_outcome outcome;
-    pb_path path;            /**< empty unless outcome is EXACT or APPROXIMATE */
-    double cost;             /**< path length under the engine's metric; INFINITY when no path */
-    double time_s;           /**< planning time (wall clock) */
-    double cpu_s;            /**< CPU time of the planning thread during the solve */
-    double time_to_first_s;  /**< time of the first solution; negative when none */
+    pb_path path;           /**< empty unless outcome is EXACT or APPROXIMATE */
+    double cost;            /**< path length under the engine's metric; INFINITY when no path */
+    double time_s;          /**< planning time (wall clock) */
+    double cpu_s;           /**< CPU time of the planning thread during the solve */
+    double time_to_first_s; /**< time of the first solution; negative when none */
     uint64_t iterations;
     uint64_t nodes;
     pb_engine_counters counters; /**< engine work done by this solve */
@@ -113,7 +113,12 @@ typedef struct pb_event {
 typedef void (*pb_observer_fn)(const pb_event *event, void *payload);
 
 /** Parameter types. */
-typedef enum pb_param_type { PB_PARAM_DOUBLE, PB_PARAM_INT, PB_PARAM_BOOL, PB_PARAM_TYPE_COUNT } pb_param_type;
+typedef enum pb_param_type {
+    PB_PARAM_DOUBLE,
+    PB_PARAM_INT,
+    PB_PARAM_BOOL,
+    PB_PARAM_TYPE_COUNT
+} pb_param_type;
 
 /** One entry of a planner's parameter table: the parameter is set by name with no
  * per-planner parsing. `offset` is into the planner's parameter struct; the field is a
@@ -122,10 +127,10 @@ typedef struct pb_param_def {
     const char *name;
     pb_param_type type;
     size_t offset;
-    double low;          /**< smallest allowed value */
+    double low; /**< smallest allowed value */
     double default_value;
-    double high;         /**< largest allowed value */
-    const char *doc;     /**< one line, with units and what 0 means where it is special */
+    double high;     /**< largest allowed value */
+    const char *doc; /**< one line, with units and what 0 means where it is special */
 } pb_param_def;
 
 typedef struct pb_planner_impl pb_planner_impl;

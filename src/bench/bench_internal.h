@@ -29,5 +29,4 @@ pb_status pb_bench_append_jsonl(int fd, const pb_bench_script *s, const pb_bench
  * no record; a malformed line (a write cut short) is skipped. */
 pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_bench_results *r, pb_diag *diag);
 
-
 #endif

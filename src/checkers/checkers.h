@@ -19,8 +19,7 @@ typedef bool (*pb_state_check_fn)(const void *self, const double *q, pb_engine_c
  * `check(self, q)`. With `bisection` the order is endpoints, midpoint, quarter points, ...
  * (finds a collision sooner); otherwise a to b. Every configuration checked adds one to
  * counters->n_edge_states. Returns true when all are feasible. */
-bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check,
-                          const double *a, const double *b, double resolution, bool bisection,
-                          pb_engine_counters *counters);
+bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check, const double *a,
+                          const double *b, double resolution, bool bisection, pb_engine_counters *counters);
 
 #endif

@@ -43,12 +43,12 @@ int cli_serve(int argc, char **argv);
  * return int give -1 on success, else an exit status. */
 typedef struct cli_display cli_display;
 typedef struct cli_display_options {
-    const char *planner_name;   /* borrowed for the display's lifetime */
-    const char *map;            /* for the title; may be NULL */
-    uint64_t seed;              /* of the first solve; r restarts with the next */
-    const char *screenshot;     /* --screenshot FILE: save the window and exit; NULL: interactive */
-    uint64_t screenshot_at;     /* --screenshot-at ITERATIONS; 0: at the end */
-    pb_observer_fn chained;     /* another observer fed the same events (--save-image); may be NULL */
+    const char *planner_name; /* borrowed for the display's lifetime */
+    const char *map;          /* for the title; may be NULL */
+    uint64_t seed;            /* of the first solve; r restarts with the next */
+    const char *screenshot;   /* --screenshot FILE: save the window and exit; NULL: interactive */
+    uint64_t screenshot_at;   /* --screenshot-at ITERATIONS; 0: at the end */
+    pb_observer_fn chained;   /* another observer fed the same events (--save-image); may be NULL */
     void *chained_payload;
 } cli_display_options;
 extern const char cli_display_missing[];

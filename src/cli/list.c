@@ -21,7 +21,10 @@ static const char *type_name(pb_param_type t)
     return "?";
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void list_maps(void)
 {
@@ -152,8 +155,8 @@ int cli_list(int argc, char **argv)
         const pb_param_def *defs = pb_planner_impl_params(p, &n);
         for (size_t k = 0; k < n; k++) {
             const pb_param_def *d = &defs[k];
-            printf("      %-22s %-4s default %-8g range [%g, %g]  %s\n", d->name, type_name(d->type), d->default_value,
-                   d->low, d->high > 1e300 ? INFINITY : d->high, d->doc);
+            printf("      %-22s %-4s default %-8g range [%g, %g]  %s\n", d->name, type_name(d->type),
+                   d->default_value, d->low, d->high > 1e300 ? INFINITY : d->high, d->doc);
         }
     }
     list_maps();

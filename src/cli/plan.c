@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define MAX_OPTIONS 32
-#define MAX_PARAMS 64
+#define MAX_PARAMS  64
 
 typedef struct plan_args {
     const char *planner;
@@ -30,11 +30,11 @@ typedef struct plan_args {
     bool quiet;
     const char *save_path;
     const char *save_image;
-    bool simplify;                /* --simplify: shortcut the path after planning */
-    double cost_before_simplify;  /* set when the path was simplified */
-    bool display;             /* --display (implied by --screenshot) */
-    const char *screenshot;   /* --screenshot FILE */
-    uint64_t screenshot_at;   /* --screenshot-at ITERATIONS; 0: at the end */
+    bool simplify;               /* --simplify: shortcut the path after planning */
+    double cost_before_simplify; /* set when the path was simplified */
+    bool display;                /* --display (implied by --screenshot) */
+    const char *screenshot;      /* --screenshot FILE */
+    uint64_t screenshot_at;      /* --screenshot-at ITERATIONS; 0: at the end */
 } plan_args;
 
 /* Match "--name VALUE" or "--name=VALUE"; advances *i past the value. */
@@ -136,7 +136,9 @@ static int parse_args(int argc, char **argv, plan_args *a)
             if (err)
                 return PB_EXIT_BAD_INPUT;
             if (strcmp(v, "first") != 0 && strcmp(v, "budget") != 0) {
-                cli_error("--stop: expected 'first' (first solution) or 'budget' (use the whole budget), got '%s'", v);
+                cli_error(
+                    "--stop: expected 'first' (first solution) or 'budget' (use the whole budget), got '%s'",
+                    v);
                 return PB_EXIT_BAD_INPUT;
             }
             a->stop_at_first = strcmp(v, "first") == 0;
@@ -312,7 +314,8 @@ static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec
     }
     pb_image_draw_disc(&image, PX(problem->start), PY(problem->start), 4.0, start_color);
     pb_image_draw_disc(&image, PX(problem->goal), PY(problem->goal), 4.0, goal_color);
-    pb_image_draw_circle(&image, PX(problem->goal), PY(problem->goal), problem->goal_radius * scale, goal_color);
+    pb_image_draw_circle(&image, PX(problem->goal), PY(problem->goal), problem->goal_radius * scale,
+                         goal_color);
 #undef PX
 #undef PY
     const pb_status st = pb_image_save_png(&image, a->save_image, &diag);
@@ -381,8 +384,8 @@ static bool check_endpoint(pb_engine *engine, const char *what, const double *q,
          * joint range: the engine decides, and the message says which it was. */
         for (int i = 0; i < dim; i++)
             if (q[i] == hi[i]) {
-                cli_error("%s (%s) is infeasible: coordinate %d lies on the upper bound %g, outside the %s", what,
-                          where, i, hi[i], map ? "map" : "bounds");
+                cli_error("%s (%s) is infeasible: coordinate %d lies on the upper bound %g, outside the %s",
+                          what, where, i, hi[i], map ? "map" : "bounds");
                 return false;
             }
         cli_error("%s (%s) is %s", what, where, map ? "on an obstacle" : "infeasible (in collision)");
@@ -391,8 +394,8 @@ static bool check_endpoint(pb_engine *engine, const char *what, const double *q,
     return true;
 }
 
-static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine, const pb_problem *problem,
-                       const pb_result *r)
+static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
+                       const pb_problem *problem, const pb_result *r)
 {
     const int dim = pb_engine_dim(engine);
     fputs("{\"planner\": ", out);
@@ -452,7 +455,8 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     fputs("]}\n", out);
 }
 
-static void print_summary(FILE *out, const plan_args *a, const char *map, pb_engine *engine, const pb_result *r)
+static void print_summary(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
+                          const pb_result *r)
 {
     fprintf(out, "%s on %s (%s): %s\n", a->planner, map ? map : "(no map)", pb_engine_name(engine),
             pb_outcome_str(r->outcome));
@@ -560,7 +564,8 @@ int cli_plan(int argc, char **argv)
                 goto done;
             }
         } else if (!a.quiet) {
-            fprintf(stderr, "planbench: note: planner '%s' has no goal bias; --goal-bias is ignored\n", a.planner);
+            fprintf(stderr, "planbench: note: planner '%s' has no goal bias; --goal-bias is ignored\n",
+                    a.planner);
         }
     }
     for (size_t i = 0; i < a.n_params; i++) {
@@ -576,7 +581,8 @@ int cli_plan(int argc, char **argv)
     double step = 0.0;
     if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
         step = 0.02 * pb_engine_extent(engine);
-    pb_problem problem = {.start = start, .goal = goal, .goal_radius = a.goal_radius > 0.0 ? a.goal_radius : step};
+    pb_problem problem = {
+        .start = start, .goal = goal, .goal_radius = a.goal_radius > 0.0 ? a.goal_radius : step};
     pb_stop stop = pb_stop_default();
     stop.time_limit_s = a.time_limit;
     stop.max_iterations = a.max_iterations;
@@ -600,8 +606,8 @@ int cli_plan(int argc, char **argv)
         pb_planner_set_observer(planner, record_event, &rec);
     }
     if (a.display) {
-        const cli_display_options display_options = {a.planner, map, a.seed, a.screenshot, a.screenshot_at,
-                                                     a.save_image ? record_event : NULL, &rec};
+        const cli_display_options display_options = {
+            a.planner, map, a.seed, a.screenshot, a.screenshot_at, a.save_image ? record_event : NULL, &rec};
         rc = cli_display_open(&display, engine, planner, &problem, &display_options);
         if (rc < 0)
             rc = cli_display_solve(display, &stop, &result);

@@ -29,12 +29,12 @@ void *pb_arena_calloc(pb_arena *arena, size_t count, size_t size);
 /** Grow the array `ptr` (any element type) to `count` elements with realloc; on failure
  * return false from the calling function, leaving `ptr` as it was. For the structure-of-arrays
  * reserve() functions of planners, which grow several arrays to one capacity. */
-#define PB_GROW_OR_FAIL(ptr, count)                                                                           \
-    do {                                                                                                      \
-        void *grown_ = realloc((ptr), (count) * sizeof *(ptr));                                               \
-        if (!grown_)                                                                                          \
-            return false;                                                                                     \
-        (ptr) = grown_;                                                                                       \
+#define PB_GROW_OR_FAIL(ptr, count)                                                                          \
+    do {                                                                                                     \
+        void *grown_ = realloc((ptr), (count) * sizeof *(ptr));                                              \
+        if (!grown_)                                                                                         \
+            return false;                                                                                    \
+        (ptr) = grown_;                                                                                      \
     } while (0)
 
 #endif

@@ -52,7 +52,10 @@ const char *pb_status_str(pb_status status)
     return "unknown error";
 }
 
-const char *pb_version(void) { return PB_VERSION; }
+const char *pb_version(void)
+{
+    return PB_VERSION;
+}
 
 double pb_clock_seconds(void)
 {

@@ -40,13 +40,16 @@ pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *se
 {
     *out = NULL;
     if (setup->dim < 1 || setup->dim > PB_MAX_DIM) {
-        pb_diag_set(diag, NULL, 0, 0, "%s: dimension %d is outside 1..%d", impl->name, setup->dim, PB_MAX_DIM);
+        pb_diag_set(diag, NULL, 0, 0, "%s: dimension %d is outside 1..%d", impl->name, setup->dim,
+                    PB_MAX_DIM);
         goto fail;
     }
     for (int i = 0; i < setup->dim; i++) {
-        if (!(setup->lower[i] < setup->upper[i]) || !isfinite(setup->lower[i]) || !isfinite(setup->upper[i])) {
-            pb_diag_set(diag, NULL, 0, 0, "%s: bounds of coordinate %d must satisfy lower < upper (got %g:%g)",
-                        impl->name, i, setup->lower[i], setup->upper[i]);
+        if (!(setup->lower[i] < setup->upper[i]) || !isfinite(setup->lower[i]) ||
+            !isfinite(setup->upper[i])) {
+            pb_diag_set(diag, NULL, 0, 0,
+                        "%s: bounds of coordinate %d must satisfy lower < upper (got %g:%g)", impl->name, i,
+                        setup->lower[i], setup->upper[i]);
             goto fail;
         }
         if (!(setup->weights[i] > 0.0) || !(setup->periods[i] >= 0.0)) {
@@ -86,8 +89,8 @@ fail:
     return PB_ERR_INVALID;
 }
 
-pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
-                         const pb_option *options, size_t n_options, pb_diag *diag)
+pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path, const pb_option *options,
+                         size_t n_options, pb_diag *diag)
 {
     *out = NULL;
     const pb_engine_impl *impl = NULL;
@@ -104,7 +107,8 @@ pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *p
                 impl = candidate;
         }
         if (!impl) {
-            pb_diag_set(diag, path, 0, 0, "no engine reads this kind of file (expected a .png map); choose one with --engine");
+            pb_diag_set(diag, path, 0, 0,
+                        "no engine reads this kind of file (expected a .png map); choose one with --engine");
             return PB_ERR_INVALID;
         }
     } else {
@@ -146,14 +150,38 @@ pb_status pb_engine_share(pb_engine **out, pb_engine *engine)
     return PB_OK;
 }
 
-const char *pb_engine_name(const pb_engine *engine) { return engine->shared->impl->name; }
-int pb_engine_dim(const pb_engine *engine) { return engine->shared->setup.dim; }
-const double *pb_engine_lower(const pb_engine *engine) { return engine->shared->setup.lower; }
-const double *pb_engine_upper(const pb_engine *engine) { return engine->shared->setup.upper; }
-double pb_engine_extent(const pb_engine *engine) { return engine->shared->extent; }
-void *pb_engine_self(const pb_engine *engine) { return engine->shared->self; }
-const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine) { return engine->shared->impl; }
-const pb_engine_setup *pb_engine_get_setup(const pb_engine *engine) { return &engine->shared->setup; }
+const char *pb_engine_name(const pb_engine *engine)
+{
+    return engine->shared->impl->name;
+}
+int pb_engine_dim(const pb_engine *engine)
+{
+    return engine->shared->setup.dim;
+}
+const double *pb_engine_lower(const pb_engine *engine)
+{
+    return engine->shared->setup.lower;
+}
+const double *pb_engine_upper(const pb_engine *engine)
+{
+    return engine->shared->setup.upper;
+}
+double pb_engine_extent(const pb_engine *engine)
+{
+    return engine->shared->extent;
+}
+void *pb_engine_self(const pb_engine *engine)
+{
+    return engine->shared->self;
+}
+const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine)
+{
+    return engine->shared->impl;
+}
+const pb_engine_setup *pb_engine_get_setup(const pb_engine *engine)
+{
+    return &engine->shared->setup;
+}
 
 bool pb_engine_feasible(pb_engine *engine, const double *q)
 {
@@ -168,8 +196,8 @@ bool pb_engine_visible(pb_engine *engine, const double *a, const double *b)
     const engine_shared *s = engine->shared;
     if (s->impl->visible)
         return s->impl->visible(s->self, a, b, &engine->counters);
-    return pb_edge_interpolated(engine, s->self, s->impl->feasible, a, b, s->setup.resolution, s->setup.bisection,
-                                &engine->counters);
+    return pb_edge_interpolated(engine, s->self, s->impl->feasible, a, b, s->setup.resolution,
+                                s->setup.bisection, &engine->counters);
 }
 
 double pb_engine_distance(const pb_engine *engine, const double *a, const double *b)
@@ -243,8 +271,14 @@ bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal)
     return true;
 }
 
-pb_engine_counters pb_engine_get_counters(const pb_engine *engine) { return engine->counters; }
-void pb_engine_reset_counters(pb_engine *engine) { memset(&engine->counters, 0, sizeof engine->counters); }
+pb_engine_counters pb_engine_get_counters(const pb_engine *engine)
+{
+    return engine->counters;
+}
+void pb_engine_reset_counters(pb_engine *engine)
+{
+    memset(&engine->counters, 0, sizeof engine->counters);
+}
 
 const void *pb_engine_get_data(const pb_engine *engine, const char *what)
 {
@@ -299,8 +333,14 @@ int pb_parse_doubles(const char *text, double *out, int max)
 }
 
 static const char *const no_strings[] = {NULL};
-const char *pb_engine_impl_name(const pb_engine_impl *impl) { return impl->name; }
-const char *pb_engine_impl_summary(const pb_engine_impl *impl) { return impl->summary ? impl->summary : ""; }
+const char *pb_engine_impl_name(const pb_engine_impl *impl)
+{
+    return impl->name;
+}
+const char *pb_engine_impl_summary(const pb_engine_impl *impl)
+{
+    return impl->summary ? impl->summary : "";
+}
 const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl)
 {
     return impl->aliases ? impl->aliases : no_strings;

@@ -15,7 +15,7 @@
 /* Bucket size: the measured crossover below which a linear scan beats descending the tree
  * (bench/bench_nn.c). */
 #define BUCKET 16
-#define NONE UINT32_MAX
+#define NONE   UINT32_MAX
 
 typedef struct bucket {
     uint32_t count;
@@ -119,7 +119,10 @@ void pb_nn_clear(pb_nn *nn)
     nn->linear = nn->forced_linear || nn->crossover > 0;
 }
 
-size_t pb_nn_size(const pb_nn *nn) { return nn->size; }
+size_t pb_nn_size(const pb_nn *nn)
+{
+    return nn->size;
+}
 
 size_t pb_nn_memory(const pb_nn *nn)
 {
@@ -295,7 +298,7 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
     const uint32_t right = left == NONE ? NONE : new_node(nn);
     const uint32_t right_bucket = right == NONE ? NONE : new_bucket(nn);
     if (right_bucket == NONE)
-        return false; /* nodes allocated above are simply unused */
+        return false;                  /* nodes allocated above are simply unused */
     const uint32_t left_bucket = head; /* reuse: compact in place */
     nn->nodes[left].bucket = left_bucket;
     nn->nodes[right].bucket = right_bucket;
@@ -416,7 +419,10 @@ typedef struct knn_state {
     double *d2; /* sorted ascending */
 } knn_state;
 
-static inline double knn_bound(const knn_state *s) { return s->n < s->k ? DBL_MAX : s->d2[s->n - 1]; }
+static inline double knn_bound(const knn_state *s)
+{
+    return s->n < s->k ? DBL_MAX : s->d2[s->n - 1];
+}
 
 static inline void knn_offer(knn_state *s, uint32_t id, double d2)
 {
@@ -496,7 +502,7 @@ typedef struct nearest_state {
 } nearest_state;
 
 static inline __attribute__((always_inline)) double box_gap2(const pb_nn *nn, uint32_t index, const double *q,
-                                                               const int dim, const bool wrap)
+                                                             const int dim, const bool wrap)
 {
     if (wrap)
         return box_dist2(nn, index, q);
@@ -510,8 +516,8 @@ static inline __attribute__((always_inline)) double box_gap2(const pb_nn *nn, ui
     return sum;
 }
 
-static inline __attribute__((always_inline)) double point_d2(const pb_nn *nn, const double *a, const double *b,
-                                                               const int dim, const bool wrap)
+static inline __attribute__((always_inline)) double point_d2(const pb_nn *nn, const double *a,
+                                                             const double *b, const int dim, const bool wrap)
 {
     if (wrap)
         return dist2(nn, a, b);
@@ -523,8 +529,8 @@ static inline __attribute__((always_inline)) double point_d2(const pb_nn *nn, co
     return sum;
 }
 
-static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn, const double *q, nearest_state *s,
-                                                                   const int dim, const bool wrap)
+static inline __attribute__((always_inline)) void
+nearest_search(const pb_nn *nn, const double *q, nearest_state *s, const int dim, const bool wrap)
 {
     uint32_t stack_node[NEAREST_STACK];
     double stack_bound[NEAREST_STACK];
@@ -575,8 +581,14 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
     }
 }
 
-static void nearest_2d(const pb_nn *nn, const double *q, nearest_state *s) { nearest_search(nn, q, s, 2, false); }
-static void nearest_3d(const pb_nn *nn, const double *q, nearest_state *s) { nearest_search(nn, q, s, 3, false); }
+static void nearest_2d(const pb_nn *nn, const double *q, nearest_state *s)
+{
+    nearest_search(nn, q, s, 2, false);
+}
+static void nearest_3d(const pb_nn *nn, const double *q, nearest_state *s)
+{
+    nearest_search(nn, q, s, 3, false);
+}
 static void nearest_any(const pb_nn *nn, const double *q, nearest_state *s)
 {
     nearest_search(nn, q, s, nn->dim, nn->any_period);

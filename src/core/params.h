@@ -9,11 +9,15 @@
 #include <float.h>
 #include <stddef.h>
 
-#define PB_PARAM_STEP_SIZE(type)                                                                            \
-    {"step_size", PB_PARAM_DOUBLE, offsetof(type, step_size), 0.0, 0.0, DBL_MAX,                            \
-     "largest edge added in one extension, metric units; 0 = 2% of the bounds' diagonal"}
-#define PB_PARAM_GOAL_BIAS(type, def)                                                                       \
-    {"goal_bias", PB_PARAM_DOUBLE, offsetof(type, goal_bias), 0.0, (def), 1.0,                              \
-     "probability of sampling the goal instead of a uniform sample"}
+#define PB_PARAM_STEP_SIZE(type)                                                                             \
+    {                                                                                                        \
+        "step_size", PB_PARAM_DOUBLE, offsetof(type, step_size), 0.0, 0.0, DBL_MAX,                          \
+            "largest edge added in one extension, metric units; 0 = 2% of the bounds' diagonal"              \
+    }
+#define PB_PARAM_GOAL_BIAS(type, def)                                                                        \
+    {                                                                                                        \
+        "goal_bias", PB_PARAM_DOUBLE, offsetof(type, goal_bias), 0.0, (def), 1.0,                            \
+            "probability of sampling the goal instead of a uniform sample"                                   \
+    }
 
 #endif

@@ -46,7 +46,10 @@ pb_status pb_path_append(pb_path *path, const double *q)
     return PB_OK;
 }
 
-void pb_path_clear(pb_path *path) { path->n = 0; }
+void pb_path_clear(pb_path *path)
+{
+    path->n = 0;
+}
 
 void pb_path_reverse(pb_path *path)
 {

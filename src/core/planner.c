@@ -80,9 +80,18 @@ void pb_result_set_extra(pb_result *result, const char *name, double value)
 
 /* ---- registry views ---- */
 
-const char *pb_planner_impl_name(const pb_planner_impl *impl) { return impl->name; }
-const char *pb_planner_impl_summary(const pb_planner_impl *impl) { return impl->summary; }
-bool pb_planner_impl_anytime(const pb_planner_impl *impl) { return impl->anytime; }
+const char *pb_planner_impl_name(const pb_planner_impl *impl)
+{
+    return impl->name;
+}
+const char *pb_planner_impl_summary(const pb_planner_impl *impl)
+{
+    return impl->summary;
+}
+bool pb_planner_impl_anytime(const pb_planner_impl *impl)
+{
+    return impl->anytime;
+}
 const char *const *pb_planner_impl_aliases(const pb_planner_impl *impl)
 {
     static const char *const none[] = {NULL};
@@ -185,7 +194,10 @@ void pb_planner_destroy(pb_planner *planner)
     free(planner);
 }
 
-const char *pb_planner_name(const pb_planner *planner) { return planner->impl->name; }
+const char *pb_planner_name(const pb_planner *planner)
+{
+    return planner->impl->name;
+}
 
 bool pb_planner_has_param(const pb_planner *planner, const char *name)
 {
@@ -220,11 +232,12 @@ pb_status pb_planner_set_param(pb_planner *planner, const char *name, const char
     if (!def)
         return pb_planner_set_param_double(planner, name, 0.0, diag); /* reports the unknown name */
     double v;
-    if (def->type == PB_PARAM_BOOL && (strcasecmp(value, "true") == 0 || strcasecmp(value, "yes") == 0 ||
-                                       strcasecmp(value, "on") == 0)) {
+    if (def->type == PB_PARAM_BOOL &&
+        (strcasecmp(value, "true") == 0 || strcasecmp(value, "yes") == 0 || strcasecmp(value, "on") == 0)) {
         v = 1.0;
-    } else if (def->type == PB_PARAM_BOOL && (strcasecmp(value, "false") == 0 || strcasecmp(value, "no") == 0 ||
-                                              strcasecmp(value, "off") == 0)) {
+    } else if (def->type == PB_PARAM_BOOL &&
+               (strcasecmp(value, "false") == 0 || strcasecmp(value, "no") == 0 ||
+                strcasecmp(value, "off") == 0)) {
         v = 0.0;
     } else {
         char *end;
@@ -252,7 +265,10 @@ pb_status pb_planner_get_param(const pb_planner *planner, const char *name, doub
     return PB_OK;
 }
 
-void pb_planner_set_seed(pb_planner *planner, uint64_t seed) { planner->seed = seed; }
+void pb_planner_set_seed(pb_planner *planner, uint64_t seed)
+{
+    planner->seed = seed;
+}
 
 void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload)
 {
@@ -279,7 +295,8 @@ bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes
         return true;
     }
     /* The clock is read every 16 calls: cheap, and still within microseconds of the limit. */
-    if (stop->time_limit_s > 0.0 && (ctx->stop_checks++ & 15) == 0 && pb_solve_elapsed(ctx) >= stop->time_limit_s) {
+    if (stop->time_limit_s > 0.0 && (ctx->stop_checks++ & 15) == 0 &&
+        pb_solve_elapsed(ctx) >= stop->time_limit_s) {
         ctx->stop_reason = PB_OUTCOME_TIMEOUT;
         return true;
     }
@@ -312,7 +329,8 @@ static double thread_cpu_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void counters_sub(pb_engine_counters *out, const pb_engine_counters *after, const pb_engine_counters *before)
+static void counters_sub(pb_engine_counters *out, const pb_engine_counters *after,
+                         const pb_engine_counters *before)
 {
     out->n_feasible = after->n_feasible - before->n_feasible;
     out->n_visible = after->n_visible - before->n_visible;
@@ -320,7 +338,8 @@ static void counters_sub(pb_engine_counters *out, const pb_engine_counters *afte
     out->n_pixels = after->n_pixels - before->n_pixels;
 }
 
-pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop, pb_result *result)
+pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop,
+                           pb_result *result)
 {
     if (!(problem->goal_radius > 0.0) || !isfinite(problem->goal_radius))
         return PB_ERR_INVALID;
@@ -366,7 +385,8 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
         if (result->path.n > 0 && stop->approximate)
             result->outcome = PB_OUTCOME_APPROXIMATE;
         else
-            result->outcome = ctx.stop_reason == PB_OUTCOME_EXACT ? PB_OUTCOME_NO_SOLUTION : (pb_outcome)ctx.stop_reason;
+            result->outcome =
+                ctx.stop_reason == PB_OUTCOME_EXACT ? PB_OUTCOME_NO_SOLUTION : (pb_outcome)ctx.stop_reason;
     }
     if (result->outcome != PB_OUTCOME_EXACT && result->outcome != PB_OUTCOME_APPROXIMATE)
         pb_path_clear(&result->path);

@@ -19,26 +19,19 @@ extern const pb_planner_impl pb_bitstar_impl;
 extern const pb_planner_impl pb_rrdt_impl;
 
 static const pb_engine_impl *const engines[] = {
-    &pb_image2d_impl,
-    &pb_blackbox_impl,
-    &pb_stickarm4d_impl,
-    &pb_manipulator_impl,
-    NULL,
+    &pb_image2d_impl, &pb_blackbox_impl, &pb_stickarm4d_impl, &pb_manipulator_impl, NULL,
 };
 
 static const pb_planner_impl *const planners[] = {
-    &pb_rrt_impl,
-    &pb_birrt_impl,
-    &pb_rrtstar_impl,
-    &pb_informedrrt_impl,
-    &pb_prm_impl,
-    &pb_lazyprm_impl,
-    &pb_bitstar_impl,
-    &pb_rrdt_impl,
-    NULL,
+    &pb_rrt_impl,         &pb_birrt_impl, &pb_rrtstar_impl,
+    &pb_informedrrt_impl, &pb_prm_impl,   &pb_lazyprm_impl,
+    &pb_bitstar_impl,     &pb_rrdt_impl,  NULL,
 };
 
-size_t pb_engine_registry_count(void) { return sizeof engines / sizeof engines[0] - 1; }
+size_t pb_engine_registry_count(void)
+{
+    return sizeof engines / sizeof engines[0] - 1;
+}
 
 const pb_engine_impl *pb_engine_registry_get(size_t index)
 {
@@ -63,7 +56,10 @@ const pb_engine_impl *pb_engine_registry_find(const char *name)
     return NULL;
 }
 
-size_t pb_planner_registry_count(void) { return sizeof planners / sizeof planners[0] - 1; }
+size_t pb_planner_registry_count(void)
+{
+    return sizeof planners / sizeof planners[0] - 1;
+}
 
 const pb_planner_impl *pb_planner_registry_get(size_t index)
 {

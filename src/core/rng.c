@@ -19,7 +19,10 @@ void pb_rng_seed(pb_rng *rng, uint64_t seed)
         rng->s[i] = splitmix64(&state);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t pb_rng_next(pb_rng *rng)
 {
@@ -35,7 +38,10 @@ uint64_t pb_rng_next(pb_rng *rng)
     return result;
 }
 
-double pb_rng_uniform(pb_rng *rng) { return (double)(pb_rng_next(rng) >> 11) * 0x1.0p-53; }
+double pb_rng_uniform(pb_rng *rng)
+{
+    return (double)(pb_rng_next(rng) >> 11) * 0x1.0p-53;
+}
 
 double pb_rng_range(pb_rng *rng, double low, double high)
 {

@@ -23,7 +23,10 @@ void pb_tree_finish(pb_tree *tree);
 void pb_tree_clear(pb_tree *tree);
 /** Add a node; returns its index, PB_NO_NODE when memory ran out. */
 uint32_t pb_tree_add(pb_tree *tree, const double *q, uint32_t parent, double cost);
-static inline const double *pb_tree_q(const pb_tree *tree, uint32_t i) { return tree->q + (size_t)i * (size_t)tree->dim; }
+static inline const double *pb_tree_q(const pb_tree *tree, uint32_t i)
+{
+    return tree->q + (size_t)i * (size_t)tree->dim;
+}
 /** Nearest node to q (PB_NO_NODE when empty). */
 static inline uint32_t pb_tree_nearest(const pb_tree *tree, const double *q, double *dist)
 {

@@ -102,7 +102,8 @@ pb_status pb_image_render_engine(pb_image *image, const pb_engine *engine, doubl
     return impl->render(pb_engine_self(engine), image, scale, diag);
 }
 
-void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale, const double *q, pb_color color)
+void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale, const double *q,
+                          pb_color color)
 {
     const pb_engine_impl *impl = pb_engine_get_impl(engine);
     if (impl->draw_config) {
@@ -140,7 +141,8 @@ pb_status pb_image_save_png(const pb_image *image, const char *path, pb_diag *di
     if (st != PB_OK)
         return st;
     write_state *s = calloc(1, sizeof *s);
-    png_structp png = s ? png_create_write_struct(PNG_LIBPNG_VER_STRING, s, on_write_error, on_write_warning) : NULL;
+    png_structp png =
+        s ? png_create_write_struct(PNG_LIBPNG_VER_STRING, s, on_write_error, on_write_warning) : NULL;
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!info) {
         png_destroy_write_struct(&png, NULL);

@@ -159,7 +159,8 @@ static bool decode(decode_state *s, pb_bitmap *out)
             s->rows[y] = s->image + (size_t)y * rowbytes;
         png_read_image(png, s->rows);
         for (png_uint_32 y = 0; y < height; y++)
-            pack_row(s->image + (size_t)y * rowbytes, channels, (int)width, out->bits + (size_t)y * out->words_per_row);
+            pack_row(s->image + (size_t)y * rowbytes, channels, (int)width,
+                     out->bits + (size_t)y * out->words_per_row);
     } else {
         s->image = malloc(rowbytes);
         if (!s->image)

@@ -94,7 +94,6 @@ void pb_roadmap_finish(pb_roadmap *rm)
     memset(rm, 0, sizeof *rm);
 }
 
-
 static bool reserve_vertices(pb_roadmap *rm, uint32_t need)
 {
     if (need <= rm->cap)

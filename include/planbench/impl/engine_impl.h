@@ -15,15 +15,15 @@ extern "C" {
 
 /** What an engine tells the core about its C-space when it is made. */
 typedef struct pb_engine_setup {
-    int dim;                     /**< 1..PB_MAX_DIM */
-    double lower[PB_MAX_DIM];    /**< bounds; lower < upper in every coordinate */
+    int dim;                  /**< 1..PB_MAX_DIM */
+    double lower[PB_MAX_DIM]; /**< bounds; lower < upper in every coordinate */
     double upper[PB_MAX_DIM];
-    double weights[PB_MAX_DIM];  /**< metric weights (1 by default) */
-    double periods[PB_MAX_DIM];  /**< > 0 for a wrapping coordinate (2*pi for an angle), 0 otherwise */
-    bool opaque_metric;          /**< `distance` is a black box: nearest neighbours use a linear scan */
-    double resolution;           /**< default visible(): spacing of interpolated checks, metric units */
-    bool bisection;              /**< default visible(): check in bisection order (else sequential) */
-    bool has_defaults;           /**< start and goal below are the engine's defaults */
+    double weights[PB_MAX_DIM]; /**< metric weights (1 by default) */
+    double periods[PB_MAX_DIM]; /**< > 0 for a wrapping coordinate (2*pi for an angle), 0 otherwise */
+    bool opaque_metric;         /**< `distance` is a black box: nearest neighbours use a linear scan */
+    double resolution;          /**< default visible(): spacing of interpolated checks, metric units */
+    bool bisection;             /**< default visible(): check in bisection order (else sequential) */
+    bool has_defaults;          /**< start and goal below are the engine's defaults */
     double default_start[PB_MAX_DIM];
     double default_goal[PB_MAX_DIM];
 } pb_engine_setup;
@@ -33,9 +33,9 @@ typedef struct pb_engine_setup {
 pb_engine_setup pb_engine_setup_default(int dim);
 
 struct pb_engine_impl {
-    const char *name;              /**< registry name: "image2d" */
-    const char *const *aliases;    /**< NULL-terminated, may be NULL */
-    const char *summary;           /**< one line for `planbench list` */
+    const char *name;                /**< registry name: "image2d" */
+    const char *const *aliases;      /**< NULL-terminated, may be NULL */
+    const char *summary;             /**< one line for `planbench list` */
     const char *const *options_help; /**< NULL-terminated "name=VALUE  what it does" lines, may be NULL */
 
     /** True when this engine is the natural reader of `path` (by its extension, say). NULL:
@@ -64,8 +64,7 @@ struct pb_engine_impl {
     /** Optional: draw the C-space's picture (see pb_image_render_engine). */
     pb_status (*render)(const void *self, pb_image *image, double *scale, pb_diag *diag);
     /** Optional: draw one configuration (default: a dot at its first two coordinates). */
-    void (*draw_config)(const void *self, pb_image *image, double scale, const double *q,
-                        pb_color color);
+    void (*draw_config)(const void *self, pb_image *image, double scale, const double *q, pb_color color);
 
     /** Optional (all four or none): dynamic obstacles, see pb_engine_obstacle_add(). They
      * mutate `self`; the caller guarantees no query runs meanwhile. */

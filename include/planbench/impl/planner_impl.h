@@ -22,10 +22,10 @@ typedef struct pb_solve_ctx {
     pb_rng rng;              /**< seeded from the planner's seed */
     pb_observer_fn observer; /**< NULL when nobody listens */
     void *observer_payload;
-    double t_start;          /**< pb_clock_seconds() at the start of the solve */
+    double t_start; /**< pb_clock_seconds() at the start of the solve */
     int dim;
-    uint64_t stop_checks;    /**< internal: calls of pb_solve_should_stop */
-    int stop_reason;         /**< internal: why pb_solve_should_stop said yes (a pb_outcome) */
+    uint64_t stop_checks; /**< internal: calls of pb_solve_should_stop */
+    int stop_reason;      /**< internal: why pb_solve_should_stop said yes (a pb_outcome) */
 } pb_solve_ctx;
 
 struct pb_planner_impl {
@@ -34,8 +34,8 @@ struct pb_planner_impl {
     const char *summary;        /**< one line for `planbench list` */
     const pb_param_def *params; /**< the parameter table */
     size_t n_params;
-    size_t params_size;         /**< sizeof the planner's parameter struct */
-    bool anytime;               /**< keeps improving after the first solution */
+    size_t params_size; /**< sizeof the planner's parameter struct */
+    bool anytime;       /**< keeps improving after the first solution */
     /** Solve. `params` points to the planner's parameter struct. Fill result->path (from the
      * exact start to the exact goal), result->iterations and ->nodes, the cost trace, and
      * return PB_OK; the core sets the outcome's time, cost and counters. Set
@@ -49,7 +49,10 @@ struct pb_planner_impl {
 bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
 
 /** Seconds since the solve started. */
-static inline double pb_solve_elapsed(const pb_solve_ctx *ctx) { return pb_clock_seconds() - ctx->t_start; }
+static inline double pb_solve_elapsed(const pb_solve_ctx *ctx)
+{
+    return pb_clock_seconds() - ctx->t_start;
+}
 
 /** Send an event to the observer, if any. */
 static inline void pb_solve_emit(const pb_solve_ctx *ctx, const pb_event *event)
