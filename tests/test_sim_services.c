@@ -829,6 +829,147 @@ static void test_plan_path(void)
     pb_sim_destroy(sim);
 }
 
+/* ---- the /follow_path action (docs/sim.md) ---- */
+
+/* Follow `n` waypoints to the end or `max_steps`; every pose along the way is re-checked on
+ * an independent copy of the map (crate and `other` as obstacles); feedback must make
+ * progress: the waypoint index never goes back, the distance left never grows. */
+static pb_sim_follow_status follow_checked(pb_sim *sim, uint64_t goal, uint64_t max_steps,
+                                           const double *other, uint64_t *steps, bool *progress,
+                                           bool *all_free, pb_sim_result *r)
+{
+    char map[1100];
+    snprintf(map, sizeof map, "%s/../maps/room1.png", worlds_dir);
+    pb_engine *e = NULL;
+    *all_free = pb_engine_load(&e, "image2d", map, NULL, 0, NULL) == PB_OK;
+    const pb_footprint box = {.type = PB_FOOTPRINT_RECT, .half_length = 8, .half_width = 8};
+    const double crate[3] = {310, 30, 0};
+    uint32_t id;
+    if (e)
+        pb_engine_obstacle_add(e, &box, crate, &id);
+    const pb_footprint disc = {.type = PB_FOOTPRINT_DISC, .radius = 8};
+    if (e && other)
+        pb_engine_obstacle_add(e, &disc, other, &id);
+    pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
+    uint32_t last_wp = 0;
+    double last_left = INFINITY;
+    *progress = true;
+    *steps = 0;
+    pb_sim_follow_feedback fb = {.pose = at(40, 40, 0)};
+    while (fs == PB_SIM_FOLLOW_RUNNING && *steps < max_steps) {
+        fs = pb_sim_follow_step(sim, goal, &fb, r);
+        ++*steps;
+        if (fs == PB_SIM_FOLLOW_RUNNING) {
+            *progress = *progress && fb.waypoint >= last_wp && fb.distance_remaining <= last_left + 1e-9;
+            last_wp = fb.waypoint;
+            last_left = fb.distance_remaining;
+        }
+        const double q[3] = {fb.pose.position.x, fb.pose.position.y, 0};
+        pb_hit hit;
+        *all_free = *all_free && pb_engine_footprint_check(e, &disc, q, PB_OBSTACLE_NONE, &hit) == PB_OK &&
+                    hit.kind == PB_HIT_NONE;
+    }
+    pb_engine_destroy(e);
+    return fs;
+}
+
+static void test_follow_action(void)
+{
+    pb_sim *sim = make();
+    spawn(sim, "bot", "model://disc_robot", 40, 40, NULL);
+    pb_sim_plan_request prq = {
+        .entity = "bot", .goal_name = "dock_b", .planner = "birrt", .time_limit = 5, .seed = 7};
+    pb_sim_plan_response prs;
+    pb_sim_plan_path(sim, &prq, &prs);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OK && prs.n_path >= 2, "%s", prs.result.error_message);
+    pb_sim_pose path[256];
+    const size_t n = prs.n_path < 256 ? prs.n_path : 256;
+    double length = 0;
+    for (size_t i = 0; i < n; i++) {
+        path[i] = at(prs.path[3 * i], prs.path[3 * i + 1], prs.path[3 * i + 2]);
+        if (i > 0)
+            length += hypot(prs.path[3 * i] - prs.path[3 * i - 3], prs.path[3 * i + 1] - prs.path[3 * i - 2]);
+    }
+    CHECK(!pb_sim_is_following(sim, "bot")); /* planning alone does not move it */
+    /* the action follows the whole path: every pose free, progress in every feedback, at the
+     * goal within the steps the speed allows, simulated time advanced by one step each */
+    pb_sim_result r;
+    uint64_t goal = 0, steps = 0;
+    const pb_sim_follow_request rq = {"bot", path, n, 200};
+    CHECK_MSG(pb_sim_follow_begin(sim, &rq, &goal, &r), "%s", r.error_message);
+    CHECK(goal != 0 && pb_sim_is_following(sim, "bot"));
+    const double t0 = pb_sim_time(sim);
+    bool progress, all_free;
+    pb_sim_follow_status fs = follow_checked(sim, goal, 100000, NULL, &steps, &progress, &all_free, &r);
+    pb_sim_steps_end(sim);
+    CHECK_MSG(fs == PB_SIM_FOLLOW_REACHED && r.result == PB_SIM_RESULT_OK, "%d %s", (int)fs, r.error_message);
+    CHECK(progress && all_free);
+    const double per_step = 200 * pb_sim_time_step(sim);
+    CHECK_MSG(steps >= (uint64_t)floor(length / per_step) && steps <= (uint64_t)ceil(length / per_step) + n,
+              "%llu steps for %.1f px", (unsigned long long)steps, length);
+    CHECK(fabs(pb_sim_time(sim) - t0 - (double)steps * pb_sim_time_step(sim)) < 1e-9);
+    CHECK(x_of(sim, "bot") == 460 && !pb_sim_is_following(sim, "bot"));
+    CHECK(pb_sim_state(sim) == PB_SIM_STATE_PAUSED);
+    /* another entity in the way: the follower stops at the last free pose, aborted, named why */
+    pb_sim_set_state_request home = {
+        .entity = "bot", .state = {.pose = at(40, 40, 0)}, .has_flags = true, .set_pose = true};
+    pb_sim_set_entity_state(sim, &home, &r);
+    CHECK(spawn(sim, "blocker", "model://disc_robot", 135, 40, NULL) == PB_SIM_RESULT_OK);
+    const pb_sim_pose line[2] = {at(40, 40, 0), at(135, 40, 0)};
+    const pb_sim_follow_request through = {"bot", line, 2, 100};
+    /* a waypoint on another entity is refused up front, naming it */
+    CHECK(!pb_sim_follow_begin(sim, &through, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED &&
+          strstr(r.error_message, "'blocker'"));
+    pb_sim_delete_entity(sim, "blocker", &r);
+    CHECK_MSG(pb_sim_follow_begin(sim, &through, &goal, &r), "%s", r.error_message);
+    CHECK(spawn(sim, "blocker", "model://disc_robot", 100, 40, NULL) == PB_SIM_RESULT_OK);
+    const double blocker[3] = {100, 40, 0};
+    fs = follow_checked(sim, goal, 1000, blocker, &steps, &progress, &all_free, &r);
+    CHECK_MSG(fs == PB_SIM_FOLLOW_STOPPED && strstr(r.error_message, "collision"), "%s", r.error_message);
+    CHECK(all_free && x_of(sim, "bot") < 100 - 16 && x_of(sim, "bot") > 80 - 1e-6);
+    CHECK(!pb_sim_is_following(sim, "bot"));
+    pb_sim_delete_entity(sim, "blocker", &r);
+    /* a teleport, a second goal for the same entity, a deletion, a cancel: each ends the goal */
+    pb_sim_set_entity_state(sim, &home, &r);
+    CHECK(pb_sim_follow_begin(sim, &through, &goal, &r));
+    CHECK(pb_sim_follow_step(sim, goal, NULL, &r) == PB_SIM_FOLLOW_RUNNING);
+    pb_sim_set_entity_state(sim, &home, &r);
+    fs = pb_sim_follow_step(sim, goal, NULL, &r);
+    CHECK_MSG(fs == PB_SIM_FOLLOW_STOPPED && strstr(r.error_message, "teleported"), "%s", r.error_message);
+    CHECK(x_of(sim, "bot") == 40);
+    uint64_t second = 0;
+    CHECK(pb_sim_follow_begin(sim, &through, &goal, &r) && pb_sim_follow_begin(sim, &through, &second, &r));
+    CHECK(second != goal && pb_sim_follow_step(sim, goal, NULL, &r) == PB_SIM_FOLLOW_STOPPED);
+    CHECK(pb_sim_follow_step(sim, second, NULL, &r) == PB_SIM_FOLLOW_RUNNING);
+    const double before_cancel = x_of(sim, "bot");
+    pb_sim_follow_cancel(sim, second);
+    CHECK(!pb_sim_is_following(sim, "bot"));
+    CHECK(pb_sim_follow_step(sim, second, NULL, &r) == PB_SIM_FOLLOW_STOPPED &&
+          x_of(sim, "bot") == before_cancel);
+    CHECK(pb_sim_follow_begin(sim, &through, &goal, &r));
+    pb_sim_delete_entity(sim, "bot", &r);
+    CHECK(pb_sim_follow_step(sim, goal, NULL, &r) == PB_SIM_FOLLOW_STOPPED);
+    /* bad goals */
+    spawn(sim, "bot", "model://disc_robot", 40, 40, NULL);
+    pb_sim_follow_request bad = {"nobody", line, 2, 0};
+    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_NOT_FOUND && goal == 0);
+    bad.entity = "crate_1";
+    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    bad = (pb_sim_follow_request){"bot", line, 0, 0};
+    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    const pb_sim_pose into_wall[2] = {at(100, 40, 0), at(2, 2, 0)};
+    bad = (pb_sim_follow_request){"bot", into_wall, 2, 0};
+    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && strstr(r.error_message, "waypoint 1"));
+    bad = (pb_sim_follow_request){"bot", line, 2, -1};
+    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    bad.speed = 1e-12; /* more steps than the action allows */
+    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(set_state(sim, PB_SIM_STATE_PLAYING) == PB_SIM_RESULT_OK);
+    CHECK(!pb_sim_follow_begin(sim, &through, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_is_following(sim, "bot"));
+    pb_sim_destroy(sim);
+}
+
 /* ---- §2, §7 the codec, without a socket ---- */
 static char *handle(pb_sim *sim, const char *json)
 {
@@ -925,6 +1066,21 @@ static void test_codec(void)
                   "\"status\":4", "\"id\":\"g\""));
     CHECK(reply_has(sim, "{\"op\":\"send_action_goal\",\"id\":\"h\",\"action\":\"/fly\",\"args\":{}}",
                     "\"status\":0", "\"result\":false"));
+    /* /follow_path without a connection runs to the end; a wrong field type is refused */
+    CHECK(reply_has(sim,
+                    "{\"op\":\"send_action_goal\",\"id\":\"f\",\"action\":\"/follow_path\",\"action_type\":"
+                    "\"planbench_interfaces/action/FollowPath\",\"args\":{\"entity\":\"d\",\"path\":[{"
+                    "\"position\":{\"x\":100,\"y\":40}},{\"position\":{\"x\":130,\"y\":40}}],\"speed\":100}}",
+                    "\"status\":4", "\"completed_steps\":6"));
+    CHECK(x_of(sim, "d") == 130);
+    CHECK(reply_has(sim,
+                    "{\"op\":\"send_action_goal\",\"id\":\"f\",\"action\":\"follow_path\",\"args\":{"
+                    "\"entity\":\"d\",\"path\":3}}",
+                    "\"result\":false", "\"status\":0"));
+    CHECK(reply_has(sim,
+                    "{\"op\":\"send_action_goal\",\"id\":\"f\",\"action\":\"follow_path\",\"args\":{"
+                    "\"entity\":\"zz\",\"path\":[]}}",
+                    "\"status\":6", "\"result\":2"));
     set_state(sim, PB_SIM_STATE_PLAYING);
     CHECK(reply_has(
         sim,
@@ -967,6 +1123,7 @@ int main(void)
     test_motion();
     test_worlds();
     test_plan_path();
+    test_follow_action();
     test_codec();
     return pb_test_summary("sim_services");
 }

@@ -363,6 +363,46 @@ void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_pl
 /** Is `entity` still following a path? */
 bool pb_sim_is_following(pb_sim *sim, const char *entity);
 
+/** FollowPath goal (the action /follow_path, see docs/sim.md): move `entity` from its current
+ * pose through the waypoints `path` (`n_path` poses in the world frame, borrowed for the call;
+ * a PlanPath path as it is) at `speed` map units per second (0 = 40), one simulation step at a
+ * time. A disc keeps the waypoints' yaw; other footprints face their motion between waypoints. */
+typedef struct pb_sim_follow_request {
+    const char *entity;
+    const pb_sim_pose *path;
+    size_t n_path;
+    double speed;
+} pb_sim_follow_request;
+
+/** How a follow goal stands after a step. */
+typedef enum pb_sim_follow_status {
+    PB_SIM_FOLLOW_RUNNING, /**< still on its way */
+    PB_SIM_FOLLOW_REACHED, /**< at the last waypoint */
+    PB_SIM_FOLLOW_STOPPED, /**< ended early (collision, teleport, deletion, reset, another path) */
+} pb_sim_follow_status;
+
+/** FollowPath feedback after a step. */
+typedef struct pb_sim_follow_feedback {
+    uint32_t waypoint;         /**< index into the goal's path of the waypoint ahead */
+    double distance_remaining; /**< map units along the rest of the path (x, y) */
+    pb_sim_pose pose;          /**< the entity's pose in the world frame */
+} pb_sim_follow_feedback;
+
+/** Start following: checks the entity (NOT_FOUND; static: OPERATION_FAILED), the simulation
+ * (a world, PAUSED or STOPPED, as for stepping), the speed (>= 0, finite) and every waypoint
+ * (a valid pose whose footprint is free, else OPERATION_FAILED naming the waypoint). On
+ * success `*goal` gets a handle for pb_sim_follow_step() and pb_sim_follow_cancel(); the path
+ * replaces any path the entity was following (that goal then ends STOPPED). */
+bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *request, uint64_t *goal,
+                         pb_sim_result *result);
+/** One simulation step (pb_sim_step_once(): every entity moves), then where goal `goal` stands.
+ * `feedback` (may be NULL) is filled while the entity exists; `result` is OK when REACHED and
+ * says why when STOPPED. Call pb_sim_steps_end() when done. */
+pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follow_feedback *feedback,
+                                        pb_sim_result *result);
+/** Stop goal `goal`: the entity stays where it is. No effect when the goal already ended. */
+void pb_sim_follow_cancel(pb_sim *sim, uint64_t goal);
+
 /* ---- the rosbridge codec and server ---- */
 
 /** Handle one rosbridge v2 message (`data`, `size` bytes, not necessarily NUL-terminated)

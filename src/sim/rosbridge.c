@@ -125,6 +125,11 @@ static const field q_plan[] = {{"entity", T_STR, 0, 0, 0},
                                {"follow", T_BOOL, 0, 0, 0},
                                {"speed", T_F64, 0, 0, 0},
                                END};
+/* planbench_interfaces/action/FollowPath goal */
+static const field q_follow[] = {{"entity", T_STR, 0, 0, 0},
+                                 {"path", T_MSG, 1, f_pose, "geometry_msgs/Pose"},
+                                 {"speed", T_F64, 0, 0, 0},
+                                 END};
 /* action_msgs/srv/CancelGoal: goal_info is accepted and ignored (cancel all) */
 static const field f_goal_id[] = {{"uuid", T_U8, 1, 0, 0}, END};
 static const field f_goal_info[] = {{"goal_id", T_MSG, 0, f_goal_id, "unique_identifier_msgs/UUID"},
@@ -752,12 +757,24 @@ static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *sessio
                      path, "cost", j_real(rs.cost), "planning_time", j_real(rs.planning_time));
 }
 
+/* action_msgs CancelGoal of one action server: the caller's goals of that action */
+static json_t *cancel_all(const rb_session *session, const char *action)
+{
+    if (session && session->cancel_goal)
+        session->cancel_goal(session->payload, NULL, action);
+    return json_pack("{s:i,s:[]}", "return_code", 0, "goals_canceling");
+}
+
 static json_t *sv_cancel(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
 {
     (void)sim, (void)args, (void)s;
-    if (session && session->cancel_goal)
-        session->cancel_goal(session->payload, NULL);
-    return json_pack("{s:i,s:[]}", "return_code", 0, "goals_canceling");
+    return cancel_all(session, "simulate_steps");
+}
+
+static json_t *sv_cancel_follow(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)sim, (void)args, (void)s;
+    return cancel_all(session, "follow_path");
 }
 
 typedef struct service_def {
@@ -793,6 +810,7 @@ static const service_def services[] = {
     {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, sv_available_worlds},
     {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, sv_plan},
     {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel},
+    {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel_follow},
 };
 #undef SI
 #define N_SERVICES (sizeof services / sizeof services[0])
@@ -826,7 +844,7 @@ static json_t *rosapi(const char *name, const json_t *args)
         return json_pack("{s:o}", "services", a);
     }
     if (strcmp(name, "rosapi/action_servers") == 0)
-        return json_pack("{s:[s]}", "action_servers", "/simulate_steps");
+        return json_pack("{s:[s,s]}", "action_servers", "/simulate_steps", "/follow_path");
     if (strcmp(name, "rosapi/topics") == 0)
         return json_pack("{s:[s,s],s:[s,s]}", "topics", "/entity_events", "/entity_states", "types",
                          topic_types[0], topic_types[1]);
@@ -926,7 +944,7 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         if (!values)
             return service_failure(id, name, "out of memory");
         /* an id-less cancel_goal (roslib cancelAllGoals) gets no reply */
-        if (!id && sv->fn == sv_cancel) {
+        if (!id && (sv->fn == sv_cancel || sv->fn == sv_cancel_follow)) {
             json_decref(values);
             return NULL;
         }
@@ -965,6 +983,95 @@ static char *action_failure(json_t *id, json_t *action, const char *message)
     return dump(m);
 }
 
+char *rb_follow_feedback(json_t *id, json_t *action, uint64_t completed, const pb_sim_follow_feedback *fb)
+{
+    json_t *m =
+        json_pack("{s:s,s:O,s:{s:I,s:I,s:o,s:o}}", "op", "action_feedback", "action", action, "values",
+                  "completed_steps", (json_int_t)completed, "waypoint", (json_int_t)fb->waypoint,
+                  "distance_remaining", j_real(fb->distance_remaining), "pose", j_pose(&fb->pose));
+    if (id && m)
+        json_object_set(m, "id", id);
+    return dump(m);
+}
+
+char *rb_follow_result(json_t *id, json_t *action, int status, const pb_sim_result *result,
+                       uint64_t completed, const pb_sim_pose *pose)
+{
+    const pb_sim_pose none = {.qw = 1.0};
+    json_t *m = json_pack("{s:s,s:O,s:{s:o,s:I,s:o},s:i,s:b}", "op", "action_result", "action", action,
+                          "values", "result", j_result(result), "completed_steps", (json_int_t)completed,
+                          "pose", j_pose(pose ? pose : &none), "status", status, "result", 1);
+    if (id && m)
+        json_object_set(m, "id", id);
+    return dump(m);
+}
+
+/* Headless FollowPath (no connection): at most this many steps, then the goal is aborted. */
+#define HEADLESS_FOLLOW_STEPS 10000u
+
+static char *handle_follow(pb_sim *sim, json_t *msg, json_t *id, json_t *action, const rb_session *session)
+{
+    char err[600];
+    json_t *type = json_object_get(msg, "action_type");
+    if (type && (!json_is_string(type) ||
+                 (strcmp(json_string_value(type), "planbench_interfaces/action/FollowPath") &&
+                  strcmp(json_string_value(type), "planbench_interfaces/FollowPath")))) {
+        snprintf(err, sizeof err, "action_type must be planbench_interfaces/action/FollowPath for %.200s",
+                 json_string_value(action));
+        return action_failure(id, action, err);
+    }
+    static const char root[] = "planbench_interfaces/action/FollowPath_Goal";
+    json_t *args = normalise_args(json_object_get(msg, "args"), q_follow, root, err, sizeof err);
+    if (!args)
+        return action_failure(id, action, err);
+    if (!check_msg(q_follow, args, root, "", err, sizeof err)) {
+        json_decref(args);
+        return action_failure(id, action, err);
+    }
+    const json_t *jpath = get(args, "path");
+    const size_t n = json_array_size(jpath);
+    pb_sim_pose *path = malloc((n ? n : 1) * sizeof *path);
+    if (!path) {
+        json_decref(args);
+        return action_failure(id, action, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        path[i] = read_pose(json_array_get(jpath, i));
+    const pb_sim_follow_request rq = {get_str(args, "entity"), path, n, get_f64(args, "speed", 0)};
+    const bool feedback = json_is_true(json_object_get(msg, "feedback"));
+    char *reply = NULL;
+    if (session && session->start_follow) {
+        session->start_follow(session->payload, id, action, &rq, feedback);
+    } else {
+        /* no connection: run to completion now (bounded), reply with the result only */
+        pb_sim_result r;
+        uint64_t goal, done = 0;
+        int status = 6;
+        if (pb_sim_follow_begin(sim, &rq, &goal, &r)) {
+            pb_sim_follow_feedback fb = {0};
+            pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
+            while (fs == PB_SIM_FOLLOW_RUNNING && done < HEADLESS_FOLLOW_STEPS) {
+                fs = pb_sim_follow_step(sim, goal, &fb, &r);
+                done++;
+            }
+            if (fs == PB_SIM_FOLLOW_RUNNING) {
+                pb_sim_follow_cancel(sim, goal);
+                snprintf(r.error_message, sizeof r.error_message, "more than %u steps without a connection",
+                         HEADLESS_FOLLOW_STEPS);
+                r.result = PB_SIM_RESULT_OPERATION_FAILED;
+            }
+            pb_sim_steps_end(sim);
+            status = fs == PB_SIM_FOLLOW_REACHED ? 4 : 6;
+            reply = rb_follow_result(id, action, status, &r, done, &fb.pose);
+        } else {
+            reply = rb_follow_result(id, action, status, &r, 0, NULL);
+        }
+    }
+    free(path);
+    json_decref(args);
+    return reply;
+}
+
 static char *handle_goal(pb_sim *sim, json_t *msg, const rb_session *session)
 {
     json_t *id = json_object_get(msg, "id");
@@ -974,6 +1081,8 @@ static char *handle_goal(pb_sim *sim, json_t *msg, const rb_session *session)
     const char *name = json_string_value(action);
     name += name[0] == '/';
     char err[600];
+    if (strcmp(name, "follow_path") == 0)
+        return handle_follow(sim, msg, id, action, session);
     if (strcmp(name, "simulate_steps") != 0) {
         snprintf(err, sizeof err, "Action %.400s does not exist", json_string_value(action));
         return action_failure(id, action, err);
@@ -1055,8 +1164,10 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
     } else if (strcmp(o, "send_action_goal") == 0) {
         *reply = handle_goal(sim, msg, session);
     } else if (strcmp(o, "cancel_action_goal") == 0) {
+        json_t *action = json_object_get(msg, "action");
+        const char *bare = json_is_string(action) ? json_string_value(action) : NULL;
         if (session && session->cancel_goal && id)
-            session->cancel_goal(session->payload, id);
+            session->cancel_goal(session->payload, id, bare ? bare + (bare[0] == '/') : NULL);
     } else if (strcmp(o, "subscribe") == 0 || strcmp(o, "unsubscribe") == 0) {
         *reply = handle_subscribe(msg, session, o[0] == 's');
     } else if (strcmp(o, "set_level") == 0 || strcmp(o, "auth") == 0 || strcmp(o, "advertise") == 0 ||

@@ -1,7 +1,7 @@
 /* The rosbridge WebSocket transport (libwebsockets): one text frame carries one JSON message.
  *
  * Everything runs on one thread: libwebsockets' event loop, plus a timer tick that advances
- * running SimulateSteps goals one step at a time (feedback after each) and steps a PLAYING
+ * running SimulateSteps and FollowPath goals one step at a time (feedback after each) and steps a PLAYING
  * simulation in real time. So other clients are served while a goal runs, and no call ever
  * blocks the loop for long. Each connection has a bounded queue of outgoing messages: a
  * client that never reads is dropped when its queue is full, and never slows the others. */
@@ -46,6 +46,10 @@ typedef struct goal {
     json_t *id, *action;
     uint64_t steps, done;
     bool feedback, started, cancel;
+    /* FollowPath goals (follow != NULL): the request, owned, until the goal starts */
+    pb_sim_follow_request *follow;
+    uint64_t follow_goal; /* pb_sim_follow_begin() handle once started */
+    pb_sim_follow_feedback last;
 } goal;
 
 typedef struct server {
@@ -144,16 +148,62 @@ static void start_goal(void *payload, json_t *id, json_t *action, uint64_t steps
     *tail = g;
 }
 
+static void follow_free(pb_sim_follow_request *rq)
+{
+    if (rq) {
+        free((char *)rq->entity);
+        free((pb_sim_pose *)rq->path);
+        free(rq);
+    }
+}
+
+static void start_follow(void *payload, json_t *id, json_t *action, const pb_sim_follow_request *rq,
+                         bool feedback)
+{
+    session_payload *p = payload;
+    goal *g = calloc(1, sizeof *g);
+    pb_sim_follow_request *copy = calloc(1, sizeof *copy);
+    char *entity = sim_strdup(rq->entity ? rq->entity : "");
+    pb_sim_pose *path = malloc((rq->n_path ? rq->n_path : 1) * sizeof *path);
+    if (!g || !copy || !entity || !path) {
+        free(g);
+        free(copy);
+        free(entity);
+        free(path);
+        pb_sim_result r = {.result = PB_SIM_RESULT_OPERATION_FAILED, .error_message = "out of memory"};
+        enqueue(p->c, rb_follow_result(id, action, 6, &r, 0, NULL));
+        return;
+    }
+    if (rq->n_path)
+        memcpy(path, rq->path, rq->n_path * sizeof *path);
+    *copy = (pb_sim_follow_request){entity, path, rq->n_path, rq->speed};
+    *g = (goal){.owner = p->c,
+                .id = id ? json_incref(id) : NULL,
+                .action = json_incref(action),
+                .feedback = feedback,
+                .follow = copy};
+    goal **tail = &p->s->goals;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = g;
+}
+
 static bool same_id(json_t *a, json_t *b)
 {
     return a && b && json_equal(a, b);
 }
 
-static void cancel_goal(void *payload, json_t *id)
+static bool goal_is(const goal *g, const char *action)
+{
+    const char *name = json_string_value(g->action);
+    return !action || (name && strcmp(name + (name[0] == '/'), action) == 0);
+}
+
+static void cancel_goal(void *payload, json_t *id, const char *action)
 {
     session_payload *p = payload;
     for (goal *g = p->s->goals; g; g = g->next)
-        if (!id || (g->owner == p->c && same_id(g->id, id)))
+        if (g->owner == p->c && (!id || same_id(g->id, id)) && goal_is(g, action))
             g->cancel = true;
 }
 
@@ -166,7 +216,7 @@ static void subscribe(void *payload, rb_topic topic, bool on)
 static void handle_text(server *s, conn *c, const char *data, size_t len)
 {
     session_payload p = {s, c};
-    const rb_session session = {start_goal, cancel_goal, subscribe, &p};
+    const rb_session session = {start_goal, start_follow, cancel_goal, subscribe, &p};
     char *reply = NULL;
     rb_handle(s->sim, data, len, &session, &reply);
     enqueue(c, reply);
@@ -290,16 +340,72 @@ static void goal_free(goal *g)
 {
     json_decref(g->id);
     json_decref(g->action);
+    follow_free(g->follow);
     free(g);
 }
 
 /* Advance the first goal for up to STEP_BUDGET_S; goals run one after the other (they
  * share the one simulation). */
+static bool backed_up(const goal *g)
+{
+    return g->owner && g->owner->n_queued > BACKLOG;
+}
+
+/* Advance a FollowPath goal within the tick's budget; true when it has ended (result sent). */
+static bool run_follow(server *s, goal *g, double t_end)
+{
+    pb_sim_result r = {.result = PB_SIM_RESULT_OK};
+    if (!g->started && g->cancel) {
+        snprintf(r.error_message, sizeof r.error_message, "canceled before it started");
+        if (g->owner)
+            enqueue(g->owner, rb_follow_result(g->id, g->action, 5, &r, 0, NULL));
+        return true;
+    }
+    if (!g->started) {
+        if (!pb_sim_follow_begin(s->sim, g->follow, &g->follow_goal, &r)) {
+            if (g->owner)
+                enqueue(g->owner, rb_follow_result(g->id, g->action, 6, &r, 0, NULL));
+            return true;
+        }
+        g->started = true;
+    }
+    pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
+    while (!g->cancel && fs == PB_SIM_FOLLOW_RUNNING && pb_clock_seconds() < t_end && !backed_up(g)) {
+        fs = pb_sim_follow_step(s->sim, g->follow_goal, &g->last, &r);
+        g->done++;
+        if (g->feedback && g->owner)
+            enqueue(g->owner, rb_follow_feedback(g->id, g->action, g->done, &g->last));
+    }
+    if (!g->cancel && fs == PB_SIM_FOLLOW_RUNNING)
+        return false; /* budget spent or the reader is behind: continue at the next tick */
+    int status = fs == PB_SIM_FOLLOW_REACHED ? 4 : 6;
+    if (g->cancel && fs == PB_SIM_FOLLOW_RUNNING) {
+        pb_sim_follow_cancel(s->sim, g->follow_goal);
+        r = (pb_sim_result){.result = PB_SIM_RESULT_OK};
+        snprintf(r.error_message, sizeof r.error_message, "canceled after %llu steps",
+                 (unsigned long long)g->done);
+        status = 5;
+    }
+    if (g->done > 0)
+        pb_sim_steps_end(s->sim);
+    if (g->owner)
+        enqueue(g->owner,
+                rb_follow_result(g->id, g->action, status, &r, g->done, g->done ? &g->last.pose : NULL));
+    return true;
+}
+
 static void run_goals(server *s)
 {
     const double t_end = pb_clock_seconds() + STEP_BUDGET_S;
     while (s->goals) {
         goal *g = s->goals;
+        if (g->follow) {
+            if (!run_follow(s, g, t_end))
+                return;
+            s->goals = g->next;
+            goal_free(g);
+            continue;
+        }
         pb_sim_result r;
         if (!g->started) {
             if (!pb_sim_steps_begin(s->sim, g->steps, &r)) {

@@ -33,7 +33,20 @@ typedef struct sim_entity {
     double *path; /* follow: n_path poses of 3 */
     size_t n_path, path_next;
     double follow_speed;
+    uint64_t follow_id; /* the follow goal that owns the path (0: none) */
+    uint8_t follow_end; /* why the last path ended (follow_end values) */
 } sim_entity;
+
+/* Why an entity stopped following its path. */
+enum {
+    FOLLOW_ON,
+    FOLLOW_REACHED,
+    FOLLOW_COLLIDED,
+    FOLLOW_TELEPORTED,
+    FOLLOW_STATIC,
+    FOLLOW_RESET,
+    FOLLOW_CANCELED
+};
 
 typedef struct sim_event {
     pb_sim_event_kind kind;
@@ -63,6 +76,7 @@ struct pb_sim {
     pb_sim_world_info available_info[64];
     char available_path[64][1024];
     double *plan_path;
+    uint64_t next_follow_id;
     void (*on_step)(pb_sim *sim, void *payload);
     void *on_step_payload;
     char name_buf[MAX_NAME + 32];
@@ -243,6 +257,13 @@ static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose
         snprintf(why, size, "malformed footprint or pose");
         return false;
     }
+}
+
+static void stop_following(sim_entity *e, uint8_t why)
+{
+    if (e->n_path > 0)
+        e->follow_end = why;
+    e->n_path = 0;
 }
 
 static void entity_free(sim_entity *e)
@@ -448,7 +469,8 @@ void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out)
         .n_spawn_formats = 1,
         .custom_info =
             "planbench simulation service: planar worlds on image maps, x/y in pixels, yaw from the "
-            "quaternion; every pose is checked against the planners' C-space. Extra: /plan_path.",
+            "quaternion; every pose is checked against the planners' C-space. Extra: /plan_path, "
+            "/follow_path.",
     };
 }
 
@@ -820,7 +842,7 @@ void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb
         }
         memcpy(e->pose, pose, sizeof pose);
         pb_engine_obstacle_move(sim->engine, e->obstacle, pose);
-        e->n_path = 0; /* a teleported entity stops following its path */
+        stop_following(e, FOLLOW_TELEPORTED); /* a teleported entity stops following its path */
     }
     if (set_twist) {
         e->twist[0] = tw->linear.x;
@@ -879,7 +901,7 @@ void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity
     if (e->category == PB_SIM_CATEGORY_STATIC_OBJECT) {
         e->is_static = true;
         e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
-        e->n_path = 0;
+        stop_following(e, FOLLOW_STATIC);
     } else if (e->spawned) {
         e->is_static = false;
     }
@@ -1025,7 +1047,7 @@ static void reset_scopes(pb_sim *sim, unsigned scope, pb_sim_result *r)
         for (size_t i = 0; i < sim->n_entities; i++) {
             sim_entity *e = &sim->entities[i];
             e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
-            e->n_path = 0;
+            stop_following(e, FOLLOW_RESET);
             char why[PB_SIM_MESSAGE_SIZE];
             if (pose_is_free(sim, &e->footprint, e->initial_pose, e->obstacle, why, sizeof why)) {
                 memcpy(e->pose, e->initial_pose, sizeof e->pose);
@@ -1114,8 +1136,6 @@ static void step_entity(pb_sim *sim, sim_entity *e)
             target[1] = e->pose[1] + dy / d * reach;
             target[2] = e->footprint.type == PB_FOOTPRINT_DISC ? e->pose[2] : atan2(dy, dx);
         }
-        if (e->path_next >= e->n_path)
-            e->n_path = 0;
     } else {
         if (e->twist[0] == 0 && e->twist[1] == 0 && e->twist[2] == 0)
             return;
@@ -1143,8 +1163,10 @@ static void step_entity(pb_sim *sim, sim_entity *e)
         }
         memcpy(e->pose, best, sizeof best);
         e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
-        e->n_path = 0;
+        stop_following(e, FOLLOW_COLLIDED);
     }
+    if (following && e->path_next >= e->n_path)
+        stop_following(e, FOLLOW_REACHED); /* no-op when the last motion collided */
     pb_engine_obstacle_move(sim->engine, e->obstacle, e->pose);
 }
 
@@ -1443,6 +1465,8 @@ void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_re
         e->path = copy;
         e->n_path = rs->n_path;
         e->path_next = 1;
+        e->follow_id = ++sim->next_follow_id;
+        e->follow_end = FOLLOW_ON;
         e->follow_speed = rq->speed > 0 ? rq->speed : 40.0;
         e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
     }
@@ -1453,4 +1477,129 @@ bool pb_sim_is_following(pb_sim *sim, const char *entity)
 {
     const sim_entity *e = find_entity(sim, entity);
     return e && e->n_path > 0 && e->path_next < e->n_path;
+}
+
+/* ---------------------------------------------------------------- the follow_path action */
+
+static sim_entity *find_follower(pb_sim *sim, uint64_t goal)
+{
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (goal != 0 && sim->entities[i].follow_id == goal)
+            return &sim->entities[i];
+    return NULL;
+}
+
+bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *rq, uint64_t *goal, pb_sim_result *r)
+{
+    *goal = 0;
+    sim_entity *e = find_entity(sim, rq->entity);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(rq->entity));
+        return false;
+    }
+    if (e->is_static) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
+        return false;
+    }
+    if (!step_precondition(sim, 0, MAX_ACTION_STEPS, r))
+        return false;
+    if (!(rq->speed >= 0) || !isfinite(rq->speed)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "speed must be finite and >= 0");
+        return false;
+    }
+    if (rq->n_path == 0 || !rq->path) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path is empty");
+        return false;
+    }
+    double *path = malloc(rq->n_path * 3 * sizeof *path);
+    if (!path) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        return false;
+    }
+    char why[PB_SIM_MESSAGE_SIZE];
+    for (size_t i = 0; i < rq->n_path; i++) {
+        if (!pose_from_msg(sim, &rq->path[i], "", path + 3 * i, why, sizeof why) ||
+            !pose_is_free(sim, &e->footprint, path + 3 * i, e->obstacle, why, sizeof why)) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "waypoint %zu: %s", i, why);
+            free(path);
+            return false;
+        }
+    }
+    const double speed = rq->speed > 0 ? rq->speed : 40.0;
+    double length = 0.0;
+    const double *from = e->pose;
+    for (size_t i = 0; i < rq->n_path; i++) {
+        length += hypot(path[3 * i] - from[0], path[3 * i + 1] - from[1]);
+        from = path + 3 * i;
+    }
+    if (length / (speed * sim->dt) + (double)rq->n_path > (double)MAX_ACTION_STEPS) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path takes more than %llu steps at %g per second",
+                   (unsigned long long)MAX_ACTION_STEPS, speed);
+        free(path);
+        return false;
+    }
+    free(e->path);
+    e->path = path;
+    e->n_path = rq->n_path;
+    e->path_next = 0;
+    /* a PlanPath path starts at the current pose: no step is spent reaching it */
+    while (e->path_next + 1 < e->n_path &&
+           hypot(path[3 * e->path_next] - e->pose[0], path[3 * e->path_next + 1] - e->pose[1]) < 1e-9)
+        e->path_next++;
+    e->follow_speed = speed;
+    e->follow_id = ++sim->next_follow_id;
+    e->follow_end = FOLLOW_ON;
+    e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+    *goal = e->follow_id;
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+    return true;
+}
+
+pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follow_feedback *fb,
+                                        pb_sim_result *r)
+{
+    pb_sim_step_once(sim);
+    sim_entity *e = find_follower(sim, goal);
+    if (!e) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "the entity was deleted, or given another path, or the world was reset");
+        return PB_SIM_FOLLOW_STOPPED;
+    }
+    if (fb) {
+        double left = 0.0;
+        const double *from = e->pose;
+        for (size_t i = e->path_next; i < e->n_path; i++) {
+            left += hypot(e->path[3 * i] - from[0], e->path[3 * i + 1] - from[1]);
+            from = e->path + 3 * i;
+        }
+        fb->waypoint = (uint32_t)(e->n_path > 0 ? e->path_next : 0);
+        fb->distance_remaining = left;
+        pose_to_msg(e->pose, &fb->pose);
+    }
+    if (e->n_path > 0 && e->follow_end == FOLLOW_ON) {
+        set_result(r, PB_SIM_RESULT_OK, NULL);
+        return PB_SIM_FOLLOW_RUNNING;
+    }
+    static const char *const reasons[] = {"",
+                                          "",
+                                          "a collision stopped it",
+                                          "it was teleported (SetEntityState)",
+                                          "it became static",
+                                          "the simulation was reset",
+                                          "the goal was canceled"};
+    if (e->follow_end == FOLLOW_REACHED) {
+        set_result(r, PB_SIM_RESULT_OK, NULL);
+        return PB_SIM_FOLLOW_REACHED;
+    }
+    set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' stopped following: %s at (%.3f, %.3f, %.3f)", e->name,
+               e->follow_end < sizeof reasons / sizeof reasons[0] ? reasons[e->follow_end] : "?", e->pose[0],
+               e->pose[1], e->pose[2]);
+    return PB_SIM_FOLLOW_STOPPED;
+}
+
+void pb_sim_follow_cancel(pb_sim *sim, uint64_t goal)
+{
+    sim_entity *e = find_follower(sim, goal);
+    if (e)
+        stop_following(e, FOLLOW_CANCELED);
 }

@@ -80,6 +80,30 @@ r = await call('/step_simulation', 'StepSimulation', { steps: 400 });
 st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
 check(Math.hypot(st.state.pose.position.x - 460, st.state.pose.position.y - 365) < 1e-6, `followed to dock_b: ${JSON.stringify(st.state.pose.position)}`);
 
+// plan without following, then follow with the /follow_path action: feedback after every step
+const back = await call('/plan_path', 'PlanPath', { entity: 'bot', goal: pose(40, 40), planner: 'birrt', time_limit: 5, seed: 5 });
+check(back.result.result === 1 && back.path.length >= 2, `plan back: ${back.result.error_message} ${back.outcome}`);
+const follow = new Action({ ros, name: '/follow_path', actionType: 'planbench_interfaces/action/FollowPath' });
+const ffb = [];
+const fres = await new Promise((ok, fail) => follow.sendGoal({ entity: 'bot', path: back.path, speed: 400 }, ok, (fb) => ffb.push(fb), (e) => fail(new Error(e))));
+check(fres.result.result === 1 && Math.hypot(fres.pose.position.x - 40, fres.pose.position.y - 40) < 1e-6, `follow_path result ${JSON.stringify(fres)}`);
+check(ffb.length >= 2 && ffb.length === fres.completed_steps && ffb.every((f, i) => f.completed_steps === i + 1) &&
+  ffb.every((f, i) => i === 0 || f.distance_remaining <= ffb[i - 1].distance_remaining + 1e-9) && ffb[ffb.length - 1].distance_remaining === 0,
+  `follow_path feedback: ${ffb.length} messages, ${JSON.stringify(ffb.slice(-2))}`);
+st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(Math.hypot(st.state.pose.position.x - 40, st.state.pose.position.y - 40) < 1e-6, `followed back: ${JSON.stringify(st.state.pose.position)}`);
+// a slow goal is canceled while the server answers others
+const slow = new Promise((ok) => {
+  const id = follow.sendGoal({ entity: 'bot', path: [pose(40, 40), pose(100, 40)], speed: 0.01 }, () => ok('succeeded'), () => {}, (e) => ok(String(e)));
+  setTimeout(() => follow.cancelGoal(id), 200);
+});
+const meanwhile = await call('/get_entity_state', 'GetEntityState', { entity: 'car' });
+check(meanwhile.result.result === 1, 'served while following');
+const slowOutcome = await slow;
+check(slowOutcome.includes('canceled'), `follow cancel: ${slowOutcome}`);
+st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(st.state.pose.position.x > 40 && st.state.pose.position.x < 100, `canceled follower stopped on the way: ${st.state.pose.position.x}`);
+
 // transport failure form
 const unknown = await call('/no_such_service', 'X', {}).then(() => 'ok', (e) => e.message);
 check(unknown.includes('does not exist'), `unknown service: ${unknown}`);

@@ -69,7 +69,8 @@ class Client:
         """One text message as a dict (or the raw text when it is not JSON); None on close."""
         end = time.time() + timeout
         while True:
-            if len(self.buf) >= 2:
+            need = 2 + {126: 2, 127: 8}.get(self.buf[1] & 0x7F, 0) if len(self.buf) >= 2 else 2
+            if len(self.buf) >= need:  # a whole header (it can end in the middle of a chunk)
                 b1 = self.buf[1] & 0x7F
                 off = 2
                 if b1 == 126:
@@ -277,6 +278,71 @@ def run(port):
     time.sleep(0.1)
     r = f.call("/step_simulation", {"steps": 1})
     check(r["result"] is True and r["values"]["result"]["result"] == 1, "stepping works after the goal's owner left")
+    # /follow_path: feedback after every step, other clients served meanwhile, cancel works
+    r = a.call("/spawn_entity", {"name": "walker", "entity_resource": {"uri": "model://disc_robot"},
+                                 "initial_pose": {"pose": pose(250, 200)}})
+    check(r["values"]["result"]["result"] == 1, "spawn walker: %s" % r)
+    slow = {"entity": "walker", "path": [pose(250, 200), pose(260, 200)], "speed": 0.001}
+    a.send({"op": "send_action_goal", "id": "p1", "action": "/follow_path",
+            "action_type": "planbench_interfaces/action/FollowPath", "args": slow, "feedback": True})
+    time.sleep(0.2)
+    r = f.call("/get_entity_state", {"entity": "keeper"})
+    check(r["result"] is True and r["values"]["state"]["pose"]["position"]["x"] == 40,
+          "served during a follow_path goal")
+    a.send({"op": "cancel_action_goal", "id": "p1", "action": "/follow_path"})
+    fb = []
+    r = a.recv()
+    while r is not None and r.get("op") == "action_feedback":
+        fb.append(r["values"])
+        r = a.recv()
+    check(r is not None and r.get("op") == "action_result" and r["status"] == 5 and r["id"] == "p1",
+          "canceled follow goal: %s" % r)
+    check(len(fb) > 10 and all(fb[i + 1]["completed_steps"] == fb[i]["completed_steps"] + 1 and
+                               fb[i + 1]["distance_remaining"] < fb[i]["distance_remaining"] and
+                               fb[i + 1]["pose"]["position"]["x"] > fb[i]["pose"]["position"]["x"]
+                               for i in range(len(fb) - 1)),
+          "follow feedback after every step, making progress (%d messages)" % len(fb))
+    x_cancel = r["values"]["pose"]["position"]["x"] if r else None
+    check(r is not None and 250 < x_cancel < 260 and r["values"]["completed_steps"] == len(fb),
+          "the result says where it stopped: %s" % r)
+    time.sleep(0.05)
+    r = a.call("/get_entity_state", {"entity": "walker"})
+    check(r["values"]["state"]["pose"]["position"]["x"] == x_cancel, "a canceled follower stays put")
+    fast = {"entity": "walker", "path": [pose(260, 200)], "speed": 100}
+    a.send({"op": "send_action_goal", "id": "p2", "action": "follow_path", "args": fast, "feedback": True})
+    fb = []
+    r = a.recv()
+    while r is not None and r.get("op") == "action_feedback":
+        fb.append(r["values"])
+        r = a.recv()
+    check(r is not None and r["status"] == 4 and r["values"]["result"]["result"] == 1 and
+          r["values"]["pose"]["position"]["x"] == 260 and r["values"]["completed_steps"] == len(fb) >= 1 and
+          fb[-1]["distance_remaining"] == 0,
+          "follow goal reaches its end: %s, %d feedback" % (r, len(fb)))
+    a.send({"op": "send_action_goal", "id": "p3", "action": "/follow_path", "args": {"entity": "walker", "path": 7}})
+    r = a.recv()
+    check(r["op"] == "action_result" and r["result"] is False and r["status"] == 0, "bad follow goal: %s" % r)
+    a.send({"op": "send_action_goal", "id": "p4", "action": "/follow_path",
+            "args": {"entity": "walker", "path": [pose(2, 2)]}})
+    r = a.recv()
+    check(r["op"] == "action_result" and r["status"] == 6 and r["values"]["result"]["result"] == 4 and
+          "waypoint 0" in r["values"]["result"]["error_message"], "follow into a wall aborts: %s" % r)
+    # the CancelGoal service cancels the caller's goals of that action only
+    a.send({"op": "send_action_goal", "id": "p5", "action": "/follow_path",
+            "args": {"entity": "walker", "path": [pose(250, 200)], "speed": 0.001}, "feedback": False})
+    r = f.call("/follow_path/_action/cancel_goal", {})
+    check(r["result"] is True, "cancel_goal service answers: %s" % r)
+    r = a.call("/simulate_steps/_action/cancel_goal", {})
+    check(r["result"] is True and r.get("op") == "service_response", "cancel of another action: %s" % r)
+    time.sleep(0.1)
+    r = a.call("/get_entity_state", {"entity": "walker"})
+    x_run = r["values"]["state"]["pose"]["position"]["x"] if r and r.get("op") == "service_response" else None
+    check(x_run is not None and x_run < 260, "the goal still runs after others' cancels: %s" % r)
+    r = a.call("/follow_path/_action/cancel_goal", {})
+    while r is not None and r.get("op") != "action_result":
+        r = a.recv()
+    check(r is not None and r["id"] == "p5" and r["status"] == 5, "own cancel_goal service cancels: %s" % r)
+    a.call("/delete_entity", {"entity": "walker"})
     # subscriptions: entity events reach a subscriber
     f.send({"op": "subscribe", "id": "s", "topic": "/entity_events", "type": "planbench_interfaces/msg/EntityEvent"})
     f.call("/get_simulation_state", {})  # a round trip: the subscription is in place

@@ -60,7 +60,9 @@ double pbf_distance_bound(const pbf_geometry *a, const double *ra, const double 
 /** Static obstacles behind a broad phase (FCL's dynamic AABB tree). */
 typedef struct pbf_environment pbf_environment;
 
+/** An empty environment; NULL when out of memory. Free with pbf_environment_destroy(). */
 pbf_environment *pbf_environment_create(void);
+/** Free an environment (not the geometries added to it); NULL is accepted. */
 void pbf_environment_destroy(pbf_environment *env);
 /** Add an obstacle (the geometry is shared, not copied); false when out of memory. Only
  * before pbf_environment_build(). */
@@ -68,6 +70,7 @@ bool pbf_environment_add(pbf_environment *env, const pbf_geometry *geometry, con
                          const double *t);
 /** Build the broad phase. After this the environment is read-only and thread-safe. */
 bool pbf_environment_build(pbf_environment *env);
+/** Number of obstacles added. */
 size_t pbf_environment_size(const pbf_environment *env);
 /** Does `geometry` at (r, t) touch any obstacle? Obstacles whose bounding boxes miss the
  * geometry's cost a tree descent only. */
