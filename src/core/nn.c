@@ -36,6 +36,7 @@ struct pb_nn {
     size_t crossover;   /* size at which AUTO switches to the kd-tree */
     bool opaque;
     bool any_period;
+    bool unit_weights; /* every weight is 1: the hot 2D/3D search skips the multiplications */
     const pb_engine *engine;
     double weight[PB_MAX_DIM];
     double period[PB_MAX_DIM];
@@ -75,8 +76,11 @@ pb_status pb_nn_create(pb_nn **out, const pb_engine *engine)
     nn->forced_linear = nn->opaque;
     nn->crossover = pb_nn_crossover(nn->dim);
     nn->linear = nn->forced_linear || nn->crossover > 0;
-    for (int i = 0; i < nn->dim; i++)
+    nn->unit_weights = true;
+    for (int i = 0; i < nn->dim; i++) {
         nn->any_period |= nn->period[i] > 0.0;
+        nn->unit_weights &= nn->weight[i] == 1.0;
+    }
     return PB_OK;
 }
 
@@ -225,11 +229,19 @@ static uint32_t new_node(pb_nn *nn)
     return n;
 }
 
+/* Copy a configuration: a plain loop, since dims are small and a memcpy call costs more than
+ * the copy in the hot insertion path. */
+static inline void copy_q(double *dst, const double *src, int dim)
+{
+    for (int i = 0; i < dim; i++)
+        dst[i] = src[i];
+}
+
 static void box_set_point(pb_nn *nn, uint32_t node, const double *q)
 {
     double *lo = nn->box + (size_t)node * 2 * (size_t)nn->dim;
-    memcpy(lo, q, (size_t)nn->dim * sizeof(double));
-    memcpy(lo + nn->dim, q, (size_t)nn->dim * sizeof(double));
+    copy_q(lo, q, nn->dim);
+    copy_q(lo + nn->dim, q, nn->dim);
 }
 
 static void box_extend(pb_nn *nn, uint32_t node, const double *q)
@@ -248,14 +260,20 @@ static void box_extend(pb_nn *nn, uint32_t node, const double *q)
 static void bucket_push(pb_nn *nn, uint32_t b, uint32_t id, const double *q)
 {
     const uint32_t k = nn->buckets[b].count++;
-    memcpy(nn->bq + ((size_t)b * BUCKET + k) * (size_t)nn->dim, q, (size_t)nn->dim * sizeof(double));
+    copy_q(nn->bq + ((size_t)b * BUCKET + k) * (size_t)nn->dim, q, nn->dim);
     nn->bid[(size_t)b * BUCKET + k] = id;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* Sort a bucket's worth of values (insertion sort: at most BUCKET of them). */
+static void sort_small(double *v, uint32_t n)
 {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    for (uint32_t i = 1; i < n; i++) {
+        const double x = v[i];
+        uint32_t k = i;
+        for (; k > 0 && v[k - 1] > x; k--)
+            v[k] = v[k - 1];
+        v[k] = x;
+    }
 }
 
 /* Turn full leaf `leaf` into an internal node with two leaves. Returns false when its points
@@ -280,10 +298,10 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
     if (nn->buckets[head].next != NONE)
         return false; /* a chain of identical points stays a chain */
     const uint32_t count = nn->buckets[head].count;
-    double values[BUCKET];
+    double values[BUCKET] = {0}; /* count == BUCKET here; the zeroes quiet -Wmaybe-uninitialized */
     for (uint32_t k = 0; k < count; k++)
         values[k] = nn->bq[((size_t)head * BUCKET + k) * (size_t)dim + (size_t)best];
-    qsort(values, count, sizeof(double), cmp_double);
+    sort_small(values, count);
     double split = values[count / 2];
     if (split <= values[0]) {
         /* many equal to the minimum: split just above it */
@@ -502,7 +520,7 @@ typedef struct nearest_state {
 } nearest_state;
 
 static inline __attribute__((always_inline)) double box_gap2(const pb_nn *nn, uint32_t index, const double *q,
-                                                             const int dim, const bool wrap)
+                                                             const int dim, const bool wrap, const bool unit)
 {
     if (wrap)
         return box_dist2(nn, index, q);
@@ -510,27 +528,31 @@ static inline __attribute__((always_inline)) double box_gap2(const pb_nn *nn, ui
     const double *hi = lo + dim;
     double sum = 0.0;
     for (int i = 0; i < dim; i++) {
-        const double gap = (q[i] < lo[i] ? lo[i] - q[i] : q[i] > hi[i] ? q[i] - hi[i] : 0.0) * nn->weight[i];
+        const double gap = (q[i] < lo[i]   ? lo[i] - q[i]
+                            : q[i] > hi[i] ? q[i] - hi[i]
+                                           : 0.0) *
+                           (unit ? 1.0 : nn->weight[i]);
         sum += gap * gap;
     }
     return sum;
 }
 
-static inline __attribute__((always_inline)) double point_d2(const pb_nn *nn, const double *a,
-                                                             const double *b, const int dim, const bool wrap)
+static inline __attribute__((always_inline)) double
+point_d2(const pb_nn *nn, const double *a, const double *b, const int dim, const bool wrap, const bool unit)
 {
     if (wrap)
         return dist2(nn, a, b);
     double sum = 0.0;
     for (int i = 0; i < dim; i++) {
-        const double d = nn->weight[i] * (b[i] - a[i]);
+        const double d = (unit ? 1.0 : nn->weight[i]) * (b[i] - a[i]);
         sum += d * d;
     }
     return sum;
 }
 
-static inline __attribute__((always_inline)) void
-nearest_search(const pb_nn *nn, const double *q, nearest_state *s, const int dim, const bool wrap)
+static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn, const double *q,
+                                                                 nearest_state *s, const int dim,
+                                                                 const bool wrap, const bool unit)
 {
     uint32_t stack_node[NEAREST_STACK];
     double stack_bound[NEAREST_STACK];
@@ -550,8 +572,8 @@ nearest_search(const pb_nn *nn, const double *q, nearest_state *s, const int dim
                     const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
                     const uint32_t count = nn->buckets[b].count;
                     for (uint32_t k = 0; k < count; k++) {
-                        const double d2 = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap);
-                        if (d2 < s->best_d2 || (d2 == s->best_d2 && ids[k] < s->best_id)) {
+                        const double d2 = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
+                        if (d2 < s->best_d2) { /* ties: the first found, deterministic for one tree */
                             s->best_d2 = d2;
                             s->best_id = ids[k];
                         }
@@ -559,8 +581,8 @@ nearest_search(const pb_nn *nn, const double *q, nearest_state *s, const int dim
                 }
                 break;
             }
-            const double b0 = box_gap2(nn, n->child[0], q, dim, wrap);
-            const double b1 = box_gap2(nn, n->child[1], q, dim, wrap);
+            const double b0 = box_gap2(nn, n->child[0], q, dim, wrap, unit);
+            const double b1 = box_gap2(nn, n->child[1], q, dim, wrap, unit);
             const int first = b1 < b0;
             const double near_bound = first ? b1 : b0, far_bound = first ? b0 : b1;
             const uint32_t near_child = n->child[first], far_child = n->child[!first];
@@ -583,15 +605,15 @@ nearest_search(const pb_nn *nn, const double *q, nearest_state *s, const int dim
 
 static void nearest_2d(const pb_nn *nn, const double *q, nearest_state *s)
 {
-    nearest_search(nn, q, s, 2, false);
+    nearest_search(nn, q, s, 2, false, true);
 }
 static void nearest_3d(const pb_nn *nn, const double *q, nearest_state *s)
 {
-    nearest_search(nn, q, s, 3, false);
+    nearest_search(nn, q, s, 3, false, true);
 }
 static void nearest_any(const pb_nn *nn, const double *q, nearest_state *s)
 {
-    nearest_search(nn, q, s, nn->dim, nn->any_period);
+    nearest_search(nn, q, s, nn->dim, nn->any_period, false);
 }
 
 uint32_t pb_nn_nearest(const pb_nn *nn, const double *q, double *dist)
@@ -609,9 +631,9 @@ uint32_t pb_nn_nearest(const pb_nn *nn, const double *q, double *dist)
     nearest_state s = {DBL_MAX, NONE};
     if (nn->any_period)
         nearest_any(nn, q, &s);
-    else if (nn->dim == 2)
+    else if (nn->dim == 2 && nn->unit_weights)
         nearest_2d(nn, q, &s);
-    else if (nn->dim == 3)
+    else if (nn->dim == 3 && nn->unit_weights)
         nearest_3d(nn, q, &s);
     else
         nearest_any(nn, q, &s);

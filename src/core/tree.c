@@ -53,7 +53,9 @@ uint32_t pb_tree_add(pb_tree *tree, const double *q, uint32_t parent, double cos
     if (tree->n == PB_NO_NODE - 1 || !reserve(tree, tree->n + 1))
         return PB_NO_NODE;
     const uint32_t i = tree->n;
-    memcpy(tree->q + (size_t)i * (size_t)tree->dim, q, (size_t)tree->dim * sizeof(double));
+    double *dst = tree->q + (size_t)i * (size_t)tree->dim;
+    for (int k = 0; k < tree->dim; k++) /* a loop beats a memcpy call for a few doubles */
+        dst[k] = q[k];
     tree->parent[i] = parent;
     tree->cost[i] = cost;
     if (pb_nn_add(tree->nn, i, q) != PB_OK)

@@ -957,7 +957,24 @@ pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_params *pa
     }
     memcpy(v->layer.rgb, v->base.rgb, (size_t)v->base.width * (size_t)v->base.height * 3);
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0");
-    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+    /* Opening the X display right after a previous window closed fails now and then on a
+     * busy machine ("x11 not available"): try a few times before giving up. */
+    int video = SDL_InitSubSystem(SDL_INIT_VIDEO);
+    const bool display_named = getenv("DISPLAY") || getenv("WAYLAND_DISPLAY");
+    if (!display_named && !getenv("SDL_VIDEODRIVER")) {
+        /* Without these SDL may settle on an off-screen driver: a window nobody can see,
+         * waiting for a key nobody can press. */
+        pb_diag_set(diag, NULL, 0, 0,
+                    "no display: DISPLAY is not set (on a headless machine run under xvfb-run, or use "
+                    "--screenshot with SDL_VIDEODRIVER=offscreen)");
+        st = PB_ERR_UNSUPPORTED;
+        goto fail;
+    }
+    for (int attempt = 1; video != 0 && display_named && attempt < 10; attempt++) {
+        SDL_Delay(50u * (unsigned)attempt);
+        video = SDL_InitSubSystem(SDL_INIT_VIDEO);
+    }
+    if (video != 0) {
         pb_diag_set(diag, NULL, 0, 0, "cannot open a display: %s", SDL_GetError());
         st = PB_ERR_UNSUPPORTED;
         goto fail;

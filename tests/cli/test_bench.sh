@@ -172,7 +172,8 @@ option.bounds = 0:1,0:1
 option.expr = x0 >= 0
 start = 0.1,0.1
 goal = 0.9,0.9
-[planner.rrt]
+; an anytime planner uses its whole 0.25 s, so the benchmark lasts long enough to be killed
+[planner.rrtstar]
 EOF2
 "$PB" bench "$T/long.ini" -j 2 -q --out "$T/lout" >/dev/null 2>&1 &
 pid=$!

@@ -224,7 +224,7 @@ int main(void)
 
     /* ---- query mode: clicks place start and goal, obstacles refused ---- */
     params.query_mode = true;
-    CHECK(pb_viz_create(&viz, engine, &params, &diag) == PB_OK);
+    CHECK_MSG(pb_viz_create(&viz, engine, &params, &diag) == PB_OK, "%s", diag.message);
     if (viz) {
         const double wall[2] = {40.5, 30.5}, a[2] = {10.5, 10.5}, b[2] = {120.5, 140.5};
         double x, y;
