@@ -208,18 +208,7 @@ static const void *get_data(const void *self, const char *what)
 
 static pb_status render(const void *self, pb_image *image, double *scale, pb_diag *diag)
 {
-    const pb_bitmap *map = &((const image2d *)self)->map;
-    pb_status st = pb_image_init(image, map->width, map->height);
-    if (st != PB_OK) {
-        pb_diag_set(diag, NULL, 0, 0, "out of memory for the picture");
-        return st;
-    }
-    for (int y = 0; y < map->height; y++)
-        for (int x = 0; x < map->width; x++)
-            if (!pb_bitmap_free(map, x, y))
-                memset(image->rgb + ((size_t)y * (size_t)map->width + (size_t)x) * 3, 40, 3);
-    *scale = 1.0;
-    return PB_OK;
+    return pb_bitmap_render(&((const image2d *)self)->map, image, scale, diag);
 }
 
 static void destroy(void *self)
@@ -233,19 +222,6 @@ static void destroy(void *self)
 }
 
 /* Read an "X,Y" default from a text chunk. */
-static pb_status read_default(const pb_bitmap *map, const char *path, const char *key, double *out,
-                              bool *found, pb_diag *diag)
-{
-    const char *text = pb_bitmap_text(map, key);
-    *found = text != NULL;
-    if (!text)
-        return PB_OK;
-    if (pb_parse_doubles(text, out, 2) != 2) {
-        pb_diag_set(diag, path, 0, 0, "text chunk '%s' must be \"X,Y\", got \"%s\"", key, text);
-        return PB_ERR_INVALID;
-    }
-    return PB_OK;
-}
 
 static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
@@ -273,14 +249,12 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     setup->upper[0] = e->map.width;
     setup->upper[1] = e->map.height;
     setup->resolution = 1.0;
-    bool has_start = false, has_goal = false;
-    if ((st = read_default(&e->map, path, "planbench:start", setup->default_start, &has_start, diag)) !=
-            PB_OK ||
-        (st = read_default(&e->map, path, "planbench:goal", setup->default_goal, &has_goal, diag)) != PB_OK) {
+    st = pb_bitmap_read_defaults(&e->map, path, "planbench:start", "planbench:goal", 2, "X,Y",
+                                 setup->default_start, setup->default_goal, &setup->has_defaults, diag);
+    if (st != PB_OK) {
         destroy(e);
         return st;
     }
-    setup->has_defaults = has_start && has_goal;
     *self_out = e;
     return PB_OK;
 }

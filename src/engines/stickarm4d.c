@@ -129,18 +129,7 @@ static const void *get_data(const void *self, const char *what)
 
 static pb_status render(const void *self, pb_image *image, double *scale, pb_diag *diag)
 {
-    const pb_bitmap *map = &((const stickarm *)self)->map;
-    const pb_status st = pb_image_init(image, map->width, map->height);
-    if (st != PB_OK) {
-        pb_diag_set(diag, NULL, 0, 0, "out of memory for the picture");
-        return st;
-    }
-    for (int y = 0; y < map->height; y++)
-        for (int x = 0; x < map->width; x++)
-            if (!pb_bitmap_free(map, x, y))
-                memset(image->rgb + ((size_t)y * (size_t)map->width + (size_t)x) * 3, 40, 3);
-    *scale = 1.0;
-    return PB_OK;
+    return pb_bitmap_render(&((const stickarm *)self)->map, image, scale, diag);
 }
 
 /* Draw the arm: both links, a disc on the base and a dot on the elbow. The picture's
@@ -157,19 +146,6 @@ static void draw_config(const void *self, pb_image *image, double scale, const d
 }
 
 /* Read an "X,Y,TH1,TH2" default from a text chunk. */
-static pb_status read_default(const pb_bitmap *map, const char *path, const char *key, double *out,
-                              bool *found, pb_diag *diag)
-{
-    const char *text = pb_bitmap_text(map, key);
-    *found = text != NULL;
-    if (!text)
-        return PB_OK;
-    if (pb_parse_doubles(text, out, 4) != 4) {
-        pb_diag_set(diag, path, 0, 0, "text chunk '%s' must be \"X,Y,TH1,TH2\", got \"%s\"", key, text);
-        return PB_ERR_INVALID;
-    }
-    return PB_OK;
-}
 
 static const char *const known_options[] = {"arm_lengths", "edge_order", NULL};
 
@@ -232,15 +208,13 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     setup->weights[3] = arm->l2;
     setup->resolution = 1.0; /* unused: visible() chooses its own spacing */
     setup->bisection = bisection;
-    bool has_start = false, has_goal = false;
-    if ((st = read_default(&arm->map, path, "planbench:stickarm4d:start", setup->default_start, &has_start,
-                           diag)) != PB_OK ||
-        (st = read_default(&arm->map, path, "planbench:stickarm4d:goal", setup->default_goal, &has_goal,
-                           diag)) != PB_OK) {
+    st = pb_bitmap_read_defaults(&arm->map, path, "planbench:stickarm4d:start", "planbench:stickarm4d:goal",
+                                 4, "X,Y,TH1,TH2", setup->default_start, setup->default_goal,
+                                 &setup->has_defaults, diag);
+    if (st != PB_OK) {
         destroy(arm);
         return st;
     }
-    setup->has_defaults = has_start && has_goal;
     *self_out = arm;
     return PB_OK;
 }

@@ -1,6 +1,7 @@
 /* PNG maps through libpng's classic API: every colour type and bit depth is reduced to
  * 8-bit RGB(A) rows, and each row is packed into free/occupied bits as it is read. */
 #include "io/png_map.h"
+#include "planbench/impl/engine_impl.h"
 
 #include <errno.h>
 #include <png.h>
@@ -257,4 +258,47 @@ uint64_t pb_bitmap_count_free(const pb_bitmap *map)
     for (size_t i = 0; i < map->words_per_row * (size_t)map->height; i++)
         n += (uint64_t)__builtin_popcountll(map->bits[i]);
     return n;
+}
+
+static pb_status read_vector(const pb_bitmap *map, const char *path, const char *key, int dim,
+                             const char *format, double *out, bool *found, pb_diag *diag)
+{
+    const char *text = pb_bitmap_text(map, key);
+    *found = text != NULL;
+    if (!text)
+        return PB_OK;
+    double values[PB_MAX_DIM];
+    if (dim > PB_MAX_DIM || pb_parse_doubles(text, values, dim) != dim) {
+        pb_diag_set(diag, path, 0, 0, "text chunk '%s' must be \"%s\", got \"%s\"", key, format, text);
+        return PB_ERR_INVALID;
+    }
+    memcpy(out, values, (size_t)dim * sizeof(double));
+    return PB_OK;
+}
+
+pb_status pb_bitmap_read_defaults(const pb_bitmap *map, const char *path, const char *start_key,
+                                  const char *goal_key, int dim, const char *format, double *start,
+                                  double *goal, bool *has, pb_diag *diag)
+{
+    bool has_start = false, has_goal = false;
+    pb_status st = read_vector(map, path, start_key, dim, format, start, &has_start, diag);
+    if (st == PB_OK)
+        st = read_vector(map, path, goal_key, dim, format, goal, &has_goal, diag);
+    *has = st == PB_OK && has_start && has_goal;
+    return st;
+}
+
+pb_status pb_bitmap_render(const pb_bitmap *map, pb_image *image, double *scale, pb_diag *diag)
+{
+    const pb_status st = pb_image_init(image, map->width, map->height);
+    if (st != PB_OK) {
+        pb_diag_set(diag, NULL, 0, 0, "out of memory for the picture");
+        return st;
+    }
+    for (int y = 0; y < map->height; y++)
+        for (int x = 0; x < map->width; x++)
+            if (!pb_bitmap_free(map, x, y))
+                memset(image->rgb + ((size_t)y * (size_t)map->width + (size_t)x) * 3, 40, 3);
+    *scale = 1.0;
+    return PB_OK;
 }

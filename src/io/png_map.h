@@ -7,7 +7,7 @@
 #ifndef PB_IO_PNG_MAP_H
 #define PB_IO_PNG_MAP_H
 
-#include "planbench/base.h"
+#include "planbench/image.h"
 
 /** Largest map accepted, in pixels (width * height): 2^28, a 32 MiB bitmap. */
 #define PB_PNG_MAX_PIXELS ((uint64_t)1 << 28)
@@ -43,6 +43,16 @@ pb_status pb_png_load_memory(const void *data, size_t size, const char *name, pb
 void pb_bitmap_finish(pb_bitmap *map);
 /** The value of text chunk `key`, NULL when absent. Borrowed from the map. */
 const char *pb_bitmap_text(const pb_bitmap *map, const char *key);
+/** A map's default start and goal from its text chunks `start_key` and `goal_key`, each
+ * `dim` comma-separated numbers (`format` names them in the message, as "X,Y"). `*has` is true
+ * when both are present; a malformed value is an error naming the file and the key. */
+pb_status pb_bitmap_read_defaults(const pb_bitmap *map, const char *path, const char *start_key,
+                                  const char *goal_key, int dim, const char *format, double *start,
+                                  double *goal, bool *has, pb_diag *diag);
+
+/** Draw the map into a new picture (free white, obstacles dark grey), scale 1. */
+pb_status pb_bitmap_render(const pb_bitmap *map, pb_image *image, double *scale, pb_diag *diag);
+
 /** Number of free pixels. */
 uint64_t pb_bitmap_count_free(const pb_bitmap *map);
 
