@@ -581,11 +581,11 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                 }
                 break;
             }
-            const double b0 = box_gap2(nn, n->child[0], q, dim, wrap, unit);
-            const double b1 = box_gap2(nn, n->child[1], q, dim, wrap, unit);
-            const int first = b1 < b0;
-            const double near_bound = first ? b1 : b0, far_bound = first ? b0 : b1;
+            /* The child on q's side of the split is visited first, with no box test of its own
+             * (the parent's bound already holds for it); only the far child's box is measured. */
+            const int first = q[n->split_dim] >= n->split;
             const uint32_t near_child = n->child[first], far_child = n->child[!first];
+            const double far_bound = box_gap2(nn, far_child, q, dim, wrap, unit);
             if (far_bound <= s->best_d2) {
                 if (top < NEAREST_STACK) {
                     stack_node[top] = far_child;
@@ -596,8 +596,6 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                     knn_node(nn, far_child, q, &ks);
                 }
             }
-            if (near_bound > s->best_d2)
-                break;
             node = near_child;
         }
     }
