@@ -228,33 +228,41 @@ static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
     return "?";
 }
 
-/* The C-space check of a footprint at a pose: NULL when free, else a message naming what it
- * hits (written into `why`). */
+/* The C-space check of a footprint at a pose: true when free, else false with a message
+ * naming what it hits written into `why` (when `why` is NULL nothing is formatted: the motion
+ * step only needs the answer). */
+/* snprintf into `why` unless the caller wants no message. */
+#define explain(why, size, ...)                                                                              \
+    do {                                                                                                     \
+        if (why)                                                                                             \
+            snprintf((why), (size), __VA_ARGS__);                                                            \
+    } while (0)
+
 static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose, uint32_t self, char *why,
                          size_t size)
 {
     pb_hit hit;
     if (pb_engine_footprint_check(sim->engine, fp, pose, self, &hit) != PB_OK) {
-        snprintf(why, size, "the world's engine cannot check footprints");
+        explain(why, size, "the world's engine cannot check footprints");
         return false;
     }
     switch (hit.kind) {
     case PB_HIT_NONE:
         return true;
     case PB_HIT_OUTSIDE:
-        snprintf(why, size, "pose (%.3f, %.3f, %.3f) puts the footprint outside the map [0, %g] x [0, %g]",
-                 pose[0], pose[1], pose[2], pb_engine_upper(sim->engine)[0], pb_engine_upper(sim->engine)[1]);
+        explain(why, size, "pose (%.3f, %.3f, %.3f) puts the footprint outside the map [0, %g] x [0, %g]",
+                pose[0], pose[1], pose[2], pb_engine_upper(sim->engine)[0], pb_engine_upper(sim->engine)[1]);
         return false;
     case PB_HIT_MAP:
-        snprintf(why, size, "pose (%.3f, %.3f, %.3f) hits an obstacle of the map at pixel (%d, %d)", pose[0],
-                 pose[1], pose[2], hit.pixel_x, hit.pixel_y);
+        explain(why, size, "pose (%.3f, %.3f, %.3f) hits an obstacle of the map at pixel (%d, %d)", pose[0],
+                pose[1], pose[2], hit.pixel_x, hit.pixel_y);
         return false;
     case PB_HIT_OBSTACLE:
-        snprintf(why, size, "pose (%.3f, %.3f, %.3f) overlaps entity '%s'", pose[0], pose[1], pose[2],
-                 entity_by_obstacle(sim, hit.obstacle_id));
+        explain(why, size, "pose (%.3f, %.3f, %.3f) overlaps entity '%s'", pose[0], pose[1], pose[2],
+                entity_by_obstacle(sim, hit.obstacle_id));
         return false;
     default:
-        snprintf(why, size, "malformed footprint or pose");
+        explain(why, size, "malformed footprint or pose");
         return false;
     }
 }
@@ -1143,8 +1151,7 @@ static void step_entity(pb_sim *sim, sim_entity *e)
         target[1] = e->pose[1] + e->twist[1] * sim->dt;
         target[2] = wrap_angle(e->pose[2] + e->twist[2] * sim->dt);
     }
-    char why[8];
-    if (pose_is_free(sim, &e->footprint, target, e->obstacle, why, sizeof why)) {
+    if (pose_is_free(sim, &e->footprint, target, e->obstacle, NULL, 0)) {
         memcpy(e->pose, target, sizeof target);
     } else {
         double lo = 0.0, hi = 1.0, best[3];
@@ -1154,7 +1161,7 @@ static void step_entity(pb_sim *sim, sim_entity *e)
             const double t = (lo + hi) / 2;
             double q[3] = {e->pose[0] + t * (target[0] - e->pose[0]),
                            e->pose[1] + t * (target[1] - e->pose[1]), wrap_angle(e->pose[2] + t * dyaw)};
-            if (pose_is_free(sim, &e->footprint, q, e->obstacle, why, sizeof why)) {
+            if (pose_is_free(sim, &e->footprint, q, e->obstacle, NULL, 0)) {
                 lo = t;
                 memcpy(best, q, sizeof best);
             } else {
