@@ -119,15 +119,6 @@ static pb_status load_doc(yaml_ctx *y, const char *path, const char *data, size_
     return PB_OK;
 }
 
-static char *dup_string(const char *s)
-{
-    const size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* `dir/.../name.ext` for the first of `dir`, its parent, its grandparent that has it. */
 static char *find_up(const char *dir, const char *name, const char *ext)
 {
@@ -138,32 +129,10 @@ static char *find_up(const char *dir, const char *name, const char *ext)
         if (n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0) {
             /* without "..": mesh file names are resolved relative to the URDF */
             char *canonical = realpath(path, NULL);
-            return canonical ? canonical : dup_string(path);
+            return canonical ? canonical : strdup(path);
         }
     }
     return NULL;
-}
-
-static pb_status add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape)
-{
-    if (world->n_obstacles == *capacity) {
-        const size_t cap = *capacity ? 2 * *capacity : 16;
-        pb_shape *s = realloc(world->obstacles, cap * sizeof *s);
-        if (!s)
-            return PB_ERR_NOMEM;
-        world->obstacles = s;
-        char **n = realloc(world->obstacle_names, cap * sizeof *n);
-        if (!n)
-            return PB_ERR_NOMEM;
-        world->obstacle_names = n;
-        *capacity = cap;
-    }
-    char *copy = dup_string(name);
-    if (!copy)
-        return PB_ERR_NOMEM;
-    world->obstacles[world->n_obstacles] = *shape;
-    world->obstacle_names[world->n_obstacles++] = copy;
-    return PB_OK;
 }
 
 /* world.collision_objects: primitives (box: full sizes; cylinder: height, radius; sphere:
@@ -223,7 +192,7 @@ static pb_status read_scene(const yaml_ctx *y, pb_world *world)
                 return st;
             char name[256];
             snprintf(name, sizeof name, np > 1 ? "%s#%d" : "%s", id ? id : "object", k);
-            if ((st = add_obstacle(world, &capacity, name, &shape)) != PB_OK)
+            if ((st = pb_world_add_obstacle(world, &capacity, name, &shape)) != PB_OK)
                 return st;
         }
     }
@@ -249,7 +218,7 @@ static pb_status read_request(const yaml_ctx *y, pb_world *world)
         const char *name = scalar(map_get(y, c, "joint_name"));
         if (!name || !number(map_get(y, c, "position"), &world->goal[i]))
             return yfail(y, c, "a joint constraint needs joint_name and position", NULL);
-        if (!(world->joints[i] = dup_string(name)))
+        if (!(world->joints[i] = strdup(name)))
             return PB_ERR_NOMEM;
         world->n_joints++;
     }
@@ -355,7 +324,7 @@ static pb_status load_problem(pb_world *world, const char *scene_path, const cha
     } else {
         world->srdf_path = find_up(dir, robot, ".srdf");
         const char *base = strrchr(scene_path, '/');
-        if (!(world->name = dup_string(base ? base + 1 : scene_path)))
+        if (!(world->name = strdup(base ? base + 1 : scene_path)))
             st = PB_ERR_NOMEM;
     }
     yaml_document_delete(&scene.doc);

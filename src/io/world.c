@@ -70,7 +70,7 @@ void pb_world_finish(pb_world *world)
     memset(world, 0, sizeof *world);
 }
 
-static pb_status add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape)
+pb_status pb_world_add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape)
 {
     if (world->n_obstacles == *capacity) {
         const size_t cap = *capacity ? 2 * *capacity : 16;
@@ -261,7 +261,7 @@ static pb_status read_obstacle(const xml_ctx *ctx, const xmlNode *node, pb_world
         if (!(shape.size[i] >= 0.0))
             st = xml_fail(ctx, node, "sizes must not be negative", NULL);
     if (st == PB_OK)
-        st = add_obstacle(world, capacity, name ? name : (const char *)node->name, &shape);
+        st = pb_world_add_obstacle(world, capacity, name ? name : (const char *)node->name, &shape);
     if (st != PB_OK)
         free(shape.mesh_path);
     return st;
@@ -385,7 +385,7 @@ static pb_status read_klampt_obstacle(const xml_ctx *ctx, const xmlNode *node, p
     char fallback[64];
     snprintf(fallback, sizeof fallback, "%s%zu", (const char *)node->name, world->n_obstacles);
     if (st == PB_OK)
-        st = add_obstacle(world, capacity, name ? name : fallback, &shape);
+        st = pb_world_add_obstacle(world, capacity, name ? name : fallback, &shape);
     if (st != PB_OK)
         free(shape.mesh_path);
     return st;
@@ -675,7 +675,7 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
                 shape.size[0] = v[7];
                 shape.size[1] = v[8];
             }
-            st = add_obstacle(world, &capacity, name, &shape);
+            st = pb_world_add_obstacle(world, &capacity, name, &shape);
         } else if (strcmp(kind, "sphere") == 0) {
             if (sscanf(line + 6, "%127s %lf %lf %lf %lf", name, &v[0], &v[1], &v[2], &v[3]) != 5) {
                 pb_diag_set(diag, path, line_no, 0, "sphere: expected NAME px py pz radius");
@@ -686,7 +686,7 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
             shape.type = PB_SHAPE_SPHERE;
             shape.origin = pb_pose_from_xyz_rpy(v, rpy0);
             shape.size[0] = v[3];
-            st = add_obstacle(world, &capacity, name, &shape);
+            st = pb_world_add_obstacle(world, &capacity, name, &shape);
         } else {
             pb_diag_set(diag, path, line_no, 0,
                         "unknown line '%s' (expected start, goal, box, cylinder, sphere, end)", kind);

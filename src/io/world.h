@@ -57,4 +57,8 @@ pb_status pb_world_load_xml_memory(pb_world *world, const char *data, size_t siz
 /** Free what `world` holds; NULL is accepted. */
 void pb_world_finish(pb_world *world);
 
+/** Append a copy of `shape` named `name` (copied) to the world's obstacles; `*capacity` is the
+ * caller's record of the arrays' size (start at 0). For the readers of every world format. */
+pb_status pb_world_add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape);
+
 #endif
