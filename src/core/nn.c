@@ -6,6 +6,7 @@
  * skips any node whose box is farther than the best found so far. The box distance honours
  * weights and wrapping coordinates, so the search is exact under the engine's metric. */
 #include "core/nn.h"
+#include "core/grow.h"
 #include "core/metric.h"
 
 #include <float.h>
@@ -189,15 +190,16 @@ static uint32_t new_bucket(pb_nn *nn)
 {
     if (nn->n_buckets == nn->cap_buckets) {
         const uint32_t cap = nn->cap_buckets ? 2 * nn->cap_buckets : 16;
-        bucket *buckets = realloc(nn->buckets, cap * sizeof *buckets);
+        const size_t old = nn->cap_buckets, d = (size_t)nn->dim;
+        bucket *buckets = pb_grow(nn->buckets, old * sizeof *buckets, cap * sizeof *buckets);
         if (!buckets)
             return NONE;
         nn->buckets = buckets;
-        double *bq = realloc(nn->bq, (size_t)cap * BUCKET * (size_t)nn->dim * sizeof *bq);
+        double *bq = pb_grow(nn->bq, old * BUCKET * d * sizeof *bq, (size_t)cap * BUCKET * d * sizeof *bq);
         if (!bq)
             return NONE;
         nn->bq = bq;
-        uint32_t *bid = realloc(nn->bid, (size_t)cap * BUCKET * sizeof *bid);
+        uint32_t *bid = pb_grow(nn->bid, old * BUCKET * sizeof *bid, (size_t)cap * BUCKET * sizeof *bid);
         if (!bid)
             return NONE;
         nn->bid = bid;
@@ -213,11 +215,12 @@ static uint32_t new_node(pb_nn *nn)
 {
     if (nn->n_nodes == nn->cap_nodes) {
         const uint32_t cap = nn->cap_nodes ? 2 * nn->cap_nodes : 16;
-        kd_node *nodes = realloc(nn->nodes, cap * sizeof *nodes);
+        const size_t old = nn->cap_nodes, d = (size_t)nn->dim;
+        kd_node *nodes = pb_grow(nn->nodes, old * sizeof *nodes, cap * sizeof *nodes);
         if (!nodes)
             return NONE;
         nn->nodes = nodes;
-        double *box = realloc(nn->box, (size_t)cap * 2 * (size_t)nn->dim * sizeof *box);
+        double *box = pb_grow(nn->box, old * 2 * d * sizeof *box, (size_t)cap * 2 * d * sizeof *box);
         if (!box)
             return NONE;
         nn->box = box;
@@ -248,11 +251,9 @@ static void box_extend(pb_nn *nn, uint32_t node, const double *q)
 {
     double *lo = nn->box + (size_t)node * 2 * (size_t)nn->dim;
     double *hi = lo + nn->dim;
-    for (int i = 0; i < nn->dim; i++) {
-        if (q[i] < lo[i])
-            lo[i] = q[i];
-        if (q[i] > hi[i])
-            hi[i] = q[i];
+    for (int i = 0; i < nn->dim; i++) { /* selects (minsd, maxsd), not branches */
+        lo[i] = q[i] < lo[i] ? q[i] : lo[i];
+        hi[i] = q[i] > hi[i] ? q[i] : hi[i];
     }
 }
 
@@ -528,10 +529,10 @@ static inline __attribute__((always_inline)) double box_gap2(const pb_nn *nn, ui
     const double *hi = lo + dim;
     double sum = 0.0;
     for (int i = 0; i < dim; i++) {
-        const double gap = (q[i] < lo[i]   ? lo[i] - q[i]
-                            : q[i] > hi[i] ? q[i] - hi[i]
-                                           : 0.0) *
-                           (unit ? 1.0 : nn->weight[i]);
+        /* max(lo - q, q - hi, 0), written as selects (maxsd) rather than branches */
+        const double below = lo[i] - q[i], above = q[i] - hi[i];
+        const double outside = below > above ? below : above;
+        const double gap = (0.0 > outside ? 0.0 : outside) * (unit ? 1.0 : nn->weight[i]);
         sum += gap * gap;
     }
     return sum;
@@ -559,10 +560,12 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
     int top = 0;
     stack_node[top] = 0;
     stack_bound[top++] = 0.0;
+    double best_d2 = s->best_d2; /* in registers for the search, stored once at the end */
+    uint32_t best_id = s->best_id;
     while (top > 0) {
         top--;
         uint32_t node = stack_node[top];
-        if (stack_bound[top] > s->best_d2)
+        if (stack_bound[top] > best_d2)
             continue;
         for (;;) {
             const kd_node *n = &nn->nodes[node];
@@ -573,10 +576,11 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                     const uint32_t count = nn->buckets[b].count;
                     for (uint32_t k = 0; k < count; k++) {
                         const double d2 = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
-                        if (d2 < s->best_d2) { /* ties: the first found, deterministic for one tree */
-                            s->best_d2 = d2;
-                            s->best_id = ids[k];
-                        }
+                        /* ties: the first found, deterministic for one tree; selects, not a
+                         * branch that is a coin flip in the first leaf */
+                        const uint32_t take = -(uint32_t)(d2 < best_d2);
+                        best_id = (ids[k] & take) | (best_id & ~take);
+                        best_d2 = d2 < best_d2 ? d2 : best_d2;
                     }
                 }
                 break;
@@ -586,19 +590,25 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
             const int first = q[n->split_dim] >= n->split;
             const uint32_t near_child = n->child[first], far_child = n->child[!first];
             const double far_bound = box_gap2(nn, far_child, q, dim, wrap, unit);
-            if (far_bound <= s->best_d2) {
+            if (far_bound <= best_d2) {
                 if (top < NEAREST_STACK) {
                     stack_node[top] = far_child;
                     stack_bound[top++] = far_bound;
                 } else {
                     /* a pathologically deep tree: finish that branch with the general search */
-                    knn_state ks = {1, 1, &s->best_id, &s->best_d2};
+                    uint32_t id = best_id; /* copies: best_* stay in registers */
+                    double d2 = best_d2;
+                    knn_state ks = {1, 1, &id, &d2};
                     knn_node(nn, far_child, q, &ks);
+                    best_id = id;
+                    best_d2 = d2;
                 }
             }
             node = near_child;
         }
     }
+    s->best_d2 = best_d2;
+    s->best_id = best_id;
 }
 
 static void nearest_2d(const pb_nn *nn, const double *q, nearest_state *s)

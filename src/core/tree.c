@@ -1,4 +1,5 @@
 #include "core/tree.h"
+#include "core/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +30,19 @@ static bool reserve(pb_tree *tree, uint32_t need)
 {
     if (need <= tree->capacity)
         return true;
-    uint32_t cap = tree->capacity ? tree->capacity : 1024;
+    uint32_t cap = tree->capacity ? tree->capacity : 64; /* small solves stay small */
     while (cap < need)
         cap *= 2;
-    double *q = realloc(tree->q, (size_t)cap * (size_t)tree->dim * sizeof *q);
+    const size_t old = tree->capacity, d = (size_t)tree->dim;
+    double *q = pb_grow(tree->q, old * d * sizeof *q, (size_t)cap * d * sizeof *q);
     if (!q)
         return false;
     tree->q = q;
-    uint32_t *parent = realloc(tree->parent, (size_t)cap * sizeof *parent);
+    uint32_t *parent = pb_grow(tree->parent, old * sizeof *parent, (size_t)cap * sizeof *parent);
     if (!parent)
         return false;
     tree->parent = parent;
-    double *cost = realloc(tree->cost, (size_t)cap * sizeof *cost);
+    double *cost = pb_grow(tree->cost, old * sizeof *cost, (size_t)cap * sizeof *cost);
     if (!cost)
         return false;
     tree->cost = cost;
