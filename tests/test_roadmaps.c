@@ -330,8 +330,89 @@ static void test_other_engines(void)
     pb_engine_destroy(arm);
 }
 
+/* A ball of radius 0.3 in the middle of the unit cube, in any dimension. */
+static bool outside_ball(const double *q, void *ctx)
+{
+    const int dim = *(const int *)ctx;
+    double sum = 0.0;
+    for (int i = 0; i < dim; i++)
+        sum += (q[i] - 0.5) * (q[i] - 0.5);
+    return sum > 0.09;
+}
+
+/* PRM*'s batched k-nearest (64 samples' candidates from one distance matrix, GEMM when built
+ * with OpenBLAS) must build the very roadmap of the one-query-at-a-time kd-tree: same
+ * vertices, edges, edge checks, path and cost, in 7 dimensions (where -1, the default, picks
+ * the batch when BLAS is there) and on a 2-D map (batch forced). */
+static void test_prm_batch_knn(void)
+{
+    static int dim = 7;
+    pb_blackbox_params bp = pb_blackbox_params_default(dim);
+    bp.feasible = outside_ball;
+    bp.ctx = &dim;
+    pb_engine *box = NULL;
+    pb_diag diag = {0};
+    CHECK(pb_blackbox_create(&box, &bp, &diag) == PB_OK);
+    char file[1024];
+    snprintf(file, sizeof file, "%s/maps/room1.png", pb_test_source_root());
+    pb_engine *map = NULL;
+    CHECK_MSG(pb_engine_load(&map, "image2d", file, NULL, 0, &diag) == PB_OK, "%s", diag.message);
+    for (int e = 0; e < 2 && box && map; e++) {
+        pb_engine *engine = e == 0 ? box : map;
+        const int d = pb_engine_dim(engine);
+        double start[PB_MAX_DIM], goal[PB_MAX_DIM];
+        for (int i = 0; i < d; i++) {
+            start[i] = 0.05;
+            goal[i] = 0.95;
+        }
+        if (e == 1)
+            CHECK(pb_engine_defaults(engine, start, goal));
+        pb_problem problem = {start, goal, 1e-9};
+        pb_stop stop = pb_stop_default();
+        stop.time_limit_s = 0.0;
+        stop.max_iterations = 3000;
+        stop.first_solution = false;
+        pb_result r[2];
+        for (int b = 0; b < 2; b++) {
+            pb_result_init(&r[b], d);
+            pb_planner *planner = make("prm", engine);
+            CHECK(pb_planner_set_param(planner, "batch_knn",
+                                       b == 0   ? "0"
+                                       : e == 0 ? "-1"
+                                                : "1",
+                                       &diag) == PB_OK);
+            pb_planner_set_seed(planner, 11);
+            CHECK(pb_planner_solve(planner, &problem, &stop, &r[b]) == PB_OK);
+            pb_planner_destroy(planner);
+        }
+        const char *what = e == 0 ? "7-D ball" : "room1";
+        CHECK_MSG(r[0].outcome == PB_OUTCOME_EXACT && r[1].outcome == PB_OUTCOME_EXACT, "%s: %s / %s", what,
+                  pb_outcome_str(r[0].outcome), pb_outcome_str(r[1].outcome));
+        CHECK_MSG(r[0].nodes == r[1].nodes && r[0].iterations == r[1].iterations, "%s: %llu/%llu nodes", what,
+                  (unsigned long long)r[0].nodes, (unsigned long long)r[1].nodes);
+        CHECK_MSG(r[0].counters.n_visible == r[1].counters.n_visible, "%s: %llu/%llu edge checks", what,
+                  (unsigned long long)r[0].counters.n_visible, (unsigned long long)r[1].counters.n_visible);
+        double edges[2] = {0, 0};
+        for (int b = 0; b < 2; b++)
+            for (size_t i = 0; i < r[b].n_extra; i++)
+                if (strcmp(r[b].extra[i].name, "edges") == 0)
+                    edges[b] = r[b].extra[i].value;
+        CHECK_MSG(edges[0] > 0 && edges[0] == edges[1], "%s: %.0f/%.0f edges", what, edges[0], edges[1]);
+        CHECK_MSG(r[0].cost == r[1].cost && r[0].path.n == r[1].path.n, "%s: cost %.9g/%.9g", what, r[0].cost,
+                  r[1].cost);
+        CHECK(pb_path_validate(&r[1].path, engine, start, goal, &diag));
+        printf("prm batch_knn on %s: %llu nodes, %.0f edges, cost %.4f either way\n", what,
+               (unsigned long long)r[0].nodes, edges[0], r[0].cost);
+        pb_result_finish(&r[0]);
+        pb_result_finish(&r[1]);
+    }
+    pb_engine_destroy(box);
+    pb_engine_destroy(map);
+}
+
 int main(void)
 {
+    test_prm_batch_knn();
     test_zigzag();
     test_optimality();
     test_rrdt_maps();

@@ -17,11 +17,17 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 typedef struct prm_params {
     double k_factor;
     bool use_radius;
+    int batch_knn;
 } prm_params;
+
+/* Samples per batch when the k-nearest candidates come from one distance matrix (GEMM wins
+ * from 16 queries on, bench/RESULTS.md "Batched k-NN"). */
+#define PRM_BATCH 64
 
 static const pb_param_def prm_param_defs[] = {
     {"k_factor", PB_PARAM_DOUBLE, offsetof(prm_params, k_factor), 0.01, 1.0, 100.0,
@@ -29,14 +35,17 @@ static const pb_param_def prm_param_defs[] = {
      "alike"},
     {"use_radius", PB_PARAM_BOOL, offsetof(prm_params, use_radius), 0.0, 0.0, 1.0,
      "connect within the PRM* radius instead of to the k nearest (false)"},
+    {"batch_knn", PB_PARAM_INT, offsetof(prm_params, batch_knn), -1.0, -1.0, 1.0,
+     "k-nearest of 64 samples at once through an OpenBLAS distance matrix: -1 where measured faster "
+     "(7+ dimensions), 0 never, 1 always; the roadmap is the same either way"},
 };
 
-/* Join vertex v to its candidates with checked edges. */
-static pb_status connect_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, uint32_t v, const pb_nn_hits *near)
+/* Join vertex v to its candidates ids[0..n) with checked edges. */
+static pb_status connect_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, uint32_t v, const uint32_t *ids, size_t n)
 {
     const double *q = pb_roadmap_q(rm, v);
-    for (size_t i = 0; i < near->n; i++) {
-        const uint32_t u = near->ids[i];
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t u = ids[i];
         if (u == v || !pb_engine_visible(ctx->engine, pb_roadmap_q(rm, u), q))
             continue;
         if (pb_roadmap_add_edge(rm, v, u, pb_engine_distance(ctx->engine, q, pb_roadmap_q(rm, u)),
@@ -66,12 +75,86 @@ static pb_status search(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *result, do
     return PB_OK;
 }
 
+/* The search schedule shared by both loops: search when the start and the goal have just
+ * joined, then whenever the roadmap has grown by an eighth. */
+typedef struct prm_schedule {
+    uint32_t next_search;   /* vertex count at which to search again once connected */
+    uint32_t last_searched; /* vertex count at the last search */
+} prm_schedule;
+
+static pb_status after_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *result, double *best,
+                              prm_schedule *sc)
+{
+    const bool first = *best == INFINITY;
+    if ((first || rm->n >= sc->next_search) && pb_roadmap_component(rm, 0) == pb_roadmap_component(rm, 1)) {
+        pb_status st = search(ctx, rm, result, best);
+        if (st != PB_OK)
+            return st;
+        sc->last_searched = rm->n;
+        sc->next_search = rm->n + (rm->n / 8 > 64 ? rm->n / 8 : 64);
+    }
+    return PB_OK;
+}
+
+/* PRM_BATCH iterations' feasible samples at once: drawn in the order the one-at-a-time loop
+ * draws them, their candidates computed together (pb_roadmap_near_batch gives each exactly
+ * the candidates it would have had), then added and connected in order, with the same stop
+ * checks between vertices; samples left when the planner stops are dropped, and the
+ * iteration count is that of the last one used. So the roadmap and the result are those of
+ * the one-at-a-time loop. Sets *stop when the planner must stop. */
+static pb_status batch_step(pb_solve_ctx *ctx, const prm_params *params, pb_roadmap *rm,
+                            pb_roadmap_batch *batch, double *pending, pb_result *result, double *best,
+                            prm_schedule *sc, uint64_t *iterations, bool *stop)
+{
+    const size_t d = (size_t)rm->dim;
+    uint64_t drawn_at[PRM_BATCH];
+    size_t n = 0;
+    uint64_t it = *iterations;
+    for (;;) { /* the caller has checked the stop condition for the first draw */
+        double *q = pending + n * d;
+        it++;
+        pb_engine_sample(ctx->engine, &ctx->rng, q);
+        if (ctx->observer) {
+            pb_event ev = {.type = PB_EVENT_SAMPLE, .q = q, .iteration = it};
+            ctx->observer(&ev, ctx->observer_payload);
+        }
+        if (pb_engine_feasible(ctx->engine, q))
+            drawn_at[n++] = it;
+        if (n == PRM_BATCH || pb_solve_should_stop(ctx, it, rm->n + n, *best < INFINITY))
+            break;
+    }
+    *iterations = it;
+    if (n == 0)
+        return PB_OK;
+    pb_status st = pb_roadmap_near_batch(rm, pending, n, params->k_factor, batch);
+    if (st != PB_OK)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        /* between vertices: a solution, the clock or a cancel (counts were checked above) */
+        if (i > 0 && pb_solve_should_stop(ctx, 0, 0, *best < INFINITY)) {
+            *iterations = drawn_at[i - 1];
+            *stop = true;
+            return PB_OK;
+        }
+        const uint32_t v = pb_roadmap_add_vertex(rm, pending + i * d);
+        if (v == PB_RM_NONE)
+            return PB_ERR_NOMEM;
+        pb_roadmap_emit(ctx, rm, v, PB_RM_NONE);
+        if ((st = connect_vertex(ctx, rm, v, batch->ids + i * batch->k, batch->count[i])) != PB_OK ||
+            (st = after_vertex(ctx, rm, result, best, sc)) != PB_OK)
+            return st;
+    }
+    return PB_OK;
+}
+
 static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
 {
     const prm_params *params = params_ptr;
     pb_engine *engine = ctx->engine;
     pb_roadmap rm;
     pb_nn_hits near = {0};
+    pb_roadmap_batch batch = {0};
+    double *pending = NULL; /* PRM_BATCH samples, when batching */
     pb_status st = pb_roadmap_init(&rm, engine);
     if (st != PB_OK)
         return st;
@@ -92,12 +175,24 @@ static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
         goto done;
     }
     pb_roadmap_emit(ctx, &rm, 1, PB_RM_NONE);
-    if ((st = connect_vertex(ctx, &rm, 1, &near)) != PB_OK || (st = search(ctx, &rm, result, &best)) != PB_OK)
+    if ((st = connect_vertex(ctx, &rm, 1, near.ids, near.n)) != PB_OK ||
+        (st = search(ctx, &rm, result, &best)) != PB_OK)
         goto done;
 
-    uint32_t next_search = 0;   /* vertex count at which to search again once connected */
-    uint32_t last_searched = 0; /* vertex count at the last search */
+    prm_schedule sc = {0, 0};
     while (!pb_solve_should_stop(ctx, iterations, rm.n, best < INFINITY)) {
+        if (!params->use_radius && pb_roadmap_batch_pays(&rm, PRM_BATCH, params->batch_knn)) {
+            if (!pending && !(pending = malloc(PRM_BATCH * (size_t)rm.dim * sizeof *pending))) {
+                st = PB_ERR_NOMEM;
+                break;
+            }
+            bool stop = false;
+            if ((st = batch_step(ctx, params, &rm, &batch, pending, result, &best, &sc, &iterations,
+                                 &stop)) != PB_OK ||
+                stop)
+                break;
+            continue;
+        }
         iterations++;
         pb_engine_sample(engine, &ctx->rng, sample);
         if (ctx->observer) {
@@ -114,18 +209,12 @@ static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
             break;
         }
         pb_roadmap_emit(ctx, &rm, v, PB_RM_NONE);
-        if ((st = connect_vertex(ctx, &rm, v, &near)) != PB_OK)
+        if ((st = connect_vertex(ctx, &rm, v, near.ids, near.n)) != PB_OK ||
+            (st = after_vertex(ctx, &rm, result, &best, &sc)) != PB_OK)
             break;
-        const bool first = best == INFINITY;
-        if ((first || rm.n >= next_search) && pb_roadmap_component(&rm, 0) == pb_roadmap_component(&rm, 1)) {
-            if ((st = search(ctx, &rm, result, &best)) != PB_OK)
-                break;
-            last_searched = rm.n;
-            next_search = rm.n + (rm.n / 8 > 64 ? rm.n / 8 : 64);
-        }
     }
     /* a last search over everything the budget bought */
-    if (st == PB_OK && best < INFINITY && rm.n > last_searched)
+    if (st == PB_OK && best < INFINITY && rm.n > sc.last_searched)
         st = search(ctx, &rm, result, &best);
 
 done:
@@ -136,6 +225,8 @@ done:
     pb_result_set_extra(result, "edges", (double)rm.n_edges);
     pb_result_set_extra(result, "memory_bytes", (double)pb_roadmap_memory(&rm));
     pb_nn_hits_finish(&near);
+    pb_roadmap_batch_finish(&batch);
+    free(pending);
     pb_roadmap_finish(&rm);
     return st;
 }

@@ -1,6 +1,7 @@
 /* Roadmaps for the PRM family: flat vertex and half-edge arrays, union-find, A*. */
 #include "planners/roadmap.h"
 #include "core/arena.h"
+#include "core/nn_batch.h"
 #include "planners/rrtstar_core.h" /* pb_unit_ball_volume */
 
 #include <math.h>
@@ -73,6 +74,10 @@ pb_status pb_roadmap_init(pb_roadmap *rm, const pb_engine *engine)
     memset(rm, 0, sizeof *rm);
     rm->dim = pb_engine_dim(engine);
     rm->engine = engine;
+    double period[PB_MAX_DIM];
+    rm->batchable = pb_engine_metric(engine, rm->weight, period);
+    for (int i = 0; i < rm->dim; i++)
+        rm->batchable &= period[i] == 0.0;
     return pb_nn_create(&rm->nn, engine);
 }
 
@@ -239,6 +244,104 @@ pb_status pb_roadmap_near(pb_roadmap *rm, const double *q, bool use_radius, doub
             out->dists[kept++] = out->dists[i];
         }
     out->n = kept;
+    return PB_OK;
+}
+
+void pb_roadmap_batch_finish(pb_roadmap_batch *batch)
+{
+    free(batch->ids);
+    free(batch->dists);
+    free(batch->count);
+    memset(batch, 0, sizeof *batch);
+}
+
+bool pb_roadmap_batch_pays(const pb_roadmap *rm, size_t n_samples, int mode)
+{
+    if (!rm->batchable || mode == 0)
+        return false;
+    return mode > 0 || pb_nn_batch_beats_kdtree(rm->dim, rm->n, n_samples);
+}
+
+static bool batch_reserve(pb_roadmap_batch *b, size_t rows, size_t k)
+{
+    if (rows <= b->capacity_rows && k <= b->capacity_k)
+        return true;
+    const size_t r = rows > b->capacity_rows ? rows : b->capacity_rows;
+    const size_t kk = k > b->capacity_k ? k : b->capacity_k;
+    uint32_t *ids = realloc(b->ids, r * kk * sizeof *ids);
+    if (!ids)
+        return false;
+    b->ids = ids;
+    double *dists = realloc(b->dists, r * kk * sizeof *dists);
+    if (!dists)
+        return false;
+    b->dists = dists;
+    size_t *count = realloc(b->count, r * sizeof *count);
+    if (!count)
+        return false;
+    b->count = count;
+    b->capacity_rows = r;
+    b->capacity_k = kk;
+    return true;
+}
+
+/* Insert (id, d) into the row `ids`/`ds` of *n entries sorted by (distance, id), keeping at
+ * most k: the order pb_nn_knearest uses. */
+static void row_insert(uint32_t *ids, double *ds, size_t k, size_t *n, uint32_t id, double d)
+{
+    if (*n == k && !(d < ds[k - 1] || (d == ds[k - 1] && id < ids[k - 1])))
+        return;
+    size_t i = *n < k ? (*n)++ : k - 1;
+    while (i > 0 && (ds[i - 1] > d || (ds[i - 1] == d && ids[i - 1] > id))) {
+        ds[i] = ds[i - 1];
+        ids[i] = ids[i - 1];
+        i--;
+    }
+    ds[i] = d;
+    ids[i] = id;
+}
+
+pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_samples, double factor,
+                                pb_roadmap_batch *out)
+{
+    const size_t d = (size_t)rm->dim;
+    /* k grows with n: the last sample's k bounds every row's */
+    const size_t k_max = pb_roadmap_k((size_t)rm->n + n_samples, rm->dim, factor);
+    if (!batch_reserve(out, n_samples, k_max))
+        return PB_ERR_NOMEM;
+    out->n = n_samples;
+    out->k = k_max;
+    /* the k_max nearest current vertices of every sample: one distance matrix */
+    if (rm->n > 0) {
+        pb_status st = pb_nn_batch_knn(samples, n_samples, rm->q, rm->n, rm->dim, rm->weight, k_max, out->ids,
+                                       out->dists, PB_NN_BATCH_AUTO);
+        if (st != PB_OK)
+            return st;
+    }
+    for (size_t i = 0; i < n_samples; i++) {
+        uint32_t *ids = out->ids + i * k_max;
+        double *ds = out->dists + i * k_max;
+        const size_t k = pb_roadmap_k((size_t)rm->n + i + 1, rm->dim, factor);
+        size_t n = k < rm->n ? k : rm->n; /* the matrix rows are sorted: their first k */
+        /* samples 0..i-1 will be vertices by then */
+        const double *qi = samples + i * d;
+        for (size_t j = 0; j < i; j++) {
+            const double *qj = samples + j * d;
+            double sum = 0.0;
+            for (size_t c = 0; c < d; c++) {
+                const double x = rm->weight[c] * (qj[c] - qi[c]);
+                sum += x * x;
+            }
+            row_insert(ids, ds, k, &n, rm->n + (uint32_t)j, sqrt(sum));
+        }
+        size_t kept = 0; /* drop dead vertices, keeping the order, as pb_roadmap_near does */
+        for (size_t j = 0; j < n; j++)
+            if (ids[j] >= rm->n || rm->alive[ids[j]] != PB_RM_DEAD) {
+                ids[kept] = ids[j];
+                ds[kept++] = ds[j];
+            }
+        out->count[i] = kept;
+    }
     return PB_OK;
 }
 

@@ -64,7 +64,24 @@ typedef struct pb_roadmap {
     uint32_t *stamp;     /**< search number that last touched the vertex */
     uint32_t search;
     pb_pq open;
+    /* batched k-nearest (pb_roadmap_near_batch): possible when the metric is a weighted
+     * Euclidean one without wrapping coordinates */
+    bool batchable;
+    double weight[PB_MAX_DIM];
 } pb_roadmap;
+
+/** Connection candidates of a batch of configurations about to be added in order (see
+ * pb_roadmap_near_batch). Caller storage: zero-initialise, pb_roadmap_batch_finish. */
+typedef struct pb_roadmap_batch {
+    size_t n;      /**< configurations in the batch */
+    size_t k;      /**< row length of ids and dists */
+    uint32_t *ids; /**< row i: sample i's candidates, nearest first */
+    double *dists; /**< row i: their distances */
+    size_t *count; /**< row i: how many candidates */
+    size_t capacity_rows, capacity_k;
+} pb_roadmap_batch;
+
+void pb_roadmap_batch_finish(pb_roadmap_batch *batch);
 
 /** Make an empty roadmap for `engine` (borrowed, must outlive the roadmap). */
 pb_status pb_roadmap_init(pb_roadmap *rm, const pb_engine *engine);
@@ -90,6 +107,21 @@ uint32_t pb_roadmap_component(pb_roadmap *rm, uint32_t v);
  * within pb_roadmap_radius(n + 1, factor), nearest first, into `out` (caller-owned, grown as
  * needed, pb_nn_hits_finish). */
 pb_status pb_roadmap_near(pb_roadmap *rm, const double *q, bool use_radius, double factor, pb_nn_hits *out);
+
+/** Should `n_samples` new configurations get their k-nearest candidates in one batch
+ * (pb_roadmap_near_batch, a GEMM distance matrix through OpenBLAS) rather than one kd-tree
+ * query each? `mode` 0 never, 1 whenever the metric allows it, -1 (the planners' default) by
+ * the measured crossover, pb_nn_batch_beats_kdtree(): with BLAS, in 7 or more dimensions. */
+bool pb_roadmap_batch_pays(const pb_roadmap *rm, size_t n_samples, int mode);
+
+/** The k-nearest rule of pb_roadmap_near for `n_samples` configurations (row-major) that will
+ * be added in this order, right after this call: row i of `out` holds exactly what
+ * pb_roadmap_near(rm, samples[i], false, factor) would return once samples 0..i-1 are
+ * vertices (they appear as ids rm->n + j), the k = pb_roadmap_k(rm->n + i + 1) nearest live
+ * vertices, nearest first, ties by index. One pb_nn_batch_knn against the current vertices
+ * plus an exact scan within the batch. Only when rm->batchable. */
+pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_samples, double factor,
+                                pb_roadmap_batch *out);
 
 /** Number of neighbours PRM* connects a new vertex to among `n` vertices in dimension `dim`:
  * ceil(factor * e * (1 + 1/dim) * ln n), Karaman & Frazzoli's k_PRM* (at least 1). */
