@@ -22,9 +22,9 @@
  * set's volume. c^ and h^ are the engine's metric (the straight-line cost), so an edge that
  * is visible costs exactly c^.
  *
- * Simplification (documented): queue keys are not re-sorted when a vertex's cost-to-come
- * falls through rewiring; stale entries are re-evaluated with current costs when popped, so
- * the order is approximate but every acceptance test uses exact current values.
+ * When rewiring lowers a vertex's cost-to-come, it and its descendants are queued again with
+ * their new keys (their old entries are skipped as stale), so both queues stay ordered by
+ * current costs, as OMPL's resorting keeps them.
  *
  * Observer: PB_EVENT_NODE_ADDED (tree 0) when a sample joins the tree or is rewired (parent:
  * its new parent), PB_EVENT_EDGE_REMOVED for the old parent of a rewired vertex.
@@ -148,17 +148,28 @@ static void attach(bit_state *s, uint32_t x, uint32_t p)
 }
 
 /* After g(x) changed: every descendant's cost-to-come follows. */
-static void propagate(bit_state *s, uint32_t x)
+/* x's cost-to-come has just been set: pass the change down its subtree, and queue x and every
+ * descendant (whose cost fell) for expansion under its new key. Their earlier queue entries,
+ * keyed by the old costs, become stale and are skipped when popped; re-expanding requeues
+ * their outgoing edges with the current costs, so both queues stay exactly ordered (OMPL's
+ * BIT* resorts the affected vertices' entries to the same effect). */
+static pb_status propagate(bit_state *s, uint32_t x)
 {
     size_t top = 0;
     s->stack[top++] = x;
     while (top) {
         const uint32_t v = s->stack[--top];
+        if (s->g[v] + s->hh[v] < s->g[GOAL]) {
+            pb_status st = pb_pq_push(&s->qv, s->g[v] + s->hh[v], s->g[v], v, 0);
+            if (st != PB_OK)
+                return st;
+        }
         for (uint32_t c = s->first_child[v]; c != NONE; c = s->next_sibling[c]) {
             s->g[c] = s->g[v] + pb_engine_distance(s->ctx->engine, state_q(s, v), state_q(s, c));
             s->stack[top++] = c;
         }
     }
+    return PB_OK;
 }
 
 static void emit(const bit_state *s, pb_event_type type, uint32_t node, uint32_t parent)
@@ -420,6 +431,8 @@ static pb_status bitstar_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_res
         while (s.qv.n && (s.qe.n == 0 || pb_pq_top(&s.qv)->key <= pb_pq_top(&s.qe)->key)) {
             pb_pq_entry top;
             pb_pq_pop(&s.qv, &top);
+            if (top.tie != s.g[top.a])
+                continue; /* stale: queued again with its lower cost since */
             if (s.g[top.a] + s.hh[top.a] >= s.g[GOAL])
                 continue; /* cannot help the solution any more */
             if ((st = expand(&s, top.a)) != PB_OK)
@@ -435,6 +448,8 @@ static pb_status bitstar_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_res
             s.qe.n = s.qv.n = 0;
             continue;
         }
+        if (edge.tie - (s.g[v] + c_hat) > 1e-9 * (1.0 + edge.tie))
+            continue; /* stale: v's cost fell and v was expanded again with the current one */
         if (!(s.g[v] + c_hat < s.g[x]) || !(s.gh[v] + c_hat + s.hh[x] < s.g[GOAL]))
             continue;
         s.n_edge_checks++;
@@ -452,10 +467,9 @@ static pb_status bitstar_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_res
         }
         attach(&s, x, v);
         s.g[x] = s.g[v] + c_hat;
-        propagate(&s, x);
         emit(&s, PB_EVENT_NODE_ADDED, x, v);
-        /* a new vertex is queued for expansion; a rewired one was queued already (paper) */
-        if (!rewire && (st = pb_pq_push(&s.qv, s.g[x] + s.hh[x], s.g[x], x, 0)) != PB_OK)
+        /* queues x (new, or cheaper after the rewiring) and its cheaper descendants */
+        if ((st = propagate(&s, x)) != PB_OK)
             break;
         if ((st = report(&s, result)) != PB_OK)
             break;
