@@ -10,6 +10,7 @@
 #include "picture.h"
 #include "planbench/blackbox.h"
 #include "planbench/planbench.h"
+#include "planners/roadmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -410,8 +411,76 @@ static void test_prm_batch_knn(void)
     pb_engine_destroy(map);
 }
 
+/* A* with the exact cost-to-go of pb_roadmap_exact_heuristic, kept while edges are removed
+ * (lazy PRM's repair loop), must find paths exactly as short as A* with the straight-line
+ * heuristic alone, and agree on when none is left. A random roadmap in the unit square. */
+static void test_exact_heuristic(void)
+{
+    pb_blackbox_params bp = pb_blackbox_params_default(2);
+    bp.feasible = outside_sphere; /* only the bounds and the metric matter here */
+    pb_engine *box = NULL;
+    pb_diag diag = {0};
+    CHECK(pb_blackbox_create(&box, &bp, &diag) == PB_OK);
+    if (!box)
+        return;
+    pb_roadmap rm;
+    CHECK(pb_roadmap_init(&rm, box) == PB_OK);
+    pb_rng rng;
+    pb_rng_seed(&rng, 5);
+    const uint32_t n = 400;
+    for (uint32_t i = 0; i < n; i++) {
+        const double q[2] = {i == 0   ? 0.02
+                             : i == 1 ? 0.98
+                                      : pb_rng_uniform(&rng),
+                             i == 0   ? 0.02
+                             : i == 1 ? 0.98
+                                      : pb_rng_uniform(&rng)};
+        CHECK(pb_roadmap_add_vertex(&rm, q) == i);
+    }
+    pb_nn_hits near = {0};
+    for (uint32_t v = 0; v < n; v++) {
+        CHECK(pb_roadmap_near(&rm, pb_roadmap_q(&rm, v), false, 1.0, &near) == PB_OK);
+        for (size_t i = 0; i < near.n; i++)
+            if (near.ids[i] > v)
+                pb_roadmap_add_edge(&rm, v, near.ids[i], near.dists[i], PB_RM_UNCHECKED);
+    }
+    CHECK(!rm.h_valid);
+    CHECK(pb_roadmap_exact_heuristic(&rm, 1) == PB_OK && rm.h_valid);
+    int rounds = 0, agreed = 0;
+    for (;; rounds++) {
+        double with_h = -1.0, without = -1.0;
+        pb_status st;
+        const bool found_h = pb_roadmap_astar(&rm, 0, 1, &with_h, &st);
+        rm.h_valid = false; /* the same search, straight-line heuristic only */
+        const bool found = pb_roadmap_astar(&rm, 0, 1, &without, &st);
+        rm.h_valid = true;
+        CHECK_MSG(found == found_h, "round %d: a path %s with the exact heuristic only", rounds,
+                  found_h ? "found" : "missed");
+        if (found && found_h) {
+            CHECK_MSG(fabs(with_h - without) <= 1e-12 * without, "round %d: %.15g vs %.15g", rounds, with_h,
+                      without);
+            agreed += fabs(with_h - without) <= 1e-12 * without;
+        }
+        if (!found)
+            break;
+        /* remove the middle edge of that path, as a failed lazy check would */
+        uint32_t *edges = malloc((size_t)rm.n * sizeof *edges);
+        const size_t k = pb_roadmap_path_edges(&rm, 1, edges);
+        rm.state[edges[k / 2] / 2] = PB_RM_INVALID;
+        free(edges);
+        if (rounds % 10 == 9) /* and now and then refresh it, as the repair loop does */
+            CHECK(pb_roadmap_exact_heuristic(&rm, 1) == PB_OK);
+    }
+    CHECK_MSG(rounds > 20 && agreed == rounds, "%d rounds, %d agreed", rounds, agreed);
+    printf("exact heuristic: %d searches agreed with the straight-line A* until no path was left\n", rounds);
+    pb_nn_hits_finish(&near);
+    pb_roadmap_finish(&rm);
+    pb_engine_destroy(box);
+}
+
 int main(void)
 {
+    test_exact_heuristic();
     test_prm_batch_knn();
     test_zigzag();
     test_optimality();

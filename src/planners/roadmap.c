@@ -94,6 +94,7 @@ void pb_roadmap_finish(pb_roadmap *rm)
     free(rm->g);
     free(rm->came_edge);
     free(rm->stamp);
+    free(rm->h);
     pb_pq_finish(&rm->open);
     pb_nn_destroy(rm->nn);
     memset(rm, 0, sizeof *rm);
@@ -114,6 +115,7 @@ static bool reserve_vertices(pb_roadmap *rm, uint32_t need)
     PB_GROW_OR_FAIL(rm->uf, cap);
     PB_GROW_OR_FAIL(rm->g, cap);
     PB_GROW_OR_FAIL(rm->came_edge, cap);
+    PB_GROW_OR_FAIL(rm->h, cap);
     const size_t old = rm->cap;
     PB_GROW_OR_FAIL(rm->stamp, cap);
     memset(rm->stamp + old, 0, (cap - old) * sizeof *rm->stamp);
@@ -147,6 +149,7 @@ uint32_t pb_roadmap_add_vertex(pb_roadmap *rm, const double *q)
     rm->alive[v] = PB_RM_UNCHECKED;
     rm->head[v] = PB_RM_NONE;
     rm->uf[v] = v;
+    rm->h_valid = false;
     if (pb_nn_add(rm->nn, v, q) != PB_OK)
         return PB_RM_NONE;
     rm->n++;
@@ -171,6 +174,7 @@ uint32_t pb_roadmap_add_edge(pb_roadmap *rm, uint32_t a, uint32_t b, double leng
     if (!reserve_edges(rm, rm->n_edges + 1))
         return PB_RM_NONE;
     const uint32_t e = rm->n_edges++;
+    rm->h_valid = false;
     rm->to[2 * e] = b;
     rm->next[2 * e] = rm->head[a];
     rm->head[a] = 2 * e;
@@ -345,6 +349,35 @@ pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_
     return PB_OK;
 }
 
+pb_status pb_roadmap_exact_heuristic(pb_roadmap *rm, uint32_t target)
+{
+    for (uint32_t v = 0; v < rm->n; v++)
+        rm->h[v] = INFINITY;
+    rm->h_valid = false;
+    rm->open.n = 0;
+    rm->h[target] = 0.0;
+    pb_status st = pb_pq_push(&rm->open, 0.0, 0.0, target, 0);
+    pb_pq_entry top;
+    while (st == PB_OK && pb_pq_pop(&rm->open, &top)) {
+        const uint32_t v = top.a;
+        if (top.key > rm->h[v])
+            continue; /* stale */
+        for (uint32_t e = rm->head[v]; e != PB_RM_NONE; e = rm->next[e]) {
+            const uint32_t w = rm->to[e];
+            if (rm->state[e / 2] == PB_RM_INVALID || rm->alive[w] == PB_RM_DEAD)
+                continue;
+            const double hw = rm->h[v] + rm->length[e / 2];
+            if (hw < rm->h[w]) {
+                rm->h[w] = hw;
+                st = pb_pq_push(&rm->open, hw, 0.0, w, 0);
+            }
+        }
+    }
+    rm->h_valid = st == PB_OK;
+    rm->h_target = target;
+    return st;
+}
+
 bool pb_roadmap_astar(pb_roadmap *rm, uint32_t source, uint32_t target, double *cost, pb_status *status)
 {
     *status = PB_OK;
@@ -354,10 +387,14 @@ bool pb_roadmap_astar(pb_roadmap *rm, uint32_t source, uint32_t target, double *
     }
     const uint32_t s = rm->search;
     const double *goal_q = pb_roadmap_q(rm, target);
+    const bool exact = rm->h_valid && rm->h_target == target;
     rm->open.n = 0;
+    rm->n_expanded = 0;
     rm->g[source] = 0.0;
     rm->came_edge[source] = PB_RM_NONE;
     rm->stamp[source] = s;
+    if (exact && rm->h[source] == INFINITY)
+        return false; /* no path left */
     if (pb_pq_push(&rm->open, pb_engine_distance(rm->engine, pb_roadmap_q(rm, source), goal_q), 0.0, source,
                    0) != PB_OK) {
         *status = PB_ERR_NOMEM;
@@ -373,6 +410,7 @@ bool pb_roadmap_astar(pb_roadmap *rm, uint32_t source, uint32_t target, double *
             *cost = rm->g[v];
             return true;
         }
+        rm->n_expanded++;
         for (uint32_t h = rm->head[v]; h != PB_RM_NONE; h = rm->next[h]) {
             const uint32_t e = h / 2, w = rm->to[h];
             if (rm->state[e] == PB_RM_INVALID || rm->alive[w] == PB_RM_DEAD)
@@ -380,10 +418,16 @@ bool pb_roadmap_astar(pb_roadmap *rm, uint32_t source, uint32_t target, double *
             const double gw = rm->g[v] + rm->length[e];
             if (rm->stamp[w] == s && gw >= rm->g[w])
                 continue;
+            double hw = pb_engine_distance(rm->engine, pb_roadmap_q(rm, w), goal_q);
+            if (exact) {
+                if (rm->h[w] == INFINITY)
+                    continue; /* cut off from the target */
+                hw = rm->h[w] > hw ? rm->h[w] : hw;
+            }
             rm->stamp[w] = s;
             rm->g[w] = gw;
             rm->came_edge[w] = h;
-            const double f = gw + pb_engine_distance(rm->engine, pb_roadmap_q(rm, w), goal_q);
+            const double f = gw + hw;
             if (pb_pq_push(&rm->open, f, gw, w, 0) != PB_OK) {
                 *status = PB_ERR_NOMEM;
                 return false;

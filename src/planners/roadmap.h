@@ -64,6 +64,12 @@ typedef struct pb_roadmap {
     uint32_t *stamp;     /**< search number that last touched the vertex */
     uint32_t search;
     pb_pq open;
+    uint32_t n_expanded; /**< vertices the last A* expanded */
+    /* an exact cost-to-go, a heuristic for later searches while edges only disappear
+     * (pb_roadmap_exact_heuristic); adding a vertex or an edge invalidates it */
+    double *h;
+    bool h_valid;
+    uint32_t h_target;
     /* batched k-nearest (pb_roadmap_near_batch): possible when the metric is a weighted
      * Euclidean one without wrapping coordinates */
     bool batchable;
@@ -131,8 +137,18 @@ size_t pb_roadmap_k(size_t n, int dim, double factor);
  * gamma_PRM*, with the volume of the engine's bounds as the (upper bound of the) free volume. */
 double pb_roadmap_radius(const pb_engine *engine, size_t n, double factor);
 
+/** Exact cost from every vertex to `target` over live vertices and non-INVALID edges
+ * (Dijkstra; INFINITY where unreachable), kept as a heuristic for pb_roadmap_astar towards
+ * `target` until a vertex or an edge is added. Removing edges or vertices only makes costs
+ * grow, so it stays admissible and consistent (every remaining edge still satisfies the
+ * triangle inequality it satisfied when computed): lazy PRM's repair loop, which only
+ * removes, searches again and again with it instead of with the straight-line distance,
+ * which in a maze bounds almost nothing. PB_ERR_NOMEM when the queue cannot grow. */
+pb_status pb_roadmap_exact_heuristic(pb_roadmap *rm, uint32_t target);
+
 /** A* from `source` to `target` over live vertices and non-INVALID edges, with the metric
- * distance to `target` as the (consistent) heuristic. Returns true and sets `*cost` when a
+ * distance to `target` as the (consistent) heuristic, or its maximum with the exact cost of
+ * pb_roadmap_exact_heuristic while that is valid. Returns true and sets `*cost` when a
  * path exists; then pb_roadmap_path_edges() walks it. Fails only by running out of memory
  * (`*status`). */
 bool pb_roadmap_astar(pb_roadmap *rm, uint32_t source, uint32_t target, double *cost, pb_status *status);
