@@ -341,10 +341,11 @@ static bool outside_ball(const double *q, void *ctx)
     return sum > 0.09;
 }
 
-/* PRM*'s batched k-nearest (64 samples' candidates from one distance matrix, GEMM when built
- * with OpenBLAS) must build the very roadmap of the one-query-at-a-time kd-tree: same
- * vertices, edges, edge checks, path and cost, in 7 dimensions (where -1, the default, picks
- * the batch when BLAS is there) and on a 2-D map (batch forced). */
+/* PRM*'s and lazy PRM's batched k-nearest (64 samples' candidates from one distance matrix,
+ * GEMM when built with OpenBLAS) must build the very roadmap of the one-query-at-a-time
+ * kd-tree: same vertices, edges, edge checks, path and cost, in 7 dimensions (where -1, the
+ * default, picks the batch when BLAS is there) and on a 2-D map (batch forced), where lazy
+ * PRM also removes vertices between the batch's computation and its use. */
 static void test_prm_batch_knn(void)
 {
     static int dim = 7;
@@ -358,7 +359,9 @@ static void test_prm_batch_knn(void)
     snprintf(file, sizeof file, "%s/maps/room1.png", pb_test_source_root());
     pb_engine *map = NULL;
     CHECK_MSG(pb_engine_load(&map, "image2d", file, NULL, 0, &diag) == PB_OK, "%s", diag.message);
-    for (int e = 0; e < 2 && box && map; e++) {
+    for (int t = 0; t < 4 && box && map; t++) {
+        const int e = t % 2;
+        const char *name = t < 2 ? "prm" : "lazyprm";
         pb_engine *engine = e == 0 ? box : map;
         const int d = pb_engine_dim(engine);
         double start[PB_MAX_DIM], goal[PB_MAX_DIM];
@@ -376,7 +379,7 @@ static void test_prm_batch_knn(void)
         pb_result r[2];
         for (int b = 0; b < 2; b++) {
             pb_result_init(&r[b], d);
-            pb_planner *planner = make("prm", engine);
+            pb_planner *planner = make(name, engine);
             CHECK(pb_planner_set_param(planner, "batch_knn",
                                        b == 0   ? "0"
                                        : e == 0 ? "-1"
@@ -386,7 +389,8 @@ static void test_prm_batch_knn(void)
             CHECK(pb_planner_solve(planner, &problem, &stop, &r[b]) == PB_OK);
             pb_planner_destroy(planner);
         }
-        const char *what = e == 0 ? "7-D ball" : "room1";
+        char what[64];
+        snprintf(what, sizeof what, "%s on %s", name, e == 0 ? "7-D ball" : "room1");
         CHECK_MSG(r[0].outcome == PB_OUTCOME_EXACT && r[1].outcome == PB_OUTCOME_EXACT, "%s: %s / %s", what,
                   pb_outcome_str(r[0].outcome), pb_outcome_str(r[1].outcome));
         CHECK_MSG(r[0].nodes == r[1].nodes && r[0].iterations == r[1].iterations, "%s: %llu/%llu nodes", what,
@@ -402,7 +406,7 @@ static void test_prm_batch_knn(void)
         CHECK_MSG(r[0].cost == r[1].cost && r[0].path.n == r[1].path.n, "%s: cost %.9g/%.9g", what, r[0].cost,
                   r[1].cost);
         CHECK(pb_path_validate(&r[1].path, engine, start, goal, &diag));
-        printf("prm batch_knn on %s: %llu nodes, %.0f edges, cost %.4f either way\n", what,
+        printf("batch_knn, %s: %llu nodes, %.0f edges, cost %.4f either way\n", what,
                (unsigned long long)r[0].nodes, edges[0], r[0].cost);
         pb_result_finish(&r[0]);
         pb_result_finish(&r[1]);

@@ -140,7 +140,8 @@ static pb_status batch_step(pb_solve_ctx *ctx, const prm_params *params, pb_road
         if (v == PB_RM_NONE)
             return PB_ERR_NOMEM;
         pb_roadmap_emit(ctx, rm, v, PB_RM_NONE);
-        if ((st = connect_vertex(ctx, rm, v, batch->ids + i * batch->k, batch->count[i])) != PB_OK ||
+        if ((st = connect_vertex(ctx, rm, v, batch->ids + i * batch->k,
+                                 pb_roadmap_batch_live(rm, batch, i))) != PB_OK ||
             (st = after_vertex(ctx, rm, result, best, sc)) != PB_OK)
             return st;
     }

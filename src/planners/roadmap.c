@@ -338,15 +338,22 @@ pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_
             }
             row_insert(ids, ds, k, &n, rm->n + (uint32_t)j, sqrt(sum));
         }
-        size_t kept = 0; /* drop dead vertices, keeping the order, as pb_roadmap_near does */
-        for (size_t j = 0; j < n; j++)
-            if (ids[j] >= rm->n || rm->alive[ids[j]] != PB_RM_DEAD) {
-                ids[kept] = ids[j];
-                ds[kept++] = ds[j];
-            }
-        out->count[i] = kept;
+        out->count[i] = n;
     }
     return PB_OK;
+}
+
+size_t pb_roadmap_batch_live(const pb_roadmap *rm, pb_roadmap_batch *batch, size_t i)
+{
+    uint32_t *ids = batch->ids + i * batch->k;
+    double *ds = batch->dists + i * batch->k;
+    size_t kept = 0; /* drop dead vertices, keeping the order, as pb_roadmap_near does */
+    for (size_t j = 0; j < batch->count[i]; j++)
+        if (ids[j] >= rm->n || rm->alive[ids[j]] != PB_RM_DEAD) {
+            ids[kept] = ids[j];
+            ds[kept++] = ds[j];
+        }
+    return batch->count[i] = kept;
 }
 
 pb_status pb_roadmap_exact_heuristic(pb_roadmap *rm, uint32_t target)

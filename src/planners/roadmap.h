@@ -121,13 +121,17 @@ pb_status pb_roadmap_near(pb_roadmap *rm, const double *q, bool use_radius, doub
 bool pb_roadmap_batch_pays(const pb_roadmap *rm, size_t n_samples, int mode);
 
 /** The k-nearest rule of pb_roadmap_near for `n_samples` configurations (row-major) that will
- * be added in this order, right after this call: row i of `out` holds exactly what
- * pb_roadmap_near(rm, samples[i], false, factor) would return once samples 0..i-1 are
- * vertices (they appear as ids rm->n + j), the k = pb_roadmap_k(rm->n + i + 1) nearest live
- * vertices, nearest first, ties by index. One pb_nn_batch_knn against the current vertices
- * plus an exact scan within the batch. Only when rm->batchable. */
+ * be added in this order: row i of `out` holds the k = pb_roadmap_k(rm->n + i + 1) nearest of
+ * the current vertices and samples 0..i-1 (as ids rm->n + j), nearest first, ties by index.
+ * One pb_nn_batch_knn against the current vertices plus an exact scan within the batch. Dead
+ * vertices are still in the rows: pb_roadmap_batch_live() drops them when the row is used,
+ * after which the row is exactly what pb_roadmap_near would return at that moment. Only when
+ * rm->batchable. */
 pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_samples, double factor,
                                 pb_roadmap_batch *out);
+
+/** Drop the vertices dead by now from row i of `batch`; returns the row's new length. */
+size_t pb_roadmap_batch_live(const pb_roadmap *rm, pb_roadmap_batch *batch, size_t i);
 
 /** Number of neighbours PRM* connects a new vertex to among `n` vertices in dimension `dim`:
  * ceil(factor * e * (1 + 1/dim) * ln n), Karaman & Frazzoli's k_PRM* (at least 1). */
