@@ -2,37 +2,11 @@
  * ../shared/spec/simulation-interfaces.md (section numbers in the comments), one function per
  * rule, no socket. The world is worlds/sim_room1.xml (maps/room1.png, 500 x 400 px): free at
  * (40, 40), (100, 40), (250, 200), (460, 365); border 5 px thick; a static crate_1 at (310, 30). */
-#include "harness.h"
-#include "planbench/planbench.h"
-#include "planbench/sim.h"
+#include "sim_fixture.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static char worlds_dir[1024], robots_dir[1024];
-
-static pb_sim *make(void)
-{
-    char world[1100];
-    snprintf(world, sizeof world, "%s/sim_room1.xml", worlds_dir);
-    pb_sim_config c = pb_sim_config_default();
-    c.worlds_dir = worlds_dir;
-    c.robots_dir = robots_dir;
-    c.world = world;
-    pb_sim *sim = NULL;
-    pb_diag d = {0};
-    if (pb_sim_create(&sim, &c, &d) != PB_OK) {
-        fprintf(stderr, "create: %s\n", d.message);
-        abort();
-    }
-    return sim;
-}
-
-static pb_sim_pose at(double x, double y, double yaw)
-{
-    return (pb_sim_pose){{x, y, 0}, 0, 0, sin(yaw / 2), cos(yaw / 2)};
-}
 
 static pb_sim_spawn_request spawn_req(const char *name, const char *uri, double x, double y)
 {
@@ -48,14 +22,6 @@ static int spawn(pb_sim *sim, const char *name, const char *uri, double x, doubl
     if (out)
         *out = rs.entity_name;
     return rs.result.result;
-}
-
-static double x_of(pb_sim *sim, const char *entity)
-{
-    pb_sim_result r;
-    pb_sim_entity_state st;
-    pb_sim_get_entity_state(sim, entity, &r, &st);
-    return r.result == PB_SIM_RESULT_OK ? st.pose.position.x : NAN;
 }
 
 static bool has_entity(pb_sim *sim, const char *name)
@@ -805,22 +771,21 @@ static void test_plan_path(void)
     pb_sim_entity_state st;
     pb_sim_get_entity_state(sim, "bot", &r, &st);
     CHECK(!pb_sim_is_following(sim, "bot") && st.pose.position.x == 460 && st.pose.position.y == 365);
-    /* the stick arm plans in (x, y, yaw) with its elbow fixed; every waypoint is a valid pose */
+    /* the stick arm plans in (x, y, yaw, joint2); the path with its joint values passes
+     * FollowPath's waypoint and segment checks (more in tests/sim/test_sim_plan.c) */
     spawn(sim, "arm", "model://stick_arm", 40, 40, NULL);
     rq = (pb_sim_plan_request){.entity = "arm", .goal = at(40, 110, 0), .planner = "birrt", .time_limit = 5};
     pb_sim_plan_path(sim, &rq, &rs);
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK && rs.n_path >= 2, "%s", rs.result.error_message);
-    bool arm_ok = true;
-    for (size_t i = 0; i < rs.n_path && arm_ok; i++) {
-        pb_sim_set_state_request sq = {
-            .entity = "arm",
-            .state = {.pose = at(rs.path[3 * i], rs.path[3 * i + 1], rs.path[3 * i + 2])},
-            .has_flags = true,
-            .set_pose = true};
-        pb_sim_set_entity_state(sim, &sq, &r);
-        arm_ok = r.result == PB_SIM_RESULT_OK;
-    }
-    CHECK(arm_ok);
+    pb_sim_pose arm_path[256];
+    const size_t n_arm = rs.n_path < 256 ? rs.n_path : 256;
+    for (size_t i = 0; i < n_arm; i++)
+        arm_path[i] = at(rs.path[3 * i], rs.path[3 * i + 1], rs.path[3 * i + 2]);
+    const pb_sim_follow_request arm_follow = {"arm", arm_path, n_arm, 0};
+    uint64_t arm_goal = 0;
+    CHECK_MSG(rs.n_joints == 1 && pb_sim_follow_begin_joints(sim, &arm_follow, rs.joints, 1, &arm_goal, &r),
+              "%s", r.error_message);
+    pb_sim_follow_cancel(sim, arm_goal);
     /* the car (a rectangle) plans in (x, y, yaw) */
     spawn(sim, "car", "model://car_robot", 250, 200, NULL);
     rq = (pb_sim_plan_request){.entity = "car", .goal = at(400, 200, 0), .planner = "birrt", .time_limit = 5};
@@ -1104,8 +1069,7 @@ static void test_codec(void)
 
 int main(void)
 {
-    snprintf(worlds_dir, sizeof worlds_dir, "%s/worlds", pb_test_source_root());
-    snprintf(robots_dir, sizeof robots_dir, "%s/robots", pb_test_source_root());
+    sim_fixture_init();
     test_features();
     test_spawn_names();
     test_spawn_resources();

@@ -12,7 +12,8 @@
  *
  * Ownership: request strings are borrowed for the call. Strings and arrays in a response
  * are borrowed from the sim and stay valid until the next call that takes a non-const sim.
- * Not thread-safe: one thread drives a sim. */
+ * Not thread-safe: one thread drives a sim (a PlanPath job's planner may run elsewhere,
+ * see pb_sim_plan_begin()). */
 #ifndef PLANBENCH_SIM_H
 #define PLANBENCH_SIM_H
 
@@ -332,10 +333,16 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
 
 /* ---- planning as a service (beyond the standard; see docs/sim.md) ---- */
 
-/** PlanPath request: plan for `entity` from its current pose to `goal` (or to the named pose
- * `goal_name` when not empty) with planner `planner` ("" = rrt) within `time_limit` seconds
- * (0 = 1 s, at most 5 s: planning runs on the server thread), with seed `seed`. With `follow`, the entity
- * then follows the path at `speed` map units per second (0 = 40) as the simulation steps. */
+/** Most joint values an entity has (the stick arm has one: its elbow, "joint2"). */
+#define PB_SIM_MAX_JOINTS 4
+
+/** PlanPath request: plan for `entity` from its current configuration to `goal` (or to the
+ * named pose `goal_name` when not empty) with planner `planner` ("" = rrt) within
+ * `time_limit` seconds (0 = 1 s, at most 5 s), with seed `seed`. An entity with joints (the
+ * stick arm) plans in its full configuration space, base pose and joints: `goal_joints`
+ * (`n_goal_joints` values, borrowed) are the joints' goal values, none = their current
+ * values. With `follow`, the entity then follows the path at `speed` map units per second
+ * (0 = 40) as the simulation steps. */
 typedef struct pb_sim_plan_request {
     const char *entity;
     const char *goal_name;
@@ -345,10 +352,13 @@ typedef struct pb_sim_plan_request {
     uint64_t seed;
     bool follow;
     double speed;
+    const double *goal_joints;
+    size_t n_goal_joints;
 } pb_sim_plan_request;
 
 /** PlanPath response: `outcome` is pb_outcome_str() of the planner's outcome; `path` has
- * `n_path` poses (x, y, yaw), borrowed. */
+ * `n_path` poses (x, y, yaw); `joints` has `n_joints` values per pose (row-major), named by
+ * `joint_names` (none for a disc or a rectangle). All borrowed from the sim. */
 typedef struct pb_sim_plan_response {
     pb_sim_result result;
     const char *outcome;
@@ -356,17 +366,52 @@ typedef struct pb_sim_plan_response {
     size_t n_path;
     double cost;
     double planning_time;
+    const char *const *joint_names;
+    size_t n_joints;
+    const double *joints;
 } pb_sim_plan_response;
 
-/** PlanPath: see pb_sim_plan_request. */
+/** PlanPath, all at once on the calling thread: pb_sim_plan_begin(), pb_sim_plan_run(),
+ * pb_sim_plan_finish(). */
 void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_response *response);
+
+/** A PlanPath request taken off the simulation: a snapshot of the world (the map and every
+ * other entity's footprint and pose when the request began) and the planner's inputs, so
+ * the planner can run on another thread while the simulation goes on. */
+typedef struct pb_sim_plan_job pb_sim_plan_job;
+
+/** Check a PlanPath request and take its snapshot (on the sim's thread). True: `*job` is a
+ * new job owned by the caller (pb_sim_plan_job_destroy) and `response` is untouched. False:
+ * the request is refused, `*job` is NULL and `response` says why. */
+bool pb_sim_plan_begin(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_job **job,
+                       pb_sim_plan_response *response);
+/** Run the planner on the snapshot. Any thread; touches nothing but the job. */
+void pb_sim_plan_run(pb_sim_plan_job *job);
+/** Ask a running job to stop soon (its outcome is then "canceled"). Any thread. */
+void pb_sim_plan_cancel(pb_sim_plan_job *job);
+/** Has pb_sim_plan_run() finished with this job? Any thread. */
+bool pb_sim_plan_is_done(const pb_sim_plan_job *job);
+/** The response of a finished job, checked against the world as it is now (on the sim's
+ * thread): NOT_FOUND when the entity was deleted meanwhile, OPERATION_FAILED when the world
+ * was changed, the entity moved, or the path now runs into an entity that moved (the path is
+ * still returned, the message names the segment and what it hits); only an OK plan starts
+ * following. The response borrows from the sim, not the job. */
+void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response *response);
+/** Destroy a job (not while pb_sim_plan_run() runs on it); NULL is accepted. */
+void pb_sim_plan_job_destroy(pb_sim_plan_job *job);
+
 /** Is `entity` still following a path? */
 bool pb_sim_is_following(pb_sim *sim, const char *entity);
+/** The joint values of `entity` (the stick arm: its elbow "joint2", radians): returns how
+ * many (at most PB_SIM_MAX_JOINTS), 0 for an unknown entity or one without joints. `names`
+ * (may be NULL) gets borrowed static names. */
+size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *const **names, double *values);
 
 /** FollowPath goal (the action /follow_path, see docs/sim.md): move `entity` from its current
  * pose through the waypoints `path` (`n_path` poses in the world frame, borrowed for the call;
  * a PlanPath path as it is) at `speed` map units per second (0 = 40), one simulation step at a
- * time. A disc keeps the waypoints' yaw; other footprints face their motion between waypoints. */
+ * time, along the straight edges of the entity's configuration space between waypoints (yaw
+ * and joints turn evenly; joint values: pb_sim_follow_begin_joints()). */
 typedef struct pb_sim_follow_request {
     const char *entity;
     const pb_sim_pose *path;
@@ -384,17 +429,28 @@ typedef enum pb_sim_follow_status {
 /** FollowPath feedback after a step. */
 typedef struct pb_sim_follow_feedback {
     uint32_t waypoint;         /**< index into the goal's path of the waypoint ahead */
-    double distance_remaining; /**< map units along the rest of the path (x, y) */
+    double distance_remaining; /**< along the rest of the path, in the C-space's metric (map
+                                    units of footprint motion; x, y only for a disc) */
     pb_sim_pose pose;          /**< the entity's pose in the world frame */
+    uint32_t n_joints;         /**< the entity's joint values (the stick arm's elbow) */
+    double joints[PB_SIM_MAX_JOINTS];
 } pb_sim_follow_feedback;
 
 /** Start following: checks the entity (NOT_FOUND; static: OPERATION_FAILED), the simulation
- * (a world, PAUSED or STOPPED, as for stepping), the speed (>= 0, finite) and every waypoint
- * (a valid pose whose footprint is free, else OPERATION_FAILED naming the waypoint). On
- * success `*goal` gets a handle for pb_sim_follow_step() and pb_sim_follow_cancel(); the path
- * replaces any path the entity was following (that goal then ends STOPPED). */
+ * (a world, PAUSED or STOPPED, as for stepping), the speed (>= 0, finite), every waypoint
+ * (a valid pose whose footprint is free) and every segment between them, from the entity's
+ * current configuration on, with the planners' edge check in the entity's C-space (else
+ * OPERATION_FAILED naming the waypoint or segment and what it hits). On success `*goal` gets
+ * a handle for pb_sim_follow_step() and pb_sim_follow_cancel(); the path replaces any path the
+ * entity was following (that goal then ends STOPPED). */
 bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *request, uint64_t *goal,
                          pb_sim_result *result);
+/** pb_sim_follow_begin() with the joint values of an entity that has joints (the stick arm):
+ * `joints` (borrowed for the call) holds `n_joints` values per waypoint, row-major (a
+ * PlanPath response's `joints` as they are). `n_joints` 0: the joints keep their values.
+ * OPERATION_FAILED when `n_joints` is not the entity's number of joints. */
+bool pb_sim_follow_begin_joints(pb_sim *sim, const pb_sim_follow_request *request, const double *joints,
+                                size_t n_joints, uint64_t *goal, pb_sim_result *result);
 /** One simulation step (pb_sim_step_once(): every entity moves), then where goal `goal` stands.
  * `feedback` (may be NULL) is filled while the entity exists; `result` is OK when REACHED and
  * says why when STOPPED. Call pb_sim_steps_end() when done. */

@@ -1,43 +1,119 @@
-/* /plan_path: plan for an entity in the C-space of its footprint.
+/* An entity's C-space, and /plan_path's planner run.
  *
- * Design: a footprint engine on top of the world's image engine. Its configuration is
- * (x, y) for a disc (rotation does not change a disc) and (x, y, yaw) otherwise, yaw wrapping
- * and weighted by the footprint's reach so one metric unit is about one pixel of motion.
- * feasible(q) is the footprint check at q against the map pixels and every other entity
- * (the entity itself ignored); visible() is the core's interpolated edge at 0.5 units. Any
- * registered planner runs on it unchanged. */
+ * Design: a footprint engine on an obstacle-free copy of the world's map. Its configuration
+ * is (x, y) for a disc (rotation does not change a disc), (x, y, yaw) for a rectangle and
+ * (x, y, yaw, joint2) for the stick arm, as the stickarm4d engine plans it: angles wrap and
+ * are weighted by the length they swing (the reach for the yaw, link 2 for the elbow) so one
+ * metric unit is about one pixel of footprint motion. feasible(q) is the footprint check at
+ * q against the map's pixels, then geometrically against a copy of the other entities taken
+ * when the space was made; visible() is the core's interpolated edge at 0.5 units. Any
+ * registered planner runs on it unchanged, and the space owns everything it reads, so a
+ * planner can run on a worker thread while the simulation moves its entities. The same space
+ * checks /follow_path's segments, so a path is accepted by exactly the check that made it. */
 #include "planbench/impl/engine_impl.h"
 #include "sim_internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Spacing of the interpolated edge check, metric units (about half a pixel of motion). */
+#define EDGE_RESOLUTION 0.5
+
 typedef struct footprint_space {
-    pb_engine *base; /* borrowed: the world's engine */
+    pb_engine *map; /* own handle; the map has no dynamic obstacles */
     pb_footprint footprint;
-    uint32_t ignore;
-    double fixed_yaw; /* discs: the yaw kept along the path */
+    sim_obstacle *others;
+    size_t n_others;
+    double disc_yaw; /* discs: the yaw kept along the path */
 } footprint_space;
+
+int sim_space_dim(const pb_footprint *fp)
+{
+    return fp->type == PB_FOOTPRINT_DISC ? 2 : fp->type == PB_FOOTPRINT_ARM ? 4 : 3;
+}
+
+void sim_space_from_full(const pb_footprint *fp, const double *full, double *q)
+{
+    memcpy(q, full, (size_t)sim_space_dim(fp) * sizeof *q);
+}
+
+void sim_space_to_full(const pb_footprint *fp, const double *q, double *full)
+{
+    memcpy(full, q, (size_t)sim_space_dim(fp) * sizeof *q);
+}
+
+pb_footprint sim_footprint_at(const pb_footprint *fp, const double *full)
+{
+    pb_footprint placed = *fp;
+    if (fp->type == PB_FOOTPRINT_ARM)
+        placed.joint2 = full[3];
+    return placed;
+}
+
+/* The footprint and pose of configuration `q` of the space. */
+static void placement(const footprint_space *fs, const double *q, pb_footprint *fp, double *pose)
+{
+    *fp = fs->footprint;
+    pose[0] = q[0];
+    pose[1] = q[1];
+    pose[2] = fs->footprint.type == PB_FOOTPRINT_DISC ? fs->disc_yaw : q[2];
+    if (fs->footprint.type == PB_FOOTPRINT_ARM)
+        fp->joint2 = q[3];
+}
+
+static bool check(const footprint_space *fs, const double *q, sim_space_hit *hit)
+{
+    pb_footprint fp;
+    double pose[3];
+    placement(fs, q, &fp, pose);
+    pb_hit map_hit;
+    if (pb_engine_footprint_check(fs->map, &fp, pose, PB_OBSTACLE_NONE, &map_hit) != PB_OK) {
+        *hit = (sim_space_hit){.kind = PB_HIT_INVALID};
+        return false;
+    }
+    if (map_hit.kind != PB_HIT_NONE) {
+        *hit = (sim_space_hit){.kind = map_hit.kind, .pixel_x = map_hit.pixel_x, .pixel_y = map_hit.pixel_y};
+        return false;
+    }
+    if (fs->n_others == 0)
+        return true;
+    double lo[2], hi[2];
+    pb_footprint_aabb(&fp, pose, lo, hi);
+    for (size_t i = 0; i < fs->n_others; i++) {
+        const sim_obstacle *o = &fs->others[i];
+        /* boxes apart: no overlap (touching boxes still go to the exact test) */
+        if (lo[0] > o->hi[0] || hi[0] < o->lo[0] || lo[1] > o->hi[1] || hi[1] < o->lo[1])
+            continue;
+        if (pb_footprint_overlap(&fp, pose, &o->footprint, o->pose)) {
+            *hit = (sim_space_hit){.kind = PB_HIT_OBSTACLE, .other = i};
+            return false;
+        }
+    }
+    return true;
+}
 
 static bool fs_feasible(const void *self, const double *q, pb_engine_counters *counters)
 {
-    const footprint_space *fs = self;
-    const double pose[3] = {q[0], q[1], fs->footprint.type == PB_FOOTPRINT_DISC ? fs->fixed_yaw : q[2]};
-    pb_hit hit;
-    counters->n_edge_states += 0;
-    return pb_engine_footprint_check(fs->base, &fs->footprint, pose, fs->ignore, &hit) == PB_OK &&
-           hit.kind == PB_HIT_NONE;
+    (void)counters;
+    sim_space_hit hit;
+    return check(self, q, &hit);
 }
 
 static void fs_destroy(void *self)
 {
-    free(self);
+    footprint_space *fs = self;
+    if (!fs)
+        return;
+    pb_engine_destroy(fs->map);
+    free(fs->others);
+    free(fs);
 }
 
 static const pb_engine_impl footprint_space_impl = {
     .name = "sim-footprint",
-    .summary = "an entity's footprint on a world's engine (simulation service)",
+    .summary = "an entity's footprint on a world's map among the other entities (simulation service)",
     .destroy = fs_destroy,
     .feasible = fs_feasible,
 };
@@ -54,79 +130,139 @@ static double reach(const pb_footprint *fp)
     }
 }
 
-pb_status sim_plan(pb_engine *world_engine, const pb_footprint *fp, uint32_t self, const double *start,
-                   const double *goal, const char *planner_name, double time_limit, uint64_t seed,
-                   double **path, size_t *n_path, double *cost, const char **outcome, char *why,
-                   size_t why_size);
-
-pb_status sim_plan(pb_engine *world_engine, const pb_footprint *fp, uint32_t self, const double *start,
-                   const double *goal, const char *planner_name, double time_limit, uint64_t seed,
-                   double **path, size_t *n_path, double *cost, const char **outcome, char *why,
-                   size_t why_size)
+void sim_space_weights(const pb_footprint *fp, double *weights)
 {
+    const double r = reach(fp);
+    weights[0] = weights[1] = 1.0;
+    weights[2] = fp->type == PB_FOOTPRINT_DISC ? 0.0 : r > 1.0 ? r : 1.0;
+    weights[3] = fp->type != PB_FOOTPRINT_ARM ? 0.0 : fp->link2 > 1.0 ? fp->link2 : 1.0;
+}
+
+pb_status sim_space_create(pb_engine **out, pb_engine *map, const pb_footprint *fp,
+                           const sim_obstacle *others, size_t n_others, double disc_yaw, char *why,
+                           size_t why_size)
+{
+    *out = NULL;
     footprint_space *fs = calloc(1, sizeof *fs);
-    if (!fs)
+    if (!fs || (n_others && !(fs->others = malloc(n_others * sizeof *fs->others))) ||
+        pb_engine_share(&fs->map, map) != PB_OK) {
+        fs_destroy(fs);
+        snprintf(why, why_size, "out of memory");
         return PB_ERR_NOMEM;
-    *fs = (footprint_space){world_engine, *fp, self, start[2]};
-    const int dim = fp->type == PB_FOOTPRINT_DISC ? 2 : 3;
+    }
+    if (n_others)
+        memcpy(fs->others, others, n_others * sizeof *others);
+    fs->n_others = n_others;
+    fs->footprint = *fp;
+    fs->disc_yaw = disc_yaw;
+    const int dim = sim_space_dim(fp);
     pb_engine_setup setup = pb_engine_setup_default(dim);
     for (int k = 0; k < 2; k++) {
-        setup.lower[k] = pb_engine_lower(world_engine)[k];
-        setup.upper[k] = pb_engine_upper(world_engine)[k];
+        setup.lower[k] = pb_engine_lower(map)[k];
+        setup.upper[k] = pb_engine_upper(map)[k];
     }
-    if (dim == 3) {
-        setup.lower[2] = -M_PI;
-        setup.upper[2] = M_PI;
-        setup.periods[2] = 2 * M_PI;
-        setup.weights[2] = reach(fp) > 1.0 ? reach(fp) : 1.0;
+    double weights[SIM_Q];
+    sim_space_weights(fp, weights);
+    for (int k = 2; k < dim; k++) {
+        setup.lower[k] = -M_PI;
+        setup.upper[k] = M_PI;
+        setup.periods[k] = 2 * M_PI;
+        setup.weights[k] = weights[k];
     }
-    setup.resolution = 0.5;
+    setup.resolution = EDGE_RESOLUTION;
+    pb_diag diag = {0};
+    const pb_status st = pb_engine_create(out, &footprint_space_impl, fs, &setup, &diag);
+    if (st != PB_OK) {
+        fs_destroy(fs);
+        snprintf(why, why_size, "%s", diag.message);
+    }
+    return st;
+}
+
+bool sim_space_hits(pb_engine *space, const double *q, sim_space_hit *hit)
+{
+    return !check(pb_engine_self(space), q, hit);
+}
+
+bool sim_space_segment(pb_engine *space, const double *a, const double *b, double *where, sim_space_hit *hit)
+{
+    if (pb_engine_visible(space, a, b))
+        return true;
+    /* Blocked: find the first blocked configuration in the order of the path, among the
+     * configurations the edge check tests (the same spacing: n segments, endpoints included). */
+    const double length = pb_engine_distance(space, a, b);
+    double segments = ceil(length / EDGE_RESOLUTION);
+    if (!(segments >= 1.0))
+        segments = 1.0;
+    if (segments > 1e7)
+        segments = 1e7;
+    const uint64_t n = (uint64_t)segments;
+    for (uint64_t i = 0; i <= n; i++) {
+        pb_engine_interpolate(space, a, b, (double)i / (double)n, where);
+        if (sim_space_hits(space, where, hit))
+            return false;
+    }
+    /* the check's own order found what this scan did not: cannot happen with a deterministic
+     * check, but say something true rather than nothing */
+    pb_engine_interpolate(space, a, b, 0.5, where);
+    *hit = (sim_space_hit){.kind = PB_HIT_INVALID};
+    return false;
+}
+
+void sim_plan_run(pb_sim_plan_job *job)
+{
+    const double t0 = pb_clock_seconds();
+    const pb_footprint *fp = &job->footprint;
+    const int dim = sim_space_dim(fp);
     pb_engine *space = NULL;
     pb_planner *planner = NULL;
     pb_diag diag = {0};
-    pb_status st = pb_engine_create(&space, &footprint_space_impl, fs, &setup, &diag);
-    if (st != PB_OK) {
-        snprintf(why, why_size, "%s", diag.message);
-        return st;
+    job->outcome = pb_outcome_str(PB_OUTCOME_INVALID_START);
+    job->n_path = 0;
+    job->cost = INFINITY;
+    job->status = sim_space_create(&space, job->map, fp, job->others, job->n_others, job->start[2], job->why,
+                                   sizeof job->why);
+    if (job->status == PB_OK) {
+        job->status = pb_planner_create(&planner, job->planner, space, &diag);
+        if (job->status != PB_OK)
+            snprintf(job->why, sizeof job->why, "%.200s", diag.message);
     }
-    st = pb_planner_create(&planner, planner_name, space, &diag);
-    if (st != PB_OK) {
-        snprintf(why, why_size, "%s", diag.message);
-        pb_engine_destroy(space);
-        return st;
-    }
-    pb_planner_set_seed(planner, seed);
-    pb_result result;
-    pb_result_init(&result, dim);
-    pb_stop stop = pb_stop_default();
-    stop.time_limit_s = time_limit;
-    const pb_problem problem = {start, goal, 2.0 + reach(fp) * 0.0 + 1.0};
-    st = pb_planner_solve(planner, &problem, &stop, &result);
-    *outcome = pb_outcome_str(result.outcome);
-    *n_path = 0;
-    if (st == PB_OK && result.outcome == PB_OUTCOME_EXACT) {
-        pb_rng rng;
-        pb_rng_seed(&rng, seed);
-        pb_path_simplify(&result.path, space, &rng, 50, NULL, NULL);
-        double *p = realloc(*path, (result.path.n ? result.path.n : 1) * 3 * sizeof *p);
-        if (!p) {
-            st = PB_ERR_NOMEM;
-        } else {
-            *path = p;
-            for (size_t i = 0; i < result.path.n; i++) {
-                const double *q = pb_path_at(&result.path, i);
-                p[3 * i] = q[0];
-                p[3 * i + 1] = q[1];
-                p[3 * i + 2] = dim == 3 ? q[2] : start[2];
+    if (job->status == PB_OK) {
+        double start[SIM_Q], goal[SIM_Q];
+        sim_space_from_full(fp, job->start, start);
+        sim_space_from_full(fp, job->goal, goal);
+        pb_planner_set_seed(planner, job->seed);
+        pb_result result;
+        pb_result_init(&result, dim);
+        pb_stop stop = pb_stop_default();
+        stop.time_limit_s = job->time_limit;
+        stop.cancel = &job->cancel;
+        const pb_problem problem = {start, goal, 3.0};
+        job->status = pb_planner_solve(planner, &problem, &stop, &result);
+        job->outcome =
+            job->cancel && result.outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result.outcome);
+        if (job->status == PB_OK && result.outcome == PB_OUTCOME_EXACT) {
+            pb_rng rng;
+            pb_rng_seed(&rng, job->seed);
+            pb_path_simplify(&result.path, space, &rng, 50, NULL, NULL);
+            double *p = malloc((result.path.n ? result.path.n : 1) * SIM_Q * sizeof *p);
+            if (!p) {
+                job->status = PB_ERR_NOMEM;
+                snprintf(job->why, sizeof job->why, "out of memory");
+            } else {
+                for (size_t i = 0; i < result.path.n; i++) {
+                    memcpy(p + SIM_Q * i, job->start, SIM_Q * sizeof *p);
+                    sim_space_to_full(fp, pb_path_at(&result.path, i), p + SIM_Q * i);
+                }
+                job->path = p;
+                job->n_path = result.path.n;
+                job->cost = pb_path_length(&result.path, space);
             }
-            *n_path = result.path.n;
-            *cost = pb_path_length(&result.path, space);
         }
-    } else {
-        *cost = INFINITY;
+        pb_result_finish(&result);
     }
-    pb_result_finish(&result);
     pb_planner_destroy(planner);
     pb_engine_destroy(space);
-    return st;
+    job->planning_time = pb_clock_seconds() - t0;
+    atomic_store(&job->done, 1);
 }

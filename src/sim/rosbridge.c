@@ -124,11 +124,13 @@ static const field q_plan[] = {{"entity", T_STR, 0, 0, 0},
                                {"seed", T_U64, 0, 0, 0},
                                {"follow", T_BOOL, 0, 0, 0},
                                {"speed", T_F64, 0, 0, 0},
+                               {"goal_joints", T_F64, 1, 0, 0},
                                END};
 /* planbench_interfaces/action/FollowPath goal */
 static const field q_follow[] = {{"entity", T_STR, 0, 0, 0},
                                  {"path", T_MSG, 1, f_pose, "geometry_msgs/Pose"},
                                  {"speed", T_F64, 0, 0, 0},
+                                 {"joint_positions", T_F64, 1, 0, 0},
                                  END};
 /* action_msgs/srv/CancelGoal: goal_info is accepted and ignored (cancel all) */
 static const field f_goal_id[] = {{"uuid", T_U8, 1, 0, 0}, END};
@@ -348,8 +350,24 @@ static void read_bounds(const json_t *o, pb_sim_bounds *b)
 typedef struct scratch {
     const char **a, **b;
     uint8_t *cats;
-    double timeout; /* call_service `timeout` in seconds, 0 when absent */
+    double *reals;
+    double timeout;       /* call_service `timeout` in seconds, 0 when absent */
+    json_t *id, *service; /* the call's, borrowed, for a reply sent later */
+    bool deferred;        /* the service replies later (a plan running off the server thread) */
 } scratch;
+
+/* A float64[] (checked) as doubles in `*store` (caller frees); the count, 0 when empty or
+ * out of memory. */
+static size_t read_doubles(const json_t *arr, double **store)
+{
+    const size_t n = json_array_size(arr);
+    *store = n ? malloc(n * sizeof **store) : NULL;
+    if (!*store)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        (*store)[i] = json_number_value(json_array_get(arr, i));
+    return n;
+}
 
 static void read_tags_filter(const json_t *o, pb_sim_tags_filter *t, const char ***store)
 {
@@ -727,9 +745,31 @@ static json_t *sv_available_worlds(pb_sim *sim, const json_t *args, const rb_ses
     return json_pack("{s:o,s:o}", "result", j_result(&r), "worlds", a);
 }
 
+static json_t *j_doubles(const double *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, j_real(v[i]));
+    return a;
+}
+
+/* The values of a PlanPath response. */
+static json_t *plan_values(const pb_sim_plan_response *rs)
+{
+    json_t *path = json_array();
+    for (size_t i = 0; i < rs->n_path; i++) {
+        const double *q = rs->path + 3 * i;
+        pb_sim_pose p = {{q[0], q[1], 0}, 0, 0, sin(q[2] / 2), cos(q[2] / 2)};
+        json_array_append_new(path, j_pose(&p));
+    }
+    return json_pack("{s:o,s:s,s:o,s:o,s:o,s:o,s:o}", "result", j_result(&rs->result), "outcome", rs->outcome,
+                     "path", path, "cost", j_real(rs->cost), "planning_time", j_real(rs->planning_time),
+                     "joint_names", j_strings(rs->joint_names, rs->n_joints), "joint_positions",
+                     j_doubles(rs->joints, rs->n_path * rs->n_joints));
+}
+
 static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
 {
-    (void)session;
     pb_sim_plan_request rq = {
         .entity = get_str(args, "entity"),
         .goal_name = get_str(args, "goal_name"),
@@ -740,21 +780,27 @@ static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *sessio
         .follow = get_bool(args, "follow"),
         .speed = get_f64(args, "speed", 0),
     };
-    /* every call is answered at once except planning: keep it inside the caller's timeout */
+    rq.n_goal_joints = read_doubles(get(args, "goal_joints"), &s->reals);
+    rq.goal_joints = s->reals;
+    if (json_array_size(get(args, "goal_joints")) != rq.n_goal_joints)
+        return NULL; /* out of memory */
+    /* the caller waits for the answer: keep the planning inside its timeout */
     if (s->timeout > 0) {
         const double limit = rq.time_limit > 0 ? rq.time_limit : 1.0;
         rq.time_limit = fmax(fmin(limit, 0.8 * s->timeout), 1e-3);
     }
     pb_sim_plan_response rs;
-    pb_sim_plan_path(sim, &rq, &rs);
-    json_t *path = json_array();
-    for (size_t i = 0; i < rs.n_path; i++) {
-        const double *q = rs.path + 3 * i;
-        pb_sim_pose p = {{q[0], q[1], 0}, 0, 0, sin(q[2] / 2), cos(q[2] / 2)};
-        json_array_append_new(path, j_pose(&p));
+    if (session && session->start_plan) {
+        /* with a connection the planner runs off the server thread; the reply comes later */
+        pb_sim_plan_job *job;
+        if (!pb_sim_plan_begin(sim, &rq, &job, &rs))
+            return plan_values(&rs);
+        session->start_plan(session->payload, s->id, s->service, job);
+        s->deferred = true;
+        return NULL;
     }
-    return json_pack("{s:o,s:s,s:o,s:o,s:o}", "result", j_result(&rs.result), "outcome", rs.outcome, "path",
-                     path, "cost", j_real(rs.cost), "planning_time", j_real(rs.planning_time));
+    pb_sim_plan_path(sim, &rq, &rs);
+    return plan_values(&rs);
 }
 
 /* action_msgs CancelGoal of one action server: the caller's goals of that action */
@@ -932,7 +978,7 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
             json_decref(args);
             return service_failure(id, name, err);
         }
-        scratch s = {0};
+        scratch s = {.id = id, .service = svc};
         const json_t *timeout = json_object_get(msg, "timeout");
         s.timeout =
             json_is_number(timeout) && json_number_value(timeout) > 0 ? json_number_value(timeout) : 0;
@@ -940,7 +986,10 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         free(s.a);
         free(s.b);
         free(s.cats);
+        free(s.reals);
         json_decref(args);
+        if (s.deferred)
+            return NULL;
         if (!values)
             return service_failure(id, name, "out of memory");
         /* an id-less cancel_goal (roslib cancelAllGoals) gets no reply */
@@ -951,6 +1000,18 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
     }
     json_t *reply = json_pack("{s:s,s:o,s:o,s:b}", "op", "service_response", "service", json_incref(svc),
                               "values", values, "result", 1);
+    if (id && reply)
+        json_object_set(reply, "id", id);
+    return dump(reply);
+}
+
+char *rb_plan_reply(json_t *id, json_t *service, const pb_sim_plan_response *response)
+{
+    json_t *values = plan_values(response);
+    if (!values)
+        return service_failure(id, json_string_value(service), "out of memory");
+    json_t *reply = json_pack("{s:s,s:O,s:o,s:b}", "op", "service_response", "service", service, "values",
+                              values, "result", 1);
     if (id && reply)
         json_object_set(reply, "id", id);
     return dump(reply);
@@ -985,22 +1046,25 @@ static char *action_failure(json_t *id, json_t *action, const char *message)
 
 char *rb_follow_feedback(json_t *id, json_t *action, uint64_t completed, const pb_sim_follow_feedback *fb)
 {
-    json_t *m =
-        json_pack("{s:s,s:O,s:{s:I,s:I,s:o,s:o}}", "op", "action_feedback", "action", action, "values",
-                  "completed_steps", (json_int_t)completed, "waypoint", (json_int_t)fb->waypoint,
-                  "distance_remaining", j_real(fb->distance_remaining), "pose", j_pose(&fb->pose));
+    json_t *m = json_pack("{s:s,s:O,s:{s:I,s:I,s:o,s:o,s:o}}", "op", "action_feedback", "action", action,
+                          "values", "completed_steps", (json_int_t)completed, "waypoint",
+                          (json_int_t)fb->waypoint, "distance_remaining", j_real(fb->distance_remaining),
+                          "pose", j_pose(&fb->pose), "joint_positions", j_doubles(fb->joints, fb->n_joints));
     if (id && m)
         json_object_set(m, "id", id);
     return dump(m);
 }
 
 char *rb_follow_result(json_t *id, json_t *action, int status, const pb_sim_result *result,
-                       uint64_t completed, const pb_sim_pose *pose)
+                       uint64_t completed, const pb_sim_follow_feedback *last)
 {
-    const pb_sim_pose none = {.qw = 1.0};
-    json_t *m = json_pack("{s:s,s:O,s:{s:o,s:I,s:o},s:i,s:b}", "op", "action_result", "action", action,
+    const pb_sim_follow_feedback none = {.pose = {.qw = 1.0}};
+    if (!last)
+        last = &none;
+    json_t *m = json_pack("{s:s,s:O,s:{s:o,s:I,s:o,s:o},s:i,s:b}", "op", "action_result", "action", action,
                           "values", "result", j_result(result), "completed_steps", (json_int_t)completed,
-                          "pose", j_pose(pose ? pose : &none), "status", status, "result", 1);
+                          "pose", j_pose(&last->pose), "joint_positions",
+                          j_doubles(last->joints, last->n_joints), "status", status, "result", 1);
     if (id && m)
         json_object_set(m, "id", id);
     return dump(m);
@@ -1037,17 +1101,31 @@ static char *handle_follow(pb_sim *sim, json_t *msg, json_t *id, json_t *action,
     }
     for (size_t i = 0; i < n; i++)
         path[i] = read_pose(json_array_get(jpath, i));
+    /* joint_positions: one row of joint values per waypoint, or none */
+    double *joints = NULL;
+    const size_t n_values = read_doubles(get(args, "joint_positions"), &joints);
+    if (n_values != json_array_size(get(args, "joint_positions")) || (n_values && (n == 0 || n_values % n))) {
+        free(path);
+        free(joints);
+        json_decref(args);
+        snprintf(err, sizeof err,
+                 "%s: joint_positions must hold one row of joint values per waypoint (%zu values "
+                 "for %zu waypoints)",
+                 root, n_values, n);
+        return action_failure(id, action, err);
+    }
     const pb_sim_follow_request rq = {get_str(args, "entity"), path, n, get_f64(args, "speed", 0)};
+    const size_t n_joints = n_values ? n_values / n : 0;
     const bool feedback = json_is_true(json_object_get(msg, "feedback"));
     char *reply = NULL;
     if (session && session->start_follow) {
-        session->start_follow(session->payload, id, action, &rq, feedback);
+        session->start_follow(session->payload, id, action, &rq, joints, n_joints, feedback);
     } else {
         /* no connection: run to completion now (bounded), reply with the result only */
         pb_sim_result r;
         uint64_t goal, done = 0;
         int status = 6;
-        if (pb_sim_follow_begin(sim, &rq, &goal, &r)) {
+        if (pb_sim_follow_begin_joints(sim, &rq, joints, n_joints, &goal, &r)) {
             pb_sim_follow_feedback fb = {0};
             pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
             while (fs == PB_SIM_FOLLOW_RUNNING && done < HEADLESS_FOLLOW_STEPS) {
@@ -1062,12 +1140,13 @@ static char *handle_follow(pb_sim *sim, json_t *msg, json_t *id, json_t *action,
             }
             pb_sim_steps_end(sim);
             status = fs == PB_SIM_FOLLOW_REACHED ? 4 : 6;
-            reply = rb_follow_result(id, action, status, &r, done, &fb.pose);
+            reply = rb_follow_result(id, action, status, &r, done, &fb);
         } else {
             reply = rb_follow_result(id, action, status, &r, 0, NULL);
         }
     }
     free(path);
+    free(joints);
     json_decref(args);
     return reply;
 }

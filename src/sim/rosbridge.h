@@ -17,13 +17,18 @@ typedef struct rb_session {
     void (*start_goal)(void *payload, json_t *id, json_t *action, uint64_t steps, bool feedback);
     /** Cancel one goal by its id, or all goals when `id` is NULL. */
     /** A FollowPath goal, checked against its schema only (the sim checks the rest when the
-     * goal starts); `request` and its strings are borrowed for the call. */
+     * goal starts); `request`, its strings and `joints` (`n_joints` per waypoint) are
+     * borrowed for the call. */
     void (*start_follow)(void *payload, json_t *id, json_t *action, const pb_sim_follow_request *request,
-                         bool feedback);
+                         const double *joints, size_t n_joints, bool feedback);
     /** Cancel this connection's goal `id`, or all its goals when `id` is NULL; only goals of
      * action `action` (bare name, e.g. "follow_path") unless it is NULL. */
     void (*cancel_goal)(void *payload, json_t *id, const char *action);
     void (*subscribe)(void *payload, rb_topic topic, bool on);
+    /** A PlanPath request that pb_sim_plan_begin() accepted: the session owns `job` from now
+     * on, runs it (off the server thread) and replies with rb_plan_reply(). `id` and
+     * `service` are borrowed JSON values to echo. NULL: plans run at once on this thread. */
+    void (*start_plan)(void *payload, json_t *id, json_t *service, pb_sim_plan_job *job);
     void *payload;
 } rb_session;
 
@@ -34,10 +39,13 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
 char *rb_action_feedback(json_t *id, json_t *action, uint64_t completed, uint64_t remaining);
 /** `status` is an action_msgs/GoalStatus value (4 succeeded, 5 canceled, 6 aborted). */
 char *rb_action_result(json_t *id, json_t *action, int status, const pb_sim_result *result);
-/** FollowPath feedback (after every step) and result (`pose` NULL when the goal never started). */
+/** FollowPath feedback (after every step) and result (`last`, the last feedback, NULL when the
+ * goal never started). */
 char *rb_follow_feedback(json_t *id, json_t *action, uint64_t completed, const pb_sim_follow_feedback *fb);
 char *rb_follow_result(json_t *id, json_t *action, int status, const pb_sim_result *result,
-                       uint64_t completed, const pb_sim_pose *pose);
+                       uint64_t completed, const pb_sim_follow_feedback *last);
+/** The service_response to a PlanPath call answered later (see rb_session.start_plan). */
+char *rb_plan_reply(json_t *id, json_t *service, const pb_sim_plan_response *response);
 char *rb_entity_event(pb_sim_event_kind kind, const char *entity);
 char *rb_entity_states(pb_sim *sim);
 

@@ -1,14 +1,19 @@
 /* The rosbridge WebSocket transport (libwebsockets): one text frame carries one JSON message.
  *
- * Everything runs on one thread: libwebsockets' event loop, plus a timer tick that advances
- * running SimulateSteps and FollowPath goals one step at a time (feedback after each) and steps a PLAYING
- * simulation in real time. So other clients are served while a goal runs, and no call ever
- * blocks the loop for long. Each connection has a bounded queue of outgoing messages: a
+ * The simulation runs on one thread: libwebsockets' event loop, plus a timer tick that
+ * advances running SimulateSteps and FollowPath goals one step at a time (feedback after
+ * each) and steps a PLAYING simulation in real time. So other clients are served while a goal
+ * runs, and no call ever blocks the loop for long. Planning is the one long computation: a
+ * /plan_path call takes a snapshot of the world on the loop's thread (pb_sim_plan_begin),
+ * runs the planner on a worker thread that touches nothing but the snapshot, and is answered
+ * on the loop's thread when the worker wakes it (pb_sim_plan_finish checks the plan against
+ * the world as it is then). Each connection has a bounded queue of outgoing messages: a
  * client that never reads is dropped when its queue is full, and never slows the others. */
 #include "rosbridge.h"
 #include "sim_internal.h"
 
 #include <libwebsockets.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +26,10 @@
 #define BACKLOG                                                                                              \
     256 /* queued messages above which stepping waits for the reader */ /* stepping per tick, so the loop    \
                                                                            stays responsive */
+/* Planner threads at once: more would only share the same cores; further calls wait their turn. */
+#define MAX_PLAN_THREADS 2
+/* Plans one connection may have running or waiting: a flood of calls is refused, not queued. */
+#define MAX_PLANS_PER_CONN 16
 
 typedef struct out_msg {
     struct out_msg *next;
@@ -48,9 +57,22 @@ typedef struct goal {
     bool feedback, started, cancel;
     /* FollowPath goals (follow != NULL): the request, owned, until the goal starts */
     pb_sim_follow_request *follow;
+    double *follow_joints; /* n_joints values per waypoint, owned */
+    size_t follow_n_joints;
     uint64_t follow_goal; /* pb_sim_follow_begin() handle once started */
     pb_sim_follow_feedback last;
 } goal;
+
+/* A /plan_path call whose planner runs (or waits to run) on a worker thread. */
+typedef struct plan_call {
+    struct plan_call *next;
+    conn *owner; /* NULL once the connection closed: the job is canceled, nobody is answered */
+    json_t *id, *service;
+    pb_sim_plan_job *job;
+    struct lws_context *ctx; /* the worker wakes the loop through it */
+    pthread_t thread;
+    bool started, threaded; /* threaded: `thread` runs it and must be joined */
+} plan_call;
 
 typedef struct server {
     pb_sim *sim;
@@ -58,6 +80,8 @@ typedef struct server {
     lws_sorted_usec_list_t sul;
     conn *conns;
     goal *goals;
+    plan_call *plans;
+    int n_plan_threads;
     double next_play_step;
     const volatile int *stop;
     bool quit;
@@ -158,30 +182,36 @@ static void follow_free(pb_sim_follow_request *rq)
 }
 
 static void start_follow(void *payload, json_t *id, json_t *action, const pb_sim_follow_request *rq,
-                         bool feedback)
+                         const double *joints_in, size_t n_joints, bool feedback)
 {
     session_payload *p = payload;
     goal *g = calloc(1, sizeof *g);
     pb_sim_follow_request *copy = calloc(1, sizeof *copy);
     char *entity = sim_strdup(rq->entity ? rq->entity : "");
     pb_sim_pose *path = malloc((rq->n_path ? rq->n_path : 1) * sizeof *path);
-    if (!g || !copy || !entity || !path) {
+    double *joints = n_joints ? malloc((rq->n_path ? rq->n_path : 1) * n_joints * sizeof *joints) : NULL;
+    if (!g || !copy || !entity || !path || (n_joints && !joints)) {
         free(g);
         free(copy);
         free(entity);
         free(path);
+        free(joints);
         pb_sim_result r = {.result = PB_SIM_RESULT_OPERATION_FAILED, .error_message = "out of memory"};
         enqueue(p->c, rb_follow_result(id, action, 6, &r, 0, NULL));
         return;
     }
     if (rq->n_path)
         memcpy(path, rq->path, rq->n_path * sizeof *path);
+    if (joints)
+        memcpy(joints, joints_in, rq->n_path * n_joints * sizeof *joints);
     *copy = (pb_sim_follow_request){entity, path, rq->n_path, rq->speed};
     *g = (goal){.owner = p->c,
                 .id = id ? json_incref(id) : NULL,
                 .action = json_incref(action),
                 .feedback = feedback,
-                .follow = copy};
+                .follow = copy,
+                .follow_joints = joints,
+                .follow_n_joints = n_joints};
     goal **tail = &p->s->goals;
     while (*tail)
         tail = &(*tail)->next;
@@ -213,10 +243,92 @@ static void subscribe(void *payload, rb_topic topic, bool on)
     p->c->subscribed[topic] = on;
 }
 
+static void plan_call_free(plan_call *pc)
+{
+    pb_sim_plan_job_destroy(pc->job);
+    json_decref(pc->id);
+    json_decref(pc->service);
+    free(pc);
+}
+
+static void *plan_worker(void *arg)
+{
+    plan_call *pc = arg;
+    pb_sim_plan_run(pc->job);
+    lws_cancel_service(pc->ctx); /* wake the loop: it answers in LWS_CALLBACK_EVENT_WAIT_CANCELLED */
+    return NULL;
+}
+
+/* Answer the finished plans (on the loop's thread), then start waiting ones while a thread
+ * is free. A waiting plan whose client has gone is dropped without running. */
+static void service_plans(server *s)
+{
+    for (plan_call **p = &s->plans; *p;) {
+        plan_call *pc = *p;
+        const bool finished = pc->started && pb_sim_plan_is_done(pc->job);
+        if (!finished && (pc->started || pc->owner)) {
+            p = &pc->next;
+            continue;
+        }
+        if (pc->threaded) {
+            pthread_join(pc->thread, NULL);
+            s->n_plan_threads--;
+        }
+        if (pc->owner) {
+            pb_sim_plan_response rs;
+            pb_sim_plan_finish(s->sim, pc->job, &rs);
+            enqueue(pc->owner, rb_plan_reply(pc->id, pc->service, &rs));
+        }
+        *p = pc->next;
+        plan_call_free(pc);
+    }
+    for (plan_call *pc = s->plans; pc && s->n_plan_threads < MAX_PLAN_THREADS; pc = pc->next) {
+        if (pc->started)
+            continue;
+        if (pthread_create(&pc->thread, NULL, plan_worker, pc) != 0) {
+            if (s->n_plan_threads > 0)
+                break;                /* no thread now: retry when one ends */
+            pb_sim_plan_run(pc->job); /* none at all: plan here rather than never */
+            pc->started = true;
+            continue;
+        }
+        pc->started = pc->threaded = true;
+        s->n_plan_threads++;
+    }
+}
+
+static void start_plan(void *payload, json_t *id, json_t *service, pb_sim_plan_job *job)
+{
+    session_payload *p = payload;
+    size_t mine = 0;
+    for (const plan_call *q = p->s->plans; q; q = q->next)
+        mine += q->owner == p->c;
+    plan_call *pc = mine < MAX_PLANS_PER_CONN ? calloc(1, sizeof *pc) : NULL;
+    if (!pc) {
+        pb_sim_plan_job_destroy(job);
+        pb_sim_plan_response rs = {.result = {.result = PB_SIM_RESULT_OPERATION_FAILED}, .outcome = ""};
+        snprintf(rs.result.error_message, sizeof rs.result.error_message, "%s",
+                 mine < MAX_PLANS_PER_CONN ? "out of memory"
+                                           : "too many plans in flight on this connection (at most 16)");
+        enqueue(p->c, rb_plan_reply(id, service, &rs));
+        return;
+    }
+    *pc = (plan_call){.owner = p->c,
+                      .id = id ? json_incref(id) : NULL,
+                      .service = json_incref(service),
+                      .job = job,
+                      .ctx = p->s->ctx};
+    plan_call **tail = &p->s->plans;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = pc;
+    service_plans(p->s);
+}
+
 static void handle_text(server *s, conn *c, const char *data, size_t len)
 {
     session_payload p = {s, c};
-    const rb_session session = {start_goal, start_follow, cancel_goal, subscribe, &p};
+    const rb_session session = {start_goal, start_follow, cancel_goal, subscribe, start_plan, &p};
     char *reply = NULL;
     rb_handle(s->sim, data, len, &session, &reply);
     enqueue(c, reply);
@@ -325,11 +437,25 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 g->owner = NULL;
                 g->cancel = true;
             }
+        /* its plans stop soon and are dropped unanswered (no follow starts) */
+        for (plan_call *pc = s->plans; pc; pc = pc->next)
+            if (pc->owner == c) {
+                pc->owner = NULL;
+                pb_sim_plan_cancel(pc->job);
+            }
         free_queue(c);
         free(c->rx);
         c->rx = NULL;
         break;
     }
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        /* a planner thread finished (lws_cancel_service) */
+        s = server_of(wsi);
+        if (s) {
+            service_plans(s);
+            publish_events(s);
+        }
+        break;
     default:
         break;
     }
@@ -341,6 +467,7 @@ static void goal_free(goal *g)
     json_decref(g->id);
     json_decref(g->action);
     follow_free(g->follow);
+    free(g->follow_joints);
     free(g);
 }
 
@@ -362,7 +489,8 @@ static bool run_follow(server *s, goal *g, double t_end)
         return true;
     }
     if (!g->started) {
-        if (!pb_sim_follow_begin(s->sim, g->follow, &g->follow_goal, &r)) {
+        if (!pb_sim_follow_begin_joints(s->sim, g->follow, g->follow_joints, g->follow_n_joints,
+                                        &g->follow_goal, &r)) {
             if (g->owner)
                 enqueue(g->owner, rb_follow_result(g->id, g->action, 6, &r, 0, NULL));
             return true;
@@ -389,8 +517,7 @@ static bool run_follow(server *s, goal *g, double t_end)
     if (g->done > 0)
         pb_sim_steps_end(s->sim);
     if (g->owner)
-        enqueue(g->owner,
-                rb_follow_result(g->id, g->action, status, &r, g->done, g->done ? &g->last.pose : NULL));
+        enqueue(g->owner, rb_follow_result(g->id, g->action, status, &r, g->done, g->done ? &g->last : NULL));
     return true;
 }
 
@@ -444,6 +571,7 @@ static void run_goals(server *s)
 static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, sul);
+    service_plans(s); /* in case a wake-up was missed */
     run_goals(s);
     const double now = pb_clock_seconds();
     if (pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING) {
@@ -509,6 +637,19 @@ pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile i
         lws_service(s.ctx, 0);
     }
     pb_sim_set_step_callback(sim, NULL, NULL);
+    /* plans in flight: stop them and wait for their threads (they wake the context, so
+     * before it goes); their clients get no answer */
+    for (plan_call *pc = s.plans; pc; pc = pc->next) {
+        pc->owner = NULL;
+        pb_sim_plan_cancel(pc->job);
+    }
+    while (s.plans) {
+        plan_call *pc = s.plans;
+        s.plans = pc->next;
+        if (pc->threaded)
+            pthread_join(pc->thread, NULL);
+        plan_call_free(pc);
+    }
     lws_sul_cancel(&s.sul);
     lws_context_destroy(s.ctx);
     while (s.goals) {

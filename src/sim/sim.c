@@ -8,6 +8,7 @@
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,13 @@ typedef struct sim_entity {
     sim_strings tags;
     double pose[3];
     double initial_pose[3];
-    double twist[3]; /* vx, vy (map units/s), wz (rad/s) */
+    double initial_joint2; /* arms: the elbow at spawn (the footprint's joint2 is the current one) */
+    double twist[3];       /* vx, vy (map units/s), wz (rad/s) */
     bool spawned;
     bool is_static;
     uint32_t obstacle;
-    double *path; /* follow: n_path poses of 3 */
+    uint64_t serial; /* tells a re-spawned entity from the one a plan was made for */
+    double *path;    /* follow: n_path configurations of SIM_Q (x, y, yaw, joint2) */
     size_t n_path, path_next;
     double follow_speed;
     uint64_t follow_id; /* the follow goal that owns the path (0: none) */
@@ -61,6 +64,8 @@ struct pb_sim {
     bool have_world;
     sim_world world;
     pb_engine *engine;
+    pb_engine *plan_map; /* the same map without entities: planners' snapshots share it */
+    uint64_t world_serial, next_entity_serial;
     sim_entity *entities;
     size_t n_entities, cap_entities;
     sim_event *events;
@@ -75,7 +80,7 @@ struct pb_sim {
     size_t n_available;
     pb_sim_world_info available_info[64];
     char available_path[64][1024];
-    double *plan_path;
+    double *plan_path, *plan_joints;
     uint64_t next_follow_id;
     void (*on_step)(pb_sim *sim, void *payload);
     void *on_step_payload;
@@ -274,6 +279,30 @@ static void stop_following(sim_entity *e, uint8_t why)
     e->n_path = 0;
 }
 
+/* An entity's configuration: x, y, yaw and, for an arm, the elbow (SIM_Q values). */
+static void entity_q(const sim_entity *e, double *q)
+{
+    memcpy(q, e->pose, 3 * sizeof *q);
+    q[3] = e->footprint.type == PB_FOOTPRINT_ARM ? e->footprint.joint2 : 0.0;
+}
+
+/* Put an entity at configuration `q` (already checked free). An arm whose elbow turned has
+ * another shape: its obstacle is replaced (the removal frees the slot the addition reuses,
+ * so the addition cannot run out of memory). */
+static void place_entity(pb_sim *sim, sim_entity *e, const double *q)
+{
+    memcpy(e->pose, q, 3 * sizeof *q);
+    if (e->footprint.type == PB_FOOTPRINT_ARM && q[3] != e->footprint.joint2) {
+        e->footprint.joint2 = q[3];
+        uint32_t id;
+        pb_engine_obstacle_remove(sim->engine, e->obstacle);
+        if (pb_engine_obstacle_add(sim->engine, &e->footprint, e->pose, &id) == PB_OK)
+            e->obstacle = id;
+        return;
+    }
+    pb_engine_obstacle_move(sim->engine, e->obstacle, e->pose);
+}
+
 static void entity_free(sim_entity *e)
 {
     free(e->name);
@@ -323,8 +352,10 @@ static sim_entity *add_entity(pb_sim *sim, const char *name, const sim_robot *ro
     e->category = robot->category;
     e->is_static = is_static || robot->category == PB_SIM_CATEGORY_STATIC_OBJECT;
     e->spawned = spawned;
+    e->serial = ++sim->next_entity_serial;
     memcpy(e->pose, pose, sizeof e->pose);
     memcpy(e->initial_pose, pose, sizeof e->initial_pose);
+    e->initial_joint2 = robot->footprint.joint2;
     sim->n_entities++;
     push_event(sim, PB_SIM_EVENT_CREATED, e->name);
     return e;
@@ -346,6 +377,9 @@ static void unload(pb_sim *sim)
         remove_entity(sim, sim->n_entities - 1);
     pb_engine_destroy(sim->engine);
     sim->engine = NULL;
+    pb_engine_destroy(sim->plan_map);
+    sim->plan_map = NULL;
+    sim->world_serial++; /* plans begun in this world no longer apply */
     if (sim->have_world)
         sim_world_finish(&sim->world);
     sim->have_world = false;
@@ -357,11 +391,15 @@ static void unload(pb_sim *sim)
 static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
 {
     pb_diag diag = {0};
-    if (pb_engine_load(&sim->engine, "image2d", world->map_path, NULL, 0, &diag) != PB_OK) {
+    if (pb_engine_load(&sim->engine, "image2d", world->map_path, NULL, 0, &diag) != PB_OK ||
+        pb_engine_load(&sim->plan_map, "image2d", world->map_path, NULL, 0, &diag) != PB_OK) {
         snprintf(why, size, "map %.100s: %.120s", world->map_path, diag.message);
+        pb_engine_destroy(sim->engine);
+        sim->engine = NULL;
         sim_world_finish(world);
         return false;
     }
+    sim->world_serial++;
     sim->world = *world;
     sim->have_world = true;
     for (size_t i = 0; i < world->n_entities; i++) {
@@ -438,6 +476,7 @@ void pb_sim_destroy(pb_sim *sim)
     for (size_t i = 0; i < sim->n_available; i++)
         sim_world_finish(&sim->available[i]);
     free(sim->plan_path);
+    free(sim->plan_joints);
     free(sim->worlds_dir);
     free(sim->robots_dir);
     free(sim);
@@ -1057,9 +1096,11 @@ static void reset_scopes(pb_sim *sim, unsigned scope, pb_sim_result *r)
             e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
             stop_following(e, FOLLOW_RESET);
             char why[PB_SIM_MESSAGE_SIZE];
-            if (pose_is_free(sim, &e->footprint, e->initial_pose, e->obstacle, why, sizeof why)) {
-                memcpy(e->pose, e->initial_pose, sizeof e->pose);
-                pb_engine_obstacle_move(sim->engine, e->obstacle, e->pose);
+            const double start[SIM_Q] = {e->initial_pose[0], e->initial_pose[1], e->initial_pose[2],
+                                         e->initial_joint2};
+            const pb_footprint fp = sim_footprint_at(&e->footprint, start);
+            if (pose_is_free(sim, &fp, e->initial_pose, e->obstacle, why, sizeof why)) {
+                place_entity(sim, e, start);
             } else if (len < sizeof r->error_message) {
                 len += (size_t)snprintf(r->error_message + len, sizeof r->error_message - len,
                                         "%s'%s' kept its pose: start %s", len ? "; " : "", e->name, why);
@@ -1126,23 +1167,44 @@ void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *r)
 
 /* ---------------------------------------------------------------- stepping */
 
-/* Move one entity by its twist (or along its path) for one time step. A motion that would
- * collide stops the entity at the last free pose, found by bisection on the step. */
+/* Distance between two entity configurations in the metric of the entity's C-space. */
+static double q_distance(const pb_footprint *fp, const double *a, const double *b)
+{
+    double w[SIM_Q];
+    sim_space_weights(fp, w);
+    double sum = 0.0;
+    for (int k = 0; k < SIM_Q; k++) {
+        const double d = w[k] * (k < 2 ? b[k] - a[k] : wrap_angle(b[k] - a[k]));
+        sum += d * d;
+    }
+    return sqrt(sum);
+}
+
+/* The configuration a fraction `t` of the way from `a` to `b`: the C-space's straight edge
+ * (angles the short way round), as the planners' edge check walks it. */
+static void q_interpolate(const double *a, const double *b, double t, double *out)
+{
+    for (int k = 0; k < SIM_Q; k++)
+        out[k] = k < 2 ? a[k] + t * (b[k] - a[k]) : wrap_angle(a[k] + t * wrap_angle(b[k] - a[k]));
+}
+
+/* Move one entity by its twist (or along its path) for one time step. A path is followed
+ * along the straight C-space edges between waypoints (the edges the planner and
+ * pb_sim_follow_begin() checked). A motion that would collide stops the entity at the last
+ * free configuration, found by bisection on the step. */
 static void step_entity(pb_sim *sim, sim_entity *e)
 {
-    double target[3];
+    double from[SIM_Q], target[SIM_Q];
+    entity_q(e, from);
     const bool following = e->n_path > 0 && e->path_next < e->n_path;
     if (following) {
-        const double *goal = e->path + 3 * e->path_next;
-        const double dx = goal[0] - e->pose[0], dy = goal[1] - e->pose[1];
-        const double d = sqrt(dx * dx + dy * dy), reach = e->follow_speed * sim->dt;
+        const double *goal = e->path + SIM_Q * e->path_next;
+        const double d = q_distance(&e->footprint, from, goal), reach = e->follow_speed * sim->dt;
         if (d <= reach) {
             memcpy(target, goal, sizeof target);
             e->path_next++;
         } else {
-            target[0] = e->pose[0] + dx / d * reach;
-            target[1] = e->pose[1] + dy / d * reach;
-            target[2] = e->footprint.type == PB_FOOTPRINT_DISC ? e->pose[2] : atan2(dy, dx);
+            q_interpolate(from, goal, reach / d, target);
         }
     } else {
         if (e->twist[0] == 0 && e->twist[1] == 0 && e->twist[2] == 0)
@@ -1150,31 +1212,32 @@ static void step_entity(pb_sim *sim, sim_entity *e)
         target[0] = e->pose[0] + e->twist[0] * sim->dt;
         target[1] = e->pose[1] + e->twist[1] * sim->dt;
         target[2] = wrap_angle(e->pose[2] + e->twist[2] * sim->dt);
+        target[3] = from[3];
     }
-    if (pose_is_free(sim, &e->footprint, target, e->obstacle, NULL, 0)) {
-        memcpy(e->pose, target, sizeof target);
+    pb_footprint fp = sim_footprint_at(&e->footprint, target);
+    if (pose_is_free(sim, &fp, target, e->obstacle, NULL, 0)) {
+        place_entity(sim, e, target);
     } else {
-        double lo = 0.0, hi = 1.0, best[3];
-        memcpy(best, e->pose, sizeof best);
-        const double dyaw = wrap_angle(target[2] - e->pose[2]);
+        double lo = 0.0, hi = 1.0, best[SIM_Q];
+        memcpy(best, from, sizeof best);
         for (int k = 0; k < 12; k++) {
             const double t = (lo + hi) / 2;
-            double q[3] = {e->pose[0] + t * (target[0] - e->pose[0]),
-                           e->pose[1] + t * (target[1] - e->pose[1]), wrap_angle(e->pose[2] + t * dyaw)};
-            if (pose_is_free(sim, &e->footprint, q, e->obstacle, NULL, 0)) {
+            double q[SIM_Q];
+            q_interpolate(from, target, t, q);
+            fp = sim_footprint_at(&e->footprint, q);
+            if (pose_is_free(sim, &fp, q, e->obstacle, NULL, 0)) {
                 lo = t;
                 memcpy(best, q, sizeof best);
             } else {
                 hi = t;
             }
         }
-        memcpy(e->pose, best, sizeof best);
+        place_entity(sim, e, best);
         e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
         stop_following(e, FOLLOW_COLLIDED);
     }
     if (following && e->path_next >= e->n_path)
         stop_following(e, FOLLOW_REACHED); /* no-op when the last motion collided */
-    pb_engine_obstacle_move(sim->engine, e->obstacle, e->pose);
 }
 
 void pb_sim_step_once(pb_sim *sim)
@@ -1399,85 +1462,369 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
 
 /* ---------------------------------------------------------------- planning */
 
-pb_status sim_plan(pb_engine *world_engine, const pb_footprint *fp, uint32_t self, const double *start,
-                   const double *goal, const char *planner_name, double time_limit, uint64_t seed,
-                   double **path, size_t *n_path, double *cost, const char **outcome, char *why,
-                   size_t why_size);
+static const char *const arm_joint_names[] = {"joint2"};
 
-void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_response *rs)
+/* How many joints an entity of footprint `fp` has (the arm: its elbow); `names` (may be
+ * NULL) gets their names. */
+static size_t joints_of(const pb_footprint *fp, const char *const **names)
 {
+    if (names)
+        *names = arm_joint_names;
+    return fp->type == PB_FOOTPRINT_ARM ? 1 : 0;
+}
+
+size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *const **names, double *values)
+{
+    const sim_entity *e = find_entity(sim, entity);
+    if (names)
+        *names = arm_joint_names;
+    if (!e)
+        return 0;
+    const size_t n = joints_of(&e->footprint, names);
+    if (n && values)
+        values[0] = e->footprint.joint2;
+    return n;
+}
+
+/* The entities other than `self` as obstacles of its C-space (a snapshot); `*index` (when
+ * `index` is not NULL; the caller frees it) maps each back to its entity. */
+static bool others_of(const pb_sim *sim, const sim_entity *self, sim_obstacle **out, size_t **index,
+                      size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (index)
+        *index = NULL;
+    if (sim->n_entities <= 1)
+        return true;
+    sim_obstacle *o = malloc((sim->n_entities - 1) * sizeof *o);
+    size_t *ix = index ? malloc((sim->n_entities - 1) * sizeof *ix) : NULL;
+    if (!o || (index && !ix)) {
+        free(o);
+        free(ix);
+        return false;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < sim->n_entities; i++) {
+        const sim_entity *e = &sim->entities[i];
+        if (e == self)
+            continue;
+        o[k].footprint = e->footprint;
+        memcpy(o[k].pose, e->pose, sizeof o[k].pose);
+        pb_footprint_aabb(&e->footprint, e->pose, o[k].lo, o[k].hi);
+        if (ix)
+            ix[k] = i;
+        k++;
+    }
+    *out = o;
+    *n = k;
+    if (index)
+        *index = ix;
+    return true;
+}
+
+/* The C-space of entity `e` in the world as it is now (owned by the caller); `*index` maps
+ * its obstacles to entities (the caller frees it). NULL with `why` on failure. */
+static pb_engine *entity_space(pb_sim *sim, const sim_entity *e, size_t **index, char *why, size_t size)
+{
+    sim_obstacle *others;
+    size_t n;
+    if (!others_of(sim, e, &others, index, &n)) {
+        snprintf(why, size, "out of memory");
+        return NULL;
+    }
+    pb_engine *space = NULL;
+    sim_space_create(&space, sim->plan_map, &e->footprint, others, n, e->pose[2], why, size);
+    free(others);
+    if (!space) {
+        free(*index);
+        *index = NULL;
+    }
+    return space;
+}
+
+static void explain_hit(pb_sim *sim, const sim_space_hit *hit, const size_t *index, char *why, size_t size)
+{
+    switch (hit->kind) {
+    case PB_HIT_OUTSIDE:
+        snprintf(why, size, "the footprint leaves the map [0, %g] x [0, %g]", pb_engine_upper(sim->engine)[0],
+                 pb_engine_upper(sim->engine)[1]);
+        break;
+    case PB_HIT_MAP:
+        snprintf(why, size, "hits an obstacle of the map at pixel (%d, %d)", hit->pixel_x, hit->pixel_y);
+        break;
+    case PB_HIT_OBSTACLE:
+        snprintf(why, size, "overlaps entity '%.128s'", sim->entities[index[hit->other]].name);
+        break;
+    default:
+        snprintf(why, size, "malformed footprint or pose");
+        break;
+    }
+}
+
+/* "(x, y, yaw)" or, for an arm, "(x, y, yaw, joint2)". */
+static void format_q(const pb_footprint *fp, const double *q, char *out, size_t size)
+{
+    if (fp->type == PB_FOOTPRINT_ARM)
+        snprintf(out, size, "(%.3f, %.3f, %.3f, joint2 %.3f)", q[0], q[1], q[2], q[3]);
+    else
+        snprintf(out, size, "(%.3f, %.3f, %.3f)", q[0], q[1], q[2]);
+}
+
+/* Are the segments of `path` (`n` configurations of SIM_Q) free in entity `e`'s C-space as
+ * the world is now, by the planners' edge check? Segment i ends at waypoint i and starts at
+ * waypoint i - 1, or at `from` for i = 0 (no segment 0 when `from` is NULL). False with the
+ * first blocked segment, where and what it hits in `why`. */
+static bool path_is_free(pb_sim *sim, const sim_entity *e, const double *from, const double *path, size_t n,
+                         char *why, size_t size)
+{
+    size_t *index = NULL;
+    pb_engine *space = entity_space(sim, e, &index, why, size);
+    if (!space)
+        return false;
+    bool ok = true;
+    for (size_t i = from ? 0 : 1; i < n && ok; i++) {
+        const double *qa = i == 0 ? from : path + SIM_Q * (i - 1);
+        double a[SIM_Q], b[SIM_Q], where[SIM_Q], full[SIM_Q];
+        sim_space_from_full(&e->footprint, qa, a);
+        sim_space_from_full(&e->footprint, path + SIM_Q * i, b);
+        sim_space_hit hit;
+        if (!sim_space_segment(space, a, b, where, &hit)) {
+            char what[PB_SIM_MESSAGE_SIZE], at_q[96], start[32];
+            memcpy(full, qa, sizeof full);
+            sim_space_to_full(&e->footprint, where, full);
+            explain_hit(sim, &hit, index, what, sizeof what);
+            format_q(&e->footprint, full, at_q, sizeof at_q);
+            if (i == 0)
+                snprintf(start, sizeof start, "the current pose");
+            else
+                snprintf(start, sizeof start, "waypoint %zu", i - 1);
+            snprintf(why, size, "segment %zu (%.20s to waypoint %zu) is blocked at %.60s: %.90s", i, start, i,
+                     at_q, what);
+            ok = false;
+        }
+    }
+    pb_engine_destroy(space);
+    free(index);
+    return ok;
+}
+
+void pb_sim_plan_job_destroy(pb_sim_plan_job *job)
+{
+    if (!job)
+        return;
+    pb_engine_destroy(job->map);
+    free(job->others);
+    free(job->entity);
+    free(job->path);
+    free(job);
+}
+
+bool pb_sim_plan_begin(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_job **out,
+                       pb_sim_plan_response *rs)
+{
+    *out = NULL;
     memset(rs, 0, sizeof *rs);
     rs->outcome = "";
     rs->path = sim->plan_path;
+    rs->joints = sim->plan_joints;
+    rs->joint_names = arm_joint_names;
     sim_entity *e = find_entity(sim, rq->entity);
     pb_sim_result *r = &rs->result;
     if (!e) {
         set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(rq->entity));
-        return;
+        return false;
     }
     if (e->is_static) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
-        return;
+        return false;
     }
-    double goal[3];
+    const char *planner = str(rq->planner)[0] ? rq->planner : "rrt";
+    if (!pb_planner_registry_find(planner) || strlen(planner) >= sizeof((pb_sim_plan_job *)0)->planner) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "no planner named '%.100s' (planbench list shows them)",
+                   planner);
+        return false;
+    }
+    double goal[SIM_Q];
+    entity_q(e, goal); /* joints not given keep their values */
     char why[PB_SIM_MESSAGE_SIZE];
     if (str(rq->goal_name)[0]) {
         const sim_named_pose *p = find_named_pose(sim, rq->goal_name);
         if (!p) {
             set_result(r, PB_SIM_RESULT_NOT_FOUND, "no named pose '%.100s'", rq->goal_name);
-            return;
+            return false;
         }
-        memcpy(goal, p->pose, sizeof goal);
+        memcpy(goal, p->pose, 3 * sizeof *goal);
     } else if (!pose_from_msg(sim, &rq->goal, "", goal, why, sizeof why)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
-        return;
+        return false;
     }
-    /* planning runs on the server thread: capped so no client waits long */
+    const size_t n_joints = joints_of(&e->footprint, NULL);
+    if (rq->n_goal_joints != 0 && rq->n_goal_joints != n_joints) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal_joints: '%s' has %zu joint%s%s, got %zu values",
+                   e->name, n_joints, n_joints == 1 ? "" : "s", n_joints ? " (joint2)" : "",
+                   rq->n_goal_joints);
+        return false;
+    }
+    for (size_t k = 0; k < rq->n_goal_joints; k++) {
+        if (!isfinite(rq->goal_joints[k])) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal_joints: values must be finite");
+            return false;
+        }
+        goal[3 + k] = wrap_angle(rq->goal_joints[k]);
+    }
+    /* the planner runs off the server thread, but a client still waits for its answer */
     const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 5.0) : 1.0;
     if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
-        return;
+        return false;
     }
-    if (!pose_is_free(sim, &e->footprint, goal, e->obstacle, why, sizeof why)) {
+    const pb_footprint goal_fp = sim_footprint_at(&e->footprint, goal);
+    if (!pose_is_free(sim, &goal_fp, goal, e->obstacle, why, sizeof why)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
         rs->outcome = pb_outcome_str(PB_OUTCOME_INVALID_GOAL);
-        return;
+        return false;
     }
-    const double t0 = pb_clock_seconds();
-    const pb_status st =
-        sim_plan(sim->engine, &e->footprint, e->obstacle, e->pose, goal,
-                 str(rq->planner)[0] ? rq->planner : "rrt", time_limit, rq->seed ? rq->seed : 1,
-                 &sim->plan_path, &rs->n_path, &rs->cost, &rs->outcome, why, sizeof why);
-    rs->planning_time = pb_clock_seconds() - t0;
+    pb_sim_plan_job *job = calloc(1, sizeof *job);
+    if (!job || !(job->entity = sim_strdup(e->name)) || pb_engine_share(&job->map, sim->plan_map) != PB_OK ||
+        !others_of(sim, e, &job->others, NULL, &job->n_others)) {
+        pb_sim_plan_job_destroy(job);
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        return false;
+    }
+    job->footprint = e->footprint;
+    entity_q(e, job->start);
+    memcpy(job->goal, goal, sizeof goal);
+    snprintf(job->planner, sizeof job->planner, "%s", planner);
+    job->time_limit = time_limit;
+    job->seed = rq->seed ? rq->seed : 1;
+    job->follow = rq->follow;
+    job->speed = rq->speed > 0 ? rq->speed : 40.0;
+    job->entity_serial = e->serial;
+    job->world_serial = sim->world_serial;
+    atomic_init(&job->done, 0);
+    *out = job;
+    return true;
+}
+
+void pb_sim_plan_run(pb_sim_plan_job *job)
+{
+    sim_plan_run(job);
+}
+
+void pb_sim_plan_cancel(pb_sim_plan_job *job)
+{
+    job->cancel = 1;
+}
+
+bool pb_sim_plan_is_done(const pb_sim_plan_job *job)
+{
+    return atomic_load(&((pb_sim_plan_job *)job)->done) != 0;
+}
+
+void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response *rs)
+{
+    memset(rs, 0, sizeof *rs);
+    pb_sim_result *r = &rs->result;
+    const char *const *names;
+    const size_t n_joints = joints_of(&job->footprint, &names);
+    rs->outcome = job->outcome ? job->outcome : "";
+    rs->cost = job->cost;
+    rs->planning_time = job->planning_time;
+    rs->joint_names = names;
+    rs->n_joints = n_joints;
+    /* the response borrows from the sim: the job is the caller's to destroy */
+    const size_t n = job->n_path;
+    double *path = n ? realloc(sim->plan_path, n * 3 * sizeof *path) : sim->plan_path;
+    if (path)
+        sim->plan_path = path;
+    double *joints =
+        n && n_joints ? realloc(sim->plan_joints, n * n_joints * sizeof *joints) : sim->plan_joints;
+    if (joints)
+        sim->plan_joints = joints;
     rs->path = sim->plan_path;
-    if (st == PB_ERR_NOT_FOUND) {
-        set_result(r, PB_SIM_RESULT_NOT_FOUND, "%s", why);
+    rs->joints = sim->plan_joints;
+    if (n && (!path || (n_joints && !joints))) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
         return;
     }
-    if (st != PB_OK) {
-        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "planning failed: %s", why);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(path + 3 * i, job->path + SIM_Q * i, 3 * sizeof *path);
+        for (size_t k = 0; k < n_joints; k++)
+            joints[n_joints * i + k] = job->path[SIM_Q * i + 3 + k];
+    }
+    rs->n_path = n;
+    if (job->status == PB_ERR_NOT_FOUND) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "%s", job->why);
         return;
     }
-    if (rs->n_path == 0) {
+    if (job->status != PB_OK) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "planning failed: %s", job->why);
+        return;
+    }
+    if (n == 0) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no path found (%s)", rs->outcome);
         return;
     }
-    if (rq->follow) {
-        double *copy = realloc(e->path, rs->n_path * 3 * sizeof *copy);
+    /* The plan saw the world as it was when the request came; check it against the world
+     * as it is now. The path is returned in any case, for the client to inspect. */
+    if (job->world_serial != sim->world_serial) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the world was loaded or unloaded while planning");
+        return;
+    }
+    sim_entity *e = find_entity(sim, job->entity);
+    if (!e || e->serial != job->entity_serial) {
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "'%.128s' was deleted while its path was planned",
+                   job->entity);
+        return;
+    }
+    if (e->is_static) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' became static while its path was planned",
+                   e->name);
+        return;
+    }
+    double now[SIM_Q];
+    entity_q(e, now);
+    if (memcmp(now, job->start, sizeof now) != 0) {
+        char was[96], is[96];
+        format_q(&e->footprint, job->start, was, sizeof was);
+        format_q(&e->footprint, now, is, sizeof is);
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "'%s' moved while its path was planned (from %s to %s); plan again", e->name, was, is);
+        return;
+    }
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (!path_is_free(sim, e, NULL, job->path, n, why, sizeof why)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "an entity moved into the path while it was planned: %s", why);
+        return;
+    }
+    if (job->follow) {
+        double *copy = realloc(e->path, n * SIM_Q * sizeof *copy);
         if (!copy) {
             set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
             return;
         }
-        memcpy(copy, sim->plan_path, rs->n_path * 3 * sizeof *copy);
+        memcpy(copy, job->path, n * SIM_Q * sizeof *copy);
         e->path = copy;
-        e->n_path = rs->n_path;
+        e->n_path = n;
         e->path_next = 1;
         e->follow_id = ++sim->next_follow_id;
         e->follow_end = FOLLOW_ON;
-        e->follow_speed = rq->speed > 0 ? rq->speed : 40.0;
+        e->follow_speed = job->speed;
         e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
     }
     set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_response *rs)
+{
+    pb_sim_plan_job *job;
+    if (!pb_sim_plan_begin(sim, rq, &job, rs))
+        return;
+    pb_sim_plan_run(job);
+    pb_sim_plan_finish(sim, job, rs);
+    pb_sim_plan_job_destroy(job);
 }
 
 bool pb_sim_is_following(pb_sim *sim, const char *entity)
@@ -1497,6 +1844,12 @@ static sim_entity *find_follower(pb_sim *sim, uint64_t goal)
 }
 
 bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *rq, uint64_t *goal, pb_sim_result *r)
+{
+    return pb_sim_follow_begin_joints(sim, rq, NULL, 0, goal, r);
+}
+
+bool pb_sim_follow_begin_joints(pb_sim *sim, const pb_sim_follow_request *rq, const double *joints,
+                                size_t n_given, uint64_t *goal, pb_sim_result *r)
 {
     *goal = 0;
     sim_entity *e = find_entity(sim, rq->entity);
@@ -1518,26 +1871,52 @@ bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *rq, uint64_t 
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path is empty");
         return false;
     }
-    double *path = malloc(rq->n_path * 3 * sizeof *path);
+    const size_t n_joints = joints_of(&e->footprint, NULL);
+    if (n_given != 0 && (n_given != n_joints || !joints)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "joint values: '%s' has %zu joint%s%s per waypoint, got %zu per waypoint", e->name,
+                   n_joints, n_joints == 1 ? "" : "s", n_joints ? " (joint2)" : "", n_given);
+        return false;
+    }
+    double *path = malloc(rq->n_path * SIM_Q * sizeof *path);
     if (!path) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
         return false;
     }
+    double now[SIM_Q];
+    entity_q(e, now);
     char why[PB_SIM_MESSAGE_SIZE];
     for (size_t i = 0; i < rq->n_path; i++) {
-        if (!pose_from_msg(sim, &rq->path[i], "", path + 3 * i, why, sizeof why) ||
-            !pose_is_free(sim, &e->footprint, path + 3 * i, e->obstacle, why, sizeof why)) {
+        double *q = path + SIM_Q * i;
+        q[3] = now[3]; /* joints not given keep their values */
+        bool ok = pose_from_msg(sim, &rq->path[i], "", q, why, sizeof why);
+        for (size_t k = 0; ok && k < n_given; k++) {
+            ok = isfinite(joints[n_given * i + k]);
+            if (!ok)
+                snprintf(why, sizeof why, "joint values must be finite");
+            else
+                q[3 + k] = wrap_angle(joints[n_given * i + k]);
+        }
+        const pb_footprint fp = sim_footprint_at(&e->footprint, q);
+        if (!ok || !pose_is_free(sim, &fp, q, e->obstacle, why, sizeof why)) {
             set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "waypoint %zu: %s", i, why);
             free(path);
             return false;
         }
     }
+    /* the motion walks the straight C-space edges between waypoints: each must pass the
+     * planners' edge check, not just its ends */
+    if (!path_is_free(sim, e, now, path, rq->n_path, why, sizeof why)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%s", why);
+        free(path);
+        return false;
+    }
     const double speed = rq->speed > 0 ? rq->speed : 40.0;
     double length = 0.0;
-    const double *from = e->pose;
+    const double *from = now;
     for (size_t i = 0; i < rq->n_path; i++) {
-        length += hypot(path[3 * i] - from[0], path[3 * i + 1] - from[1]);
-        from = path + 3 * i;
+        length += q_distance(&e->footprint, from, path + SIM_Q * i);
+        from = path + SIM_Q * i;
     }
     if (length / (speed * sim->dt) + (double)rq->n_path > (double)MAX_ACTION_STEPS) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path takes more than %llu steps at %g per second",
@@ -1549,9 +1928,8 @@ bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *rq, uint64_t 
     e->path = path;
     e->n_path = rq->n_path;
     e->path_next = 0;
-    /* a PlanPath path starts at the current pose: no step is spent reaching it */
-    while (e->path_next + 1 < e->n_path &&
-           hypot(path[3 * e->path_next] - e->pose[0], path[3 * e->path_next + 1] - e->pose[1]) < 1e-9)
+    /* a PlanPath path starts at the current configuration: no step is spent reaching it */
+    while (e->path_next + 1 < e->n_path && q_distance(&e->footprint, path + SIM_Q * e->path_next, now) < 1e-9)
         e->path_next++;
     e->follow_speed = speed;
     e->follow_id = ++sim->next_follow_id;
@@ -1573,15 +1951,17 @@ pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follo
         return PB_SIM_FOLLOW_STOPPED;
     }
     if (fb) {
-        double left = 0.0;
-        const double *from = e->pose;
+        double left = 0.0, now[SIM_Q];
+        entity_q(e, now);
+        const double *from = now;
         for (size_t i = e->path_next; i < e->n_path; i++) {
-            left += hypot(e->path[3 * i] - from[0], e->path[3 * i + 1] - from[1]);
-            from = e->path + 3 * i;
+            left += q_distance(&e->footprint, from, e->path + SIM_Q * i);
+            from = e->path + SIM_Q * i;
         }
         fb->waypoint = (uint32_t)(e->n_path > 0 ? e->path_next : 0);
         fb->distance_remaining = left;
         pose_to_msg(e->pose, &fb->pose);
+        fb->n_joints = (uint32_t)pb_sim_get_entity_joints(sim, e->name, NULL, fb->joints);
     }
     if (e->n_path > 0 && e->follow_end == FOLLOW_ON) {
         set_result(r, PB_SIM_RESULT_OK, NULL);

@@ -76,4 +76,82 @@ void sim_robot_finish(sim_robot *robot);
 void sim_strings_finish(sim_strings *s);
 char *sim_strdup(const char *s);
 
+/* ---- an entity's C-space (plan.c): the planners' view of one entity ----
+ *
+ * A configuration is (x, y) for a disc (turning a disc changes nothing), (x, y, yaw) for a
+ * rectangle and (x, y, yaw, joint2) for the stick arm: its base pose and its elbow, as the
+ * stickarm4d engine plans (joint1 stays as the robot file fixes it; it would only repeat the
+ * yaw). The simulation keeps every entity's configuration as SIM_Q values (x, y, yaw,
+ * joint2), joint2 meaningful for arms only. */
+#define SIM_Q 4
+
+/** Another entity as an obstacle of a C-space: a placed footprint with its bounding box. */
+typedef struct sim_obstacle {
+    pb_footprint footprint;
+    double pose[3];
+    double lo[2], hi[2];
+} sim_obstacle;
+
+/** What a configuration of a C-space runs into. */
+typedef struct sim_space_hit {
+    pb_hit_kind kind; /* PB_HIT_OBSTACLE: `other` indexes the space's obstacles */
+    size_t other;
+    int pixel_x, pixel_y;
+} sim_space_hit;
+
+/** Dimension of the C-space of footprint `fp` (2, 3 or 4). */
+int sim_space_dim(const pb_footprint *fp);
+/** The C-space configuration of an entity configuration (SIM_Q values), and back: `full`
+ * keeps its values in the coordinates the space does not have. */
+void sim_space_from_full(const pb_footprint *fp, const double *full, double *q);
+void sim_space_to_full(const pb_footprint *fp, const double *q, double *full);
+/** The footprint placed at entity configuration `full`: the arm's elbow set from it. */
+pb_footprint sim_footprint_at(const pb_footprint *fp, const double *full);
+
+/** The C-space's metric weights for the SIM_Q coordinates: 1 for x and y, the reach for the
+ * yaw (0 for a disc: turning it moves nothing), link 2 for an arm's elbow (0 otherwise). */
+void sim_space_weights(const pb_footprint *fp, double *weights);
+/** Make the C-space of footprint `fp` on `map` (an engine that checks footprints; a new
+ * handle onto it is taken, so `map` may be destroyed afterwards) with `others` (copied) as
+ * obstacles; a disc keeps `disc_yaw`. Owned by the caller (pb_engine_destroy). Queries on
+ * it touch nothing but its own data: any thread may use it. */
+pb_status sim_space_create(pb_engine **out, pb_engine *map, const pb_footprint *fp,
+                           const sim_obstacle *others, size_t n_others, double disc_yaw, char *why,
+                           size_t why_size);
+/** What configuration `q` of space `space` (made by sim_space_create) hits; false when free. */
+bool sim_space_hits(pb_engine *space, const double *q, sim_space_hit *hit);
+/** The planners' edge check from `a` to `b`; when blocked, `*where` (the space's dimension)
+ * gets the first blocked configuration along the edge and `*hit` what it hits. */
+bool sim_space_segment(pb_engine *space, const double *a, const double *b, double *where, sim_space_hit *hit);
+
+/** A /plan_path request taken off the simulation (see pb_sim_plan_begin): everything the
+ * planner needs, copied, so a worker thread runs it while the simulation goes on. */
+struct pb_sim_plan_job {
+    /* inputs, fixed when the job begins */
+    pb_engine *map; /* own handle onto the world's obstacle-free map engine */
+    pb_footprint footprint;
+    sim_obstacle *others;
+    size_t n_others;
+    double start[SIM_Q], goal[SIM_Q];
+    char planner[64];
+    double time_limit;
+    uint64_t seed;
+    bool follow;
+    double speed;
+    char *entity;
+    uint64_t entity_serial, world_serial;
+    volatile int cancel; /* set by pb_sim_plan_cancel(), read by the planner */
+    /* outputs, written by the run */
+    pb_status status;
+    const char *outcome;
+    double *path; /* n_path configurations of SIM_Q values */
+    size_t n_path;
+    double cost, planning_time;
+    char why[PB_SIM_MESSAGE_SIZE];
+    _Atomic int done;
+};
+
+/** Run a job's planner (any thread): fills the outputs. */
+void sim_plan_run(pb_sim_plan_job *job);
+
 #endif

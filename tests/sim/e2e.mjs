@@ -104,6 +104,19 @@ check(slowOutcome.includes('canceled'), `follow cancel: ${slowOutcome}`);
 st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
 check(st.state.pose.position.x > 40 && st.state.pose.position.x < 100, `canceled follower stopped on the way: ${st.state.pose.position.x}`);
 
+// the stick arm plans base and elbow together; the plan's joint_positions are followed as they are
+r = await call('/spawn_entity', 'SpawnEntity', { name: 'arm', entity_resource: { uri: 'model://stick_arm' }, initial_pose: { pose: pose(40, 120) } });
+check(r.result.result === 1, `spawn arm: ${JSON.stringify(r)}`);
+const armPlan = await call('/plan_path', 'PlanPath', { entity: 'arm', goal: pose(40, 120), goal_joints: [-0.8], planner: 'birrt', time_limit: 5, seed: 3 });
+check(armPlan.result.result === 1 && JSON.stringify(armPlan.joint_names) === '["joint2"]' &&
+  armPlan.joint_positions.length === armPlan.path.length && armPlan.joint_positions[0] === 0.8 &&
+  Math.abs(armPlan.joint_positions[armPlan.joint_positions.length - 1] + 0.8) < 1e-9, `arm plan: ${JSON.stringify(armPlan).slice(0, 300)}`);
+const armFb = [];
+const armRes = await new Promise((ok, fail) => follow.sendGoal({ entity: 'arm', path: armPlan.path, joint_positions: armPlan.joint_positions, speed: 200 },
+  ok, (fb) => armFb.push(fb), (e) => fail(new Error(e))));
+check(armRes.result.result === 1 && Math.abs(armRes.joint_positions[0] + 0.8) < 1e-9 && armFb.every((f) => f.joint_positions.length === 1),
+  `arm follow: ${JSON.stringify(armRes)}`);
+
 // transport failure form
 const unknown = await call('/no_such_service', 'X', {}).then(() => 'ok', (e) => e.message);
 check(unknown.includes('does not exist'), `unknown service: ${unknown}`);
