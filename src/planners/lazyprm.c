@@ -19,26 +19,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-typedef struct lazyprm_params {
-    double k_factor;
-    bool use_radius;
-    int batch_knn;
-} lazyprm_params;
-
-/* Samples per batch when the candidates come from one distance matrix (as prm.c). */
-#define LAZY_BATCH 64
-
-static const pb_param_def lazyprm_param_defs[] = {
-    {"k_factor", PB_PARAM_DOUBLE, offsetof(lazyprm_params, k_factor), 0.01, 1.0, 100.0,
-     "scale of the connection rule: k = ceil(k_factor e (1+1/d) ln n) neighbours, or the radius scaled "
-     "alike"},
-    {"use_radius", PB_PARAM_BOOL, offsetof(lazyprm_params, use_radius), 0.0, 0.0, 1.0,
-     "connect within the PRM* radius instead of to the k nearest (false)"},
-    {"batch_knn", PB_PARAM_INT, offsetof(lazyprm_params, batch_knn), -1.0, -1.0, 1.0,
-     "k-nearest of 64 samples at once through an OpenBLAS distance matrix: -1 where measured faster "
-     "(7+ dimensions), 0 never, 1 always; the roadmap is the same either way"},
-};
-
 typedef struct lazy_state {
     pb_solve_ctx *ctx;
     pb_roadmap rm;
@@ -82,7 +62,7 @@ static pb_status add_vertex_near(lazy_state *s, const double *q, const uint32_t 
 }
 
 /* Add a vertex at q joined by unchecked edges to its candidates. */
-static pb_status add_vertex(lazy_state *s, const double *q, const lazyprm_params *params, uint32_t *out)
+static pb_status add_vertex(lazy_state *s, const double *q, const pb_roadmap_params *params, uint32_t *out)
 {
     pb_status st = pb_roadmap_near(&s->rm, q, params->use_radius, params->k_factor, &s->near);
     return st == PB_OK ? add_vertex_near(s, q, s->near.ids, s->near.n, out) : st;
@@ -193,32 +173,19 @@ static pb_status after_vertex(lazy_state *s, pb_result *result, uint64_t iterati
     return PB_OK;
 }
 
-/* LAZY_BATCH iterations' samples at once, as prm.c's batch_step: drawn in order, their
+/* PB_ROADMAP_BATCH iterations' samples at once, as prm.c's batch_step: drawn in order, their
  * candidates computed together (exactly those one query each would give), then added in
  * order with the same searches and stop checks between vertices; samples left when the
  * planner stops are dropped and the iteration count is that of the last one used. */
-static pb_status batch_step(lazy_state *s, const lazyprm_params *params, pb_roadmap_batch *batch,
+static pb_status batch_step(lazy_state *s, const pb_roadmap_params *params, pb_roadmap_batch *batch,
                             double *pending, pb_result *result, lazy_schedule *sc, uint64_t *iterations,
                             bool *stop)
 {
     pb_solve_ctx *ctx = s->ctx;
     const size_t d = (size_t)s->rm.dim;
-    uint64_t drawn_at[LAZY_BATCH];
-    size_t n = 0;
-    uint64_t it = *iterations;
-    for (;;) { /* the caller has checked the stop condition for the first draw */
-        double *q = pending + n * d;
-        it++;
-        pb_engine_sample(ctx->engine, &ctx->rng, q);
-        if (ctx->observer) {
-            pb_event ev = {.type = PB_EVENT_SAMPLE, .q = q, .iteration = it};
-            ctx->observer(&ev, ctx->observer_payload);
-        }
-        drawn_at[n++] = it;
-        if (n == LAZY_BATCH || pb_solve_should_stop(ctx, it, s->rm.n + n, s->best < INFINITY))
-            break;
-    }
-    *iterations = it;
+    uint64_t drawn_at[PB_ROADMAP_BATCH];
+    const size_t n =
+        pb_roadmap_draw_batch(ctx, &s->rm, false, s->best < INFINITY, pending, drawn_at, iterations);
     pb_status st = pb_roadmap_near_batch(&s->rm, pending, n, params->k_factor, batch);
     if (st != PB_OK)
         return st;
@@ -239,10 +206,10 @@ static pb_status batch_step(lazy_state *s, const lazyprm_params *params, pb_road
 
 static pb_status lazyprm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
 {
-    const lazyprm_params *params = params_ptr;
+    const pb_roadmap_params *params = params_ptr;
     lazy_state s = {.ctx = ctx, .best = INFINITY};
     pb_roadmap_batch batch = {0};
-    double *pending = NULL; /* LAZY_BATCH samples, when batching */
+    double *pending = NULL; /* PB_ROADMAP_BATCH samples, when batching */
     pb_status st = pb_roadmap_init(&s.rm, ctx->engine);
     if (st != PB_OK)
         return st;
@@ -258,8 +225,8 @@ static pb_status lazyprm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_res
 
     lazy_schedule sc = {0, s.rm.n};
     while (!pb_solve_should_stop(ctx, iterations, s.rm.n, s.best < INFINITY)) {
-        if (!params->use_radius && pb_roadmap_batch_pays(&s.rm, LAZY_BATCH, params->batch_knn)) {
-            if (!pending && !(pending = malloc(LAZY_BATCH * (size_t)s.rm.dim * sizeof *pending))) {
+        if (!params->use_radius && pb_roadmap_batch_pays(&s.rm, PB_ROADMAP_BATCH, params->batch_knn)) {
+            if (!pending && !(pending = malloc(PB_ROADMAP_BATCH * (size_t)s.rm.dim * sizeof *pending))) {
                 st = PB_ERR_NOMEM;
                 break;
             }
@@ -308,9 +275,9 @@ const pb_planner_impl pb_lazyprm_impl = {
     .aliases = lazyprm_aliases,
     .summary =
         "Lazy PRM (Bohlin & Kavraki 2000): PRM* roadmap, vertices and edges checked only on candidate paths",
-    .params = lazyprm_param_defs,
-    .n_params = sizeof lazyprm_param_defs / sizeof lazyprm_param_defs[0],
-    .params_size = sizeof(lazyprm_params),
+    .params = pb_roadmap_param_defs,
+    .n_params = PB_ROADMAP_N_PARAMS,
+    .params_size = sizeof(pb_roadmap_params),
     .anytime = true,
     .solve = lazyprm_solve,
 };

@@ -19,27 +19,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-typedef struct prm_params {
-    double k_factor;
-    bool use_radius;
-    int batch_knn;
-} prm_params;
-
-/* Samples per batch when the k-nearest candidates come from one distance matrix (GEMM wins
- * from 16 queries on, bench/RESULTS.md "Batched k-NN"). */
-#define PRM_BATCH 64
-
-static const pb_param_def prm_param_defs[] = {
-    {"k_factor", PB_PARAM_DOUBLE, offsetof(prm_params, k_factor), 0.01, 1.0, 100.0,
-     "scale of the connection rule: k = ceil(k_factor e (1+1/d) ln n) neighbours, or the radius scaled "
-     "alike"},
-    {"use_radius", PB_PARAM_BOOL, offsetof(prm_params, use_radius), 0.0, 0.0, 1.0,
-     "connect within the PRM* radius instead of to the k nearest (false)"},
-    {"batch_knn", PB_PARAM_INT, offsetof(prm_params, batch_knn), -1.0, -1.0, 1.0,
-     "k-nearest of 64 samples at once through an OpenBLAS distance matrix: -1 where measured faster "
-     "(7+ dimensions), 0 never, 1 always; the roadmap is the same either way"},
-};
-
 /* Join vertex v to its candidates ids[0..n) with checked edges. */
 static pb_status connect_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, uint32_t v, const uint32_t *ids, size_t n)
 {
@@ -96,34 +75,19 @@ static pb_status after_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *resu
     return PB_OK;
 }
 
-/* PRM_BATCH iterations' feasible samples at once: drawn in the order the one-at-a-time loop
+/* PB_ROADMAP_BATCH iterations' feasible samples at once: drawn in the order the one-at-a-time loop
  * draws them, their candidates computed together (pb_roadmap_near_batch gives each exactly
  * the candidates it would have had), then added and connected in order, with the same stop
  * checks between vertices; samples left when the planner stops are dropped, and the
  * iteration count is that of the last one used. So the roadmap and the result are those of
  * the one-at-a-time loop. Sets *stop when the planner must stop. */
-static pb_status batch_step(pb_solve_ctx *ctx, const prm_params *params, pb_roadmap *rm,
+static pb_status batch_step(pb_solve_ctx *ctx, const pb_roadmap_params *params, pb_roadmap *rm,
                             pb_roadmap_batch *batch, double *pending, pb_result *result, double *best,
                             prm_schedule *sc, uint64_t *iterations, bool *stop)
 {
     const size_t d = (size_t)rm->dim;
-    uint64_t drawn_at[PRM_BATCH];
-    size_t n = 0;
-    uint64_t it = *iterations;
-    for (;;) { /* the caller has checked the stop condition for the first draw */
-        double *q = pending + n * d;
-        it++;
-        pb_engine_sample(ctx->engine, &ctx->rng, q);
-        if (ctx->observer) {
-            pb_event ev = {.type = PB_EVENT_SAMPLE, .q = q, .iteration = it};
-            ctx->observer(&ev, ctx->observer_payload);
-        }
-        if (pb_engine_feasible(ctx->engine, q))
-            drawn_at[n++] = it;
-        if (n == PRM_BATCH || pb_solve_should_stop(ctx, it, rm->n + n, *best < INFINITY))
-            break;
-    }
-    *iterations = it;
+    uint64_t drawn_at[PB_ROADMAP_BATCH];
+    const size_t n = pb_roadmap_draw_batch(ctx, rm, true, *best < INFINITY, pending, drawn_at, iterations);
     if (n == 0)
         return PB_OK;
     pb_status st = pb_roadmap_near_batch(rm, pending, n, params->k_factor, batch);
@@ -150,12 +114,12 @@ static pb_status batch_step(pb_solve_ctx *ctx, const prm_params *params, pb_road
 
 static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
 {
-    const prm_params *params = params_ptr;
+    const pb_roadmap_params *params = params_ptr;
     pb_engine *engine = ctx->engine;
     pb_roadmap rm;
     pb_nn_hits near = {0};
     pb_roadmap_batch batch = {0};
-    double *pending = NULL; /* PRM_BATCH samples, when batching */
+    double *pending = NULL; /* PB_ROADMAP_BATCH samples, when batching */
     pb_status st = pb_roadmap_init(&rm, engine);
     if (st != PB_OK)
         return st;
@@ -182,8 +146,8 @@ static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
 
     prm_schedule sc = {0, 0};
     while (!pb_solve_should_stop(ctx, iterations, rm.n, best < INFINITY)) {
-        if (!params->use_radius && pb_roadmap_batch_pays(&rm, PRM_BATCH, params->batch_knn)) {
-            if (!pending && !(pending = malloc(PRM_BATCH * (size_t)rm.dim * sizeof *pending))) {
+        if (!params->use_radius && pb_roadmap_batch_pays(&rm, PB_ROADMAP_BATCH, params->batch_knn)) {
+            if (!pending && !(pending = malloc(PB_ROADMAP_BATCH * (size_t)rm.dim * sizeof *pending))) {
                 st = PB_ERR_NOMEM;
                 break;
             }
@@ -238,9 +202,9 @@ const pb_planner_impl pb_prm_impl = {
     .name = "prm",
     .aliases = prm_aliases,
     .summary = "PRM* (Karaman & Frazzoli 2011): anytime roadmap, k-nearest or radius, A* over checked edges",
-    .params = prm_param_defs,
-    .n_params = sizeof prm_param_defs / sizeof prm_param_defs[0],
-    .params_size = sizeof(prm_params),
+    .params = pb_roadmap_param_defs,
+    .n_params = PB_ROADMAP_N_PARAMS,
+    .params_size = sizeof(pb_roadmap_params),
     .anytime = true,
     .solve = prm_solve,
 };

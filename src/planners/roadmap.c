@@ -5,6 +5,7 @@
 #include "planners/rrtstar_core.h" /* pb_unit_ball_volume */
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +250,40 @@ pb_status pb_roadmap_near(pb_roadmap *rm, const double *q, bool use_radius, doub
         }
     out->n = kept;
     return PB_OK;
+}
+
+const pb_param_def pb_roadmap_param_defs[PB_ROADMAP_N_PARAMS] = {
+    {"k_factor", PB_PARAM_DOUBLE, offsetof(pb_roadmap_params, k_factor), 0.01, 1.0, 100.0,
+     "scale of the connection rule: k = ceil(k_factor e (1+1/d) ln n) neighbours, or the radius scaled "
+     "alike"},
+    {"use_radius", PB_PARAM_BOOL, offsetof(pb_roadmap_params, use_radius), 0.0, 0.0, 1.0,
+     "connect within the PRM* radius instead of to the k nearest (false)"},
+    {"batch_knn", PB_PARAM_INT, offsetof(pb_roadmap_params, batch_knn), -1.0, -1.0, 1.0,
+     "k-nearest of 64 samples at once through an OpenBLAS distance matrix: -1 where measured faster "
+     "(7+ dimensions), 0 never, 1 always; the roadmap is the same either way"},
+};
+
+size_t pb_roadmap_draw_batch(pb_solve_ctx *ctx, const pb_roadmap *rm, bool feasible_only, bool have_solution,
+                             double *pending, uint64_t *drawn_at, uint64_t *iterations)
+{
+    const size_t d = (size_t)rm->dim;
+    size_t n = 0;
+    uint64_t it = *iterations;
+    for (;;) {
+        double *q = pending + n * d;
+        it++;
+        pb_engine_sample(ctx->engine, &ctx->rng, q);
+        if (ctx->observer) {
+            pb_event ev = {.type = PB_EVENT_SAMPLE, .q = q, .iteration = it};
+            ctx->observer(&ev, ctx->observer_payload);
+        }
+        if (!feasible_only || pb_engine_feasible(ctx->engine, q))
+            drawn_at[n++] = it;
+        if (n == PB_ROADMAP_BATCH || pb_solve_should_stop(ctx, it, rm->n + n, have_solution))
+            break;
+    }
+    *iterations = it;
+    return n;
 }
 
 void pb_roadmap_batch_finish(pb_roadmap_batch *batch)

@@ -76,6 +76,30 @@ typedef struct pb_roadmap {
     double weight[PB_MAX_DIM];
 } pb_roadmap;
 
+/** The parameters PRM* and lazy PRM share (their whole parameter table,
+ * pb_roadmap_param_defs). */
+typedef struct pb_roadmap_params {
+    double k_factor; /**< scale of the connection rule (pb_roadmap_k, pb_roadmap_radius) */
+    bool use_radius; /**< connect within the radius instead of to the k nearest */
+    int batch_knn;   /**< -1 batch where measured faster, 0 never, 1 always */
+} pb_roadmap_params;
+
+#define PB_ROADMAP_N_PARAMS 3
+extern const pb_param_def pb_roadmap_param_defs[PB_ROADMAP_N_PARAMS];
+
+/** Samples per batch when the k-nearest candidates come from one distance matrix (GEMM wins
+ * from 16 queries on, bench/RESULTS.md "Batched k-NN"). */
+#define PB_ROADMAP_BATCH 64
+
+/** Draw the samples of a batch for a planner that has just checked its stop condition: at
+ * most PB_ROADMAP_BATCH, in the order the one-at-a-time loop draws them (one iteration each,
+ * observer events included), keeping only feasible ones when `feasible_only`, and stopping
+ * early where that loop would stop (counting the kept samples as vertices). Fills `pending`
+ * (PB_ROADMAP_BATCH * dim values) and `drawn_at` (the iteration of each kept sample), advances
+ * *iterations, returns how many were kept. */
+size_t pb_roadmap_draw_batch(pb_solve_ctx *ctx, const pb_roadmap *rm, bool feasible_only, bool have_solution,
+                             double *pending, uint64_t *drawn_at, uint64_t *iterations);
+
 /** Connection candidates of a batch of configurations about to be added in order (see
  * pb_roadmap_near_batch). Caller storage: zero-initialise, pb_roadmap_batch_finish. */
 typedef struct pb_roadmap_batch {
