@@ -129,6 +129,7 @@ typedef struct pb_viz_state {
     unsigned n_refused;       /**< query mode: clicks on obstacles refused */
     bool has_start, has_goal; /**< query mode: placed by clicks */
     size_t planner_index;     /**< query mode: chosen planner */
+    int window_w, window_h;   /**< window size, pixels (status bar included) */
 } pb_viz_state;
 
 /** Fill `out` with the latest snapshot. Any thread. */
@@ -142,6 +143,7 @@ typedef enum pb_viz_input_type {
     PB_VIZ_INPUT_CLICK, /**< left button pressed and released at window pixel (x, y) */
     PB_VIZ_INPUT_WHEEL, /**< wheel turned by `dy` notches (positive: away from the user, zoom in) at (x, y) */
     PB_VIZ_INPUT_DRAG,  /**< left button dragged from (x, y) by (dx, dy) window pixels */
+    PB_VIZ_INPUT_RESIZE, /**< the window resized to (x, y) pixels, as a window manager does */
     PB_VIZ_INPUT_COUNT
 } pb_viz_input_type;
 

@@ -267,6 +267,8 @@ static void publish(pb_viz *v)
         .has_start = v->has_start,
         .has_goal = v->has_goal,
         .planner_index = v->planner_index,
+        .window_w = v->win_w,
+        .window_h = v->win_h,
     };
     v->shared_fit = v->fit;
     SDL_UnlockMutex(v->mutex);
@@ -821,6 +823,12 @@ static bool handle_events(pb_viz *v)
             break;
         case SDL_WINDOWEVENT:
             if (e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED) {
+                /* a window manager has resized the window already; an injected resize
+                 * (PB_VIZ_INPUT_RESIZE) is applied here, on the thread that owns it */
+                int w = 0, h = 0;
+                SDL_GetWindowSize(v->window, &w, &h);
+                if (w != e.window.data1 || h != e.window.data2)
+                    SDL_SetWindowSize(v->window, e.window.data1, e.window.data2);
                 v->win_w = e.window.data1;
                 v->win_h = e.window.data2;
                 set_text_scale(v);
@@ -909,6 +917,16 @@ pb_status pb_viz_inject(pb_viz *viz, const pb_viz_input *input)
         e[0].wheel.mouseX = (Sint32)lround(input->x);
         e[0].wheel.mouseY = (Sint32)lround(input->y);
 #endif
+        n = 1;
+        break;
+    case PB_VIZ_INPUT_RESIZE:
+        if (!(input->x >= 1 && input->y >= 1 && input->x <= 16384 && input->y <= 16384))
+            return PB_ERR_INVALID;
+        e[0].window = (SDL_WindowEvent){.type = SDL_WINDOWEVENT,
+                                        .windowID = window_id,
+                                        .event = SDL_WINDOWEVENT_SIZE_CHANGED,
+                                        .data1 = (Sint32)lround(input->x),
+                                        .data2 = (Sint32)lround(input->y)};
         n = 1;
         break;
     default:

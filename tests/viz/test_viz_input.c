@@ -1,9 +1,9 @@
 /* Keyboard and mouse handling of the visualiser, by injecting SDL events (pb_viz_inject) from
  * a second thread while the planner runs on the main one: pause stops the iterations, n
  * advances exactly one, + / wheel zoom, dragging pans, s writes a screenshot, h toggles the
- * help, [ ] change the speed, q cancels the solve; r asks for a restart; in query mode a click
- * on an obstacle is refused and clicks on free space place the start and the goal. Run under
- * Xvfb by run_xvfb.sh. */
+ * help, [ ] change the speed, c clears the drawing, a resize refits the view, q cancels the solve; r asks for
+ * a restart; in query mode a click on an obstacle is refused and clicks on free space place the start and the
+ * goal. Run under Xvfb by run_xvfb.sh. */
 #include "harness.h"
 #include "planbench/planbench.h"
 #include "planbench/viz.h"
@@ -135,6 +135,27 @@ static void *drive(void *unused)
     key(']');
     key(']');
     WAIT_FOR(isinf(s->speed));
+
+    /* c clears the drawing: no edge is shown until the planner adds new ones (it is paused) */
+    CHECK_MSG(state().edges > 0, "no edges drawn before c");
+    key('c');
+    WAIT_FOR(s->edges == 0);
+
+    /* the window resized (as a window manager does): the view is fitted again, the zoom
+     * kept, and a screenshot has the new size */
+    const pb_viz_state r0 = state();
+    const pb_viz_input resize = {.type = PB_VIZ_INPUT_RESIZE, .x = 2 * r0.window_w, .y = r0.window_h + H};
+    CHECK(pb_viz_inject(viz, &resize) == PB_OK);
+    WAIT_FOR(s->window_w == 2 * r0.window_w && s->window_h == r0.window_h + H);
+    CHECK_NEAR(state().zoom, r0.zoom, 1e-9);
+    key('s');
+    WAIT_FOR(s->n_screenshots == 2);
+    snprintf(path, sizeof path, "%s/planbench-0002.png", dir);
+    CHECK_MSG(png_size(path, &w, &h), "no screenshot at %s", path);
+    CHECK_MSG(w == 2 * r0.window_w && h == r0.window_h + H, "screenshot %dx%d after resizing to %dx%d", w, h,
+              2 * r0.window_w, r0.window_h + H);
+    const pb_viz_input bad = {.type = PB_VIZ_INPUT_RESIZE, .x = 0, .y = 10};
+    CHECK(pb_viz_inject(viz, &bad) == PB_ERR_INVALID);
 
     /* resume: iterations go on; pause again: they stop */
     const uint64_t held = state().iterations;
