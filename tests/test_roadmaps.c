@@ -343,7 +343,8 @@ static bool outside_ball(const double *q, void *ctx)
 
 /* PRM*'s and lazy PRM's batched k-nearest (64 samples' candidates from one distance matrix,
  * GEMM when built with OpenBLAS) must build the very roadmap of the one-query-at-a-time
- * kd-tree: same vertices, edges, edge checks, path and cost, in 7 dimensions (where -1, the
+ * kd-tree, and BIT*'s (64 queued vertices' nearest states at once) the very same search: same
+ * vertices, edges (BIT*: rewirings), edge checks, path and cost, in 7 dimensions (where -1, the
  * default, picks the batch when BLAS is there) and on a 2-D map (batch forced), where lazy
  * PRM also removes vertices between the batch's computation and its use. */
 static void test_prm_batch_knn(void)
@@ -359,9 +360,10 @@ static void test_prm_batch_knn(void)
     snprintf(file, sizeof file, "%s/maps/room1.png", pb_test_source_root());
     pb_engine *map = NULL;
     CHECK_MSG(pb_engine_load(&map, "image2d", file, NULL, 0, &diag) == PB_OK, "%s", diag.message);
-    for (int t = 0; t < 4 && box && map; t++) {
+    static const char *const names[] = {"prm", "lazyprm", "bitstar"};
+    for (int t = 0; t < 6 && box && map; t++) {
         const int e = t % 2;
-        const char *name = t < 2 ? "prm" : "lazyprm";
+        const char *name = names[t / 2];
         pb_engine *engine = e == 0 ? box : map;
         const int d = pb_engine_dim(engine);
         double start[PB_MAX_DIM], goal[PB_MAX_DIM];
@@ -397,10 +399,11 @@ static void test_prm_batch_knn(void)
                   (unsigned long long)r[0].nodes, (unsigned long long)r[1].nodes);
         CHECK_MSG(r[0].counters.n_visible == r[1].counters.n_visible, "%s: %llu/%llu edge checks", what,
                   (unsigned long long)r[0].counters.n_visible, (unsigned long long)r[1].counters.n_visible);
-        double edges[2] = {0, 0};
+        double edges[2] = {0, 0}; /* roadmap edges; BIT*: rewirings */
+        const char *count = t < 4 ? "edges" : "rewirings";
         for (int b = 0; b < 2; b++)
             for (size_t i = 0; i < r[b].n_extra; i++)
-                if (strcmp(r[b].extra[i].name, "edges") == 0)
+                if (strcmp(r[b].extra[i].name, count) == 0)
                     edges[b] = r[b].extra[i].value;
         CHECK_MSG(edges[0] > 0 && edges[0] == edges[1], "%s: %.0f/%.0f edges", what, edges[0], edges[1]);
         CHECK_MSG(r[0].cost == r[1].cost && r[0].path.n == r[1].path.n, "%s: cost %.9g/%.9g", what, r[0].cost,
