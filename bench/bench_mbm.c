@@ -9,13 +9,24 @@
  * resolution. Prints the success rate on the valid problems, the median and 95th percentile planning time,
  * collision checks (feasible calls plus states inside edges) per second and the time per check. Exit status
  * 77 when the file is absent (so the benchmark is skipped where ../shared is not). */
+#include "engines/manipulator/manipulator.h"
 #include "planbench/planbench.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* CPU time of this thread: on a machine shared with other jobs it moves much less than the
+ * wall-clock planning time, so variants are compared by it too. */
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -77,8 +88,12 @@ int main(int argc, char **argv)
     if (n_problems > (size_t)max_problems)
         n_problems = (size_t)max_problems;
     double *times = malloc(n_problems * (size_t)seeds * sizeof *times);
+    double *cpu_times = malloc(n_problems * (size_t)seeds * sizeof *cpu_times);
+    double cpu_total = 0.0;
     size_t n_valid = 0, n_runs = 0, n_solved = 0, n_path_errors = 0;
-    uint64_t checks = 0;
+    uint64_t checks = 0, edge_states = 0, visible_calls = 0;
+    /* the planners' queries only: the re-check's are taken out below */
+    pb_manipulator_counts queries = {0};
     double check_time = 0.0, load_time = 0.0;
     for (size_t p = 0; p < n_problems; p++) {
         pb_engine *engine = NULL, *fine = NULL;
@@ -112,15 +127,26 @@ int main(int argc, char **argv)
             stop.first_solution = true;
             pb_result result;
             pb_result_init(&result, pb_engine_dim(engine));
+            const pb_manipulator_counts before = pb_manipulator_get_counts();
+            const double cpu0 = thread_cpu_seconds();
             pb_planner_solve(planner, &problem, &stop, &result);
+            const double cpu = thread_cpu_seconds() - cpu0;
+            const pb_manipulator_counts after = pb_manipulator_get_counts();
+            queries.bound_queries += after.bound_queries - before.bound_queries;
+            queries.fcl_collide += after.fcl_collide - before.fcl_collide;
+            queries.fcl_distance += after.fcl_distance - before.fcl_distance;
             const bool solved = result.outcome == PB_OUTCOME_EXACT;
             if (solved && !pb_path_validate(&result.path, fine, start, goal, &diag)) {
                 n_path_errors++;
                 printf("bad path %s seed %d: %s\n", names[p], s + 1, diag.message);
             }
+            cpu_times[n_runs] = solved ? cpu : INFINITY;
+            cpu_total += cpu;
             times[n_runs++] = solved ? result.time_s : INFINITY;
             n_solved += solved;
             checks += result.counters.n_feasible + result.counters.n_edge_states;
+            edge_states += result.counters.n_edge_states;
+            visible_calls += result.counters.n_visible;
             check_time += result.time_s;
             if (!solved)
                 printf("unsolved %s seed %d: %s after %.3f s\n", names[p], s + 1,
@@ -132,6 +158,7 @@ int main(int argc, char **argv)
         pb_engine_destroy(fine);
     }
     qsort(times, n_runs, sizeof *times, cmp_double);
+    qsort(cpu_times, n_runs, sizeof *cpu_times, cmp_double);
     const double median = percentile(times, n_runs, 0.5), p95 = percentile(times, n_runs, 0.95);
     printf("\nbench_mbm %s %s %g %d %d\n", file, planner_name, time_limit, seeds, max_problems);
     printf("problems %zu, valid %zu (start and goal collision-free under FCL meshes)\n", n_problems, n_valid);
@@ -139,13 +166,25 @@ int main(int argc, char **argv)
            n_solved, n_runs ? 100.0 * (double)n_solved / (double)n_runs : 0.0, time_limit, n_path_errors);
     printf("planning time: median %.3f ms, p95 %.3f ms (unsolved runs count as infinite)\n", median * 1e3,
            p95 * 1e3);
+    printf("planning CPU time (this thread): median %.3f ms, p95 %.3f ms, total %.3f s, %.2f us per check\n",
+           percentile(cpu_times, n_runs, 0.5) * 1e3, percentile(cpu_times, n_runs, 0.95) * 1e3, cpu_total,
+           checks ? cpu_total / (double)checks * 1e6 : 0.0);
     printf("collision checks: %llu in %.3f s of planning: %.0f checks/s, %.2f us per check\n",
            (unsigned long long)checks, check_time, (double)checks / check_time,
            check_time / (double)checks * 1e6);
+    printf("edge states per visible() call: %.1f (%llu states, %llu calls)\n",
+           visible_calls ? (double)edge_states / (double)visible_calls : 0.0, (unsigned long long)edge_states,
+           (unsigned long long)visible_calls);
+    printf("queries: %llu sphere-tree bounds, %llu FCL collide, %llu FCL distance (%.3f FCL queries per "
+           "check)\n",
+           (unsigned long long)queries.bound_queries, (unsigned long long)queries.fcl_collide,
+           (unsigned long long)queries.fcl_distance,
+           checks ? (double)(queries.fcl_collide + queries.fcl_distance) / (double)checks : 0.0);
     printf("ratio of the median to VAMP's ~60 us (measured on a machine like this): %.0fx\n", median / 60e-6);
     printf("mean world load time (URDF, meshes, BVH): %.1f ms\n",
            n_valid ? load_time / (double)n_valid * 1e3 : 0.0);
     free(times);
+    free(cpu_times);
     free(names);
     return 0;
 }

@@ -459,6 +459,95 @@ static int test_mbm(void)
     return 1;
 }
 
+/* The sphere bounds that settle most queries (see the engine's "sphere bounds") never
+ * change an answer: feasible() against FCL alone (pb_manipulator_explain()) at random
+ * configurations and at configurations within millimetres of a contact (bisected between a
+ * free and a blocked one), and the certified edge check against the interpolated one at
+ * 0.005 rad on short edges between near-contact configurations. On the project's own arm
+ * (boxes, cylinders, a sphere) and, when ../shared is present, on MotionBenchMaker's Panda
+ * (meshes). */
+static void test_sphere_bounds(void)
+{
+    const char *shared = pb_test_shared_root();
+    char own[1024], mbm[1024];
+    snprintf(own, sizeof own, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
+    snprintf(mbm, sizeof mbm, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
+    const bool have_mbm = shared && access(mbm, R_OK) == 0;
+    if (!have_mbm)
+        fprintf(stderr, "MotionBenchMaker problems not found: sphere bounds checked on the own arm only\n");
+    static const char *const problems[] = {NULL, "cage:1", "bookshelf_thin:2", "table_pick:3"};
+    pb_rng rng;
+    pb_rng_seed(&rng, 7);
+    int n_states = 0, n_near = 0, n_edges = 0, n_free_edges = 0;
+    for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
+        if (problems[i] && !have_mbm)
+            break;
+        const char *path = problems[i] ? mbm : own;
+        pb_engine *engine = NULL, *fine = NULL;
+        pb_diag diag = {0};
+        const pb_option options[3] = {{"problem", problems[i]}, fine_options[0], fine_options[1]};
+        const size_t skip = problems[i] ? 0 : 1; /* the own world has no "problem" option */
+        CHECK(pb_engine_load(&engine, NULL, path, options + skip, 1 - skip, &diag) == PB_OK);
+        CHECK(pb_engine_load(&fine, NULL, path, options + skip, 3 - skip, &diag) == PB_OK);
+        if (!engine || !fine) {
+            pb_engine_destroy(engine);
+            pb_engine_destroy(fine);
+            continue;
+        }
+        const int dim = pb_engine_dim(engine);
+        const double *lo = pb_engine_lower(engine), *hi = pb_engine_upper(engine);
+        double start[PB_MAX_DIM], goal[PB_MAX_DIM], near_prev[PB_MAX_DIM];
+        pb_engine_defaults(engine, start, goal);
+        bool have_prev = false;
+        for (int k = 0; k < 400; k++) {
+            double q[PB_MAX_DIM], free_q[PB_MAX_DIM];
+            char why[400];
+            for (int j = 0; j < dim; j++)
+                q[j] = lo[j] + (hi[j] - lo[j]) * pb_rng_uniform(&rng);
+            const bool feasible = pb_engine_feasible(engine, q);
+            CHECK_MSG(feasible == !pb_manipulator_explain(engine, q, why, sizeof why),
+                      "%s: feasible() %d but FCL says '%s'", path, feasible, why);
+            n_states++;
+            if (feasible)
+                continue;
+            /* bisect towards the start (free) to within about 1e-4 rad of the contact */
+            memcpy(free_q, start, sizeof free_q);
+            for (int step = 0; step < 16; step++) {
+                double mid[PB_MAX_DIM];
+                for (int j = 0; j < dim; j++)
+                    mid[j] = 0.5 * (free_q[j] + q[j]);
+                const bool f = pb_engine_feasible(engine, mid);
+                CHECK_MSG(f == !pb_manipulator_explain(engine, mid, why, sizeof why),
+                          "%s: near a contact, feasible() %d but FCL says '%s'", path, f, why);
+                memcpy(f ? free_q : q, mid, sizeof mid);
+                n_near++;
+            }
+            /* a short edge from the last near-contact configuration to this one */
+            if (have_prev) {
+                double delta = 0.0;
+                for (int j = 0; j < dim; j++)
+                    delta = fmax(delta, fabs(free_q[j] - near_prev[j]));
+                double b[PB_MAX_DIM];
+                const double scale = delta > 0.3 ? 0.3 / delta : 1.0;
+                for (int j = 0; j < dim; j++)
+                    b[j] = near_prev[j] + scale * (free_q[j] - near_prev[j]);
+                if (pb_engine_visible(engine, near_prev, b)) {
+                    CHECK_MSG(pb_engine_visible(fine, near_prev, b),
+                              "%s: an edge certified free is blocked at 0.005 rad", path);
+                    n_free_edges++;
+                }
+                n_edges++;
+            }
+            memcpy(near_prev, free_q, sizeof near_prev);
+            have_prev = true;
+        }
+        pb_engine_destroy(engine);
+        pb_engine_destroy(fine);
+    }
+    fprintf(stderr, "sphere bounds: %d random and %d near-contact configurations, %d edges (%d free) agree\n",
+            n_states, n_near, n_edges, n_free_edges);
+}
+
 /* The MotionBenchMaker problems in their original YAML (5 per scenario in
  * problems_subset/) against the same problems of the flat file: same joints, start, goal and
  * obstacles (matched by name; the flat file has 9 significant digits). */
@@ -676,6 +765,7 @@ int main(void)
     test_wrap();
     test_planners_on_own_world();
     test_mbm();
+    test_sphere_bounds();
     test_mbm_yaml();
     test_klampt_small();
     test_klampt_tx90();

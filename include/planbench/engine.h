@@ -90,6 +90,12 @@ bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal);
 pb_engine_counters pb_engine_get_counters(const pb_engine *engine);
 void pb_engine_reset_counters(pb_engine *engine);
 
+/** What makes configuration `q` infeasible, as a phrase for a message ("link 'forearm'
+ * touches obstacle 'floor'"), into `buf` (`size` bytes, always terminated). False (and an
+ * empty `buf`) when the engine cannot say, as image maps (the pixel is the reason) or when `q`
+ * is feasible after all. */
+bool pb_engine_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
+
 /** Engine-specific data for tools that draw (the image of an image map, say). NULL when the
  * engine does not have `what`. Borrowed for the engine's lifetime. */
 const void *pb_engine_get_data(const pb_engine *engine, const char *what);

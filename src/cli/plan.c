@@ -388,7 +388,11 @@ static bool check_endpoint(pb_engine *engine, const char *what, const double *q,
                           what, where, i, hi[i], map ? "map" : "bounds");
                 return false;
             }
-        cli_error("%s (%s) is %s", what, where, map ? "on an obstacle" : "infeasible (in collision)");
+        char why[400];
+        if (pb_engine_explain(engine, q, why, sizeof why))
+            cli_error("%s (%s) is infeasible: %s", what, where, why);
+        else
+            cli_error("%s (%s) is %s", what, where, map ? "on an obstacle" : "infeasible (in collision)");
         return false;
     }
     return true;

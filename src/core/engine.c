@@ -280,6 +280,14 @@ void pb_engine_reset_counters(pb_engine *engine)
     memset(&engine->counters, 0, sizeof engine->counters);
 }
 
+bool pb_engine_explain(const pb_engine *engine, const double *q, char *buf, size_t size)
+{
+    const engine_shared *s = engine->shared;
+    if (size)
+        buf[0] = '\0';
+    return size > 1 && s->impl->explain && s->impl->explain(s->self, q, buf, size);
+}
+
 const void *pb_engine_get_data(const pb_engine *engine, const char *what)
 {
     const engine_shared *s = engine->shared;

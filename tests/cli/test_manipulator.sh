@@ -57,7 +57,7 @@ grep -q "pbarm6_divider.xml *6 joints" "$T/out" || fail "planbench list does not
 # bad input on the command line
 bad "start of the wrong length" "expected 6 coordinates" -- rrt "$W" start 0,0,0 goal 0,0,0,0,0,0
 bad "start outside the limits" "start .* outside .* coordinate 1" -- rrt "$W" start 0,2.5,0,0,0,0 goal 0,0,0,0,0,0
-bad "start in collision" "start .* (in collision|on an obstacle)" -- rrt "$W" start 0,1.9,0,0,0,0 goal 0,0,0,0,0,0
+bad "start in collision" "start .* is infeasible: link '[a-z_0-9]+' touches (obstacle|link) '[a-z_0-9]+'" -- rrt "$W" start 0,1.9,0,0,0,0 goal 0,0,0,0,0,0
 bad "unknown engine option" "no option 'bogus'" -- rrt "$W" --engine-option bogus=1
 
 # bad files: copy the robot next to broken worlds

@@ -61,6 +61,9 @@ struct pb_engine_impl {
     void (*sample)(const void *self, pb_rng *rng, double *out);
     /** Optional: engine data for tools ("image" for image maps...). */
     const void *(*get_data)(const void *self, const char *what);
+    /** Optional: what makes `q` infeasible, as a phrase ("link 'a' touches obstacle 'b'"),
+     * into buf (size bytes); false when it cannot say (see pb_engine_explain()). */
+    bool (*explain)(const void *self, const double *q, char *buf, size_t size);
     /** Optional: draw the C-space's picture (see pb_image_render_engine). */
     pb_status (*render)(const void *self, pb_image *image, double *scale, pb_diag *diag);
     /** Optional: draw one configuration (default: a dot at its first two coordinates). */

@@ -6,25 +6,28 @@
  * continuous joints span [-pi, pi) and wrap (period 2 pi). Other movable joints are held at
  * 0 (or the limit nearest 0); mimic joints follow the joint they mimic.
  *
- * feasible(q): inside the limits, no link shape touches an obstacle (FCL's dynamic AABB tree
- * over the obstacles is the broad phase; a link far from everything costs one tree
- * descent), and no two link shapes touch, except pairs that cannot matter or are excluded:
- * shapes of one rigid body (links joined by fixed joints), of adjacent bodies (one joint
- * apart), SRDF <disable_collisions> pairs. Shape pairs whose relative pose is the same in
- * every configuration (and link shapes that never move, against obstacles) are checked once
- * when the engine loads: overlapping ones are a load error, the rest are never checked
- * again. Self pairs are first tested with bounding spheres.
+ * feasible(q): inside the limits, no link shape touches an obstacle, and no two link shapes
+ * touch, except pairs that cannot matter or are excluded: shapes of one rigid body (links
+ * joined by fixed joints), of adjacent bodies (one joint apart), SRDF <disable_collisions>
+ * pairs. Shape pairs whose relative pose is the same in every configuration (and link
+ * shapes that never move, against obstacles) are checked once when the engine loads:
+ * overlapping ones are a load error, the rest are never checked again. The answers are
+ * FCL's on the exact meshes; cheap conservative bounds settle most of them first (see
+ * "sphere bounds" below): every link shape carries a tree of spheres that contain all of
+ * it, and boxes, cylinders and spheres have formulas for their distance to a point, so a
+ * shape far from an obstacle, or with a piece inside it, costs no FCL query.
  *
  * visible(a, b), certified (the default): conservative advancement. At load, every shape
  * gets a bound on how far any of its points moves per radian (metre) of each coordinate,
  * from bounding spheres and the joint axes (compute_sweep). Along an edge, a configuration
- * whose moving shapes are at distance d from the obstacles and from each other (FCL
- * distance queries, the broad phase pruning obstacles farther than needed) certifies the
- * stretch of edge within which no point moves d; the rest is split breadth-first at
- * midpoints, so a collision mid-edge is found in a few queries. Near a contact (clearance
- * below edge_tolerance, PB_MANIPULATOR_EDGE_TOLERANCE = 0.1 mm) configurations are checked
- * exactly at that spacing. Unlike a fixed resolution, this misses no thin obstacle and
- * takes long steps far from everything.
+ * whose moving shapes are at distance d from the obstacles and from each other certifies
+ * the stretch of edge within which no point moves d; the rest is split breadth-first at
+ * midpoints, so a collision mid-edge is found in a few queries. The distances are lower
+ * bounds from the sphere trees (and a convexity bound on each piece, see
+ * leaf_obstacle_bound), FCL distance queries only where those are too small to decide.
+ * Near a contact (clearance below edge_tolerance, PB_MANIPULATOR_EDGE_TOLERANCE = 0.1 mm)
+ * configurations are checked exactly at that spacing. Unlike a fixed resolution, this
+ * misses no thin obstacle and takes long steps far from everything.
  * visible(a, b), interpolated (edge_check=interpolated): configurations at most `resolution`
  * apart under the metric, in bisection order, stopping at the first collision; default
  * PB_MANIPULATOR_DEFAULT_RESOLUTION = 0.05 rad. Used to re-check paths independently.
@@ -46,6 +49,19 @@
 
 #define MAX_SHAPES 512
 
+/* One node of a shape's sphere tree: a sphere, in the shape frame, that contains every
+ * point of the node's part of the shape (see build_sphere_tree). A leaf holds one piece,
+ * the convex hull of its n_points points. */
+typedef struct sphere_node {
+    double c[3];
+    double r;
+    int32_t left, right; /* children (indices into manipulator.nodes); -1 for a leaf */
+    int32_t points;      /* leaf: its first point in manipulator.leaf_points */
+    int16_t n_points;    /* leaf: how many (0: only the sphere is known) */
+    int16_t on_shape;    /* leaf: the points are points of the shape (a cell of a cylinder's
+                          * bounding box reaches past it: its corners may not be) */
+} sphere_node;
+
 typedef struct robot_shape {
     pbf_geometry *geometry;
     pbf_geometry *hull; /* meshes: their convex hull, for fast distance bounds; else NULL */
@@ -54,8 +70,19 @@ typedef struct robot_shape {
     pb_pose origin;   /* in the link frame */
     double center[3]; /* bounding sphere in the shape frame */
     double radius;
-    double half[3]; /* the bounding box (centre `center`) in the shape frame: half extents */
+    int32_t tree; /* root of its sphere tree in manipulator.nodes */
 } robot_shape;
+
+/* An obstacle as the cheap bounds see it: boxes, cylinders and spheres have exact signed
+ * distances; anything else (meshes) only its bounding sphere, which bounds its distance
+ * from below but never proves a contact. */
+typedef struct obstacle_bound {
+    pb_shape_type type;
+    double half[3];    /* box: half extents; cylinder: radius, half length; sphere: radius */
+    double r[9], t[3]; /* its pose: a local point p is at r p + t */
+    double center[3];  /* bounding sphere, world frame */
+    double radius;
+} obstacle_bound;
 
 typedef struct manipulator {
     pb_robot robot;
@@ -74,8 +101,12 @@ typedef struct manipulator {
     pbf_geometry **obstacles;
     pb_pose *obstacle_poses;
     char **obstacle_names;
+    obstacle_bound *obstacle_bounds;
     size_t n_obstacles;
-    pbf_environment *env;
+    sphere_node *nodes; /* every shape's sphere tree */
+    size_t n_nodes, cap_nodes;
+    double *leaf_points; /* 3 coordinates each, shape frame */
+    size_t n_leaf_points, cap_leaf_points;
     /* the edge check */
     bool certified;        /* conservative advancement (default) or interpolated states */
     double edge_tolerance; /* certified: metres, see PB_MANIPULATOR_EDGE_TOLERANCE */
@@ -87,7 +118,22 @@ typedef struct manipulator {
      * metres when coordinate i alone changes by dq_i (any configuration of the others) */
     double *sweep;
     double *pair_sweep; /* the same for the relative motion of self pair p */
+    /* certified: FCL distances are asked only where the sphere trees certify less than
+     * sphere_trust times the distance needed and less than sphere_near metres */
+    double sphere_trust, sphere_near;
 } manipulator;
+
+/* gcc makes fmin() and fmax() library calls (for their NaN rules), which showed in profiles
+ * of the bounds below; these are one instruction, and no NaN reaches them. */
+static inline double min2(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+static inline double max2(double a, double b)
+{
+    return a > b ? a : b;
+}
 
 /* ---- kinematics ---- */
 
@@ -164,22 +210,458 @@ static void shape_poses(const manipulator *m, const double *q, pb_pose *out)
         out[s] = pb_pose_mul(&links[m->shapes[s].link], &m->shapes[s].origin);
 }
 
-static void sphere_center(const robot_shape *shape, const pb_pose *pose, double *c)
+static void transform_point(const pb_pose *pose, const double *p, double *out)
 {
     for (int i = 0; i < 3; i++)
-        c[i] = pose->r[3 * i] * shape->center[0] + pose->r[3 * i + 1] * shape->center[1] +
-               pose->r[3 * i + 2] * shape->center[2] + pose->t[i];
+        out[i] = pose->r[3 * i] * p[0] + pose->r[3 * i + 1] * p[1] + pose->r[3 * i + 2] * p[2] + pose->t[i];
+}
+
+/* ---- sphere bounds ----
+ *
+ * Every robot shape carries a tree of spheres (built at load, build_sphere_tree): each leaf
+ * contains one small piece of the shape (a triangle of the mesh, split until its longest
+ * edge is short, or a cell of a box or cylinder), each inner sphere contains its two
+ * children. The obstacles of MotionBenchMaker and most worlds are boxes, cylinders and
+ * spheres, whose signed distance to a point is a formula, and a convex function. So
+ * min over leaves of (distance of the centre to the obstacle - radius) is a lower bound on
+ * the true clearance, found by a descent that skips every subtree already farther than
+ * what the caller needs, nearer child first; at a leaf the tangent plane of the signed
+ * distance gives a tighter one (exact for a piece facing a face; pieces near an edge or a
+ * corner are split again, refine_triangle). Two links: spheres, then the gap of two pieces
+ * along the line between their centres. A piece with a point inside an obstacle proves a
+ * contact. FCL is asked only where the bounds are too small to decide: a possible contact
+ * within TOUCH, or a clearance below what they resolve (sphere_near). Mesh obstacles are
+ * only bounding spheres here: FCL does their work as before. */
+
+/* This thread's counts of queries (pb_manipulator_get_counts()). */
+static _Thread_local pb_manipulator_counts query_counts;
+
+/* Below this (metres) a bound proves nothing and FCL decides: FCL's collision checks count
+ * shapes less than about 1e-6 m apart as touching (GJK's tolerance), and feasible() must
+ * give FCL's answers exactly. */
+#define TOUCH 1e-5
+
+/* Deepest descent of a sphere tree query; deeper subtrees are bounded by their own sphere. */
+#define TREE_STACK 128
+
+/* The certified check asks FCL for a distance only where the sphere trees certify less than
+ * SPHERE_TRUST times the distance needed and less than SPHERE_NEAR metres: farther out, a
+ * shorter step certified by the bounds is cheaper than an exact query (bench_mbm on the
+ * cage problems: 1 mm asked FCL a third less often than 3 mm, and far less than 2 cm, for
+ * the same or less planning time). */
+#define SPHERE_TRUST 0.5
+#define SPHERE_NEAR  0.001
+
+static bool obstacle_is_exact(const obstacle_bound *o)
+{
+    return o->type == PB_SHAPE_BOX || o->type == PB_SHAPE_CYLINDER || o->type == PB_SHAPE_SPHERE;
+}
+
+static double obstacle_signed_distance(const obstacle_bound *o, const double *p, double *gradient);
+
+/* obstacle_signed_distance() without the gradient: the descents' inner loop, most often
+ * against a box. */
+static inline double obstacle_distance(const obstacle_bound *o, const double *p)
+{
+    const double d0 = p[0] - o->t[0], d1 = p[1] - o->t[1], d2 = p[2] - o->t[2];
+    if (o->type == PB_SHAPE_BOX) {
+        const double e0 = fabs(o->r[0] * d0 + o->r[3] * d1 + o->r[6] * d2) - o->half[0];
+        const double e1 = fabs(o->r[1] * d0 + o->r[4] * d1 + o->r[7] * d2) - o->half[1];
+        const double e2 = fabs(o->r[2] * d0 + o->r[5] * d1 + o->r[8] * d2) - o->half[2];
+        const double a0 = max2(e0, 0.0), a1 = max2(e1, 0.0), a2 = max2(e2, 0.0);
+        const double outside = a0 * a0 + a1 * a1 + a2 * a2;
+        return outside > 0.0 ? sqrt(outside) : max2(e0, max2(e1, e2));
+    }
+    return obstacle_signed_distance(o, p, NULL);
+}
+
+/* Signed distance (metres, negative inside) from world point p to obstacle o; for meshes,
+ * to its bounding sphere, which is a lower bound. With `gradient`, also a subgradient there
+ * (world frame): the signed distance to a convex set is a convex function, so
+ * sd(x) >= sd(p) + gradient . (x - p) for every x. */
+static double obstacle_signed_distance(const obstacle_bound *o, const double *p, double *gradient)
+{
+    double d[3];
+    if (!obstacle_is_exact(o) || o->type == PB_SHAPE_SPHERE) {
+        const double *c = o->type == PB_SHAPE_SPHERE ? o->t : o->center;
+        const double radius = o->type == PB_SHAPE_SPHERE ? o->half[0] : o->radius;
+        for (int i = 0; i < 3; i++)
+            d[i] = p[i] - c[i];
+        const double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (gradient)
+            for (int i = 0; i < 3; i++)
+                gradient[i] = n > 0.0 ? d[i] / n : 0.0; /* 0 is a subgradient at the centre */
+        return n - radius;
+    }
+    for (int i = 0; i < 3; i++)
+        d[i] = p[i] - o->t[i];
+    double q[3]; /* in the obstacle's frame: the transpose of its rotation */
+    for (int i = 0; i < 3; i++)
+        q[i] = o->r[i] * d[0] + o->r[3 + i] * d[1] + o->r[6 + i] * d[2];
+    double e[3], g[3] = {0.0, 0.0, 0.0}, sd;
+    if (o->type == PB_SHAPE_BOX) {
+        double outside = 0.0, inside = -HUGE_VAL;
+        int nearest = 0;
+        for (int i = 0; i < 3; i++) {
+            e[i] = fabs(q[i]) - o->half[i];
+            if (e[i] > 0.0)
+                outside += e[i] * e[i];
+            if (e[i] > inside)
+                inside = e[i], nearest = i;
+        }
+        if (outside > 0.0) {
+            sd = sqrt(outside);
+            for (int i = 0; i < 3; i++)
+                g[i] = e[i] > 0.0 ? copysign(e[i] / sd, q[i]) : 0.0;
+        } else {
+            sd = inside;
+            g[nearest] = copysign(1.0, q[nearest]);
+        }
+    } else {
+        const double radial = sqrt(q[0] * q[0] + q[1] * q[1]);
+        e[0] = radial - o->half[0];
+        e[1] = fabs(q[2]) - o->half[1];
+        const double u0 = radial > 0.0 ? q[0] / radial : 0.0, u1 = radial > 0.0 ? q[1] / radial : 0.0;
+        if (e[0] > 0.0 || e[1] > 0.0) {
+            const double a = max2(e[0], 0.0), z = max2(e[1], 0.0);
+            sd = sqrt(a * a + z * z);
+            g[0] = a / sd * u0;
+            g[1] = a / sd * u1;
+            g[2] = copysign(z / sd, q[2]);
+        } else if (e[0] > e[1]) {
+            sd = e[0];
+            g[0] = u0;
+            g[1] = u1;
+        } else {
+            sd = e[1];
+            g[2] = copysign(1.0, q[2]);
+        }
+    }
+    if (gradient)
+        for (int i = 0; i < 3; i++)
+            gradient[i] = o->r[3 * i] * g[0] + o->r[3 * i + 1] * g[1] + o->r[3 * i + 2] * g[2];
+    return sd;
+}
+
+/* The convexity bound for the hull of k points x (world) about point c (its signed
+ * distance sd and subgradient g): the signed distance over the hull is at least
+ * sd + min over the points of g . (x - c) (a linear function is least at a corner). */
+static double linear_bound(const double *x, int k, const double *c, double sd, const double *g)
+{
+    double lowest = 0.0;
+    for (int i = 0; i < k; i++)
+        lowest = min2(lowest,
+                      g[0] * (x[3 * i] - c[0]) + g[1] * (x[3 * i + 1] - c[1]) + g[2] * (x[3 * i + 2] - c[2]));
+    return sd + lowest - 1e-9; /* rounding of the products: a hair less is still a bound */
+}
+
+/* Depth of the triangle refinement below: 4^REFINE_DEPTH pieces at most. */
+#define REFINE_DEPTH 3
+
+/* A lower bound on the distance from triangle t (world) to obstacle o, from its four
+ * midpoint pieces, each refined again while its bound is below `target` (near an edge or
+ * a corner of the obstacle the signed distance bends, and the bound over a whole triangle
+ * is poor). */
+static double refine_triangle(const obstacle_bound *o, const double *t, double target, int depth,
+                              bool *inside)
+{
+    double mid[9];
+    for (int v = 0; v < 3; v++)
+        for (int i = 0; i < 3; i++)
+            mid[3 * v + i] = 0.5 * (t[3 * v + i] + t[3 * ((v + 1) % 3) + i]);
+    /* pieces: each corner with the two midpoints beside it, and the middle one */
+    const double *pieces[4][3] = {{&t[0], &mid[0], &mid[6]},
+                                  {&t[3], &mid[3], &mid[0]},
+                                  {&t[6], &mid[6], &mid[3]},
+                                  {&mid[0], &mid[3], &mid[6]}};
+    double lowest = HUGE_VAL;
+    for (int p = 0; p < 4; p++) {
+        double x[9], c[3] = {0.0, 0.0, 0.0}, g[3];
+        for (int v = 0; v < 3; v++)
+            for (int i = 0; i < 3; i++) {
+                x[3 * v + i] = pieces[p][v][i];
+                c[i] += x[3 * v + i] / 3.0;
+            }
+        const double sd = obstacle_signed_distance(o, c, g);
+        if (sd <= 0.0) { /* c is a point of the triangle, inside the obstacle */
+            *inside = true;
+            return 0.0;
+        }
+        double bound = linear_bound(x, 3, c, sd, g);
+        if (bound < target && depth > 1) {
+            bound = max2(bound, refine_triangle(o, x, target, depth - 1, inside));
+            if (*inside)
+                return 0.0;
+        }
+        lowest = min2(lowest, bound);
+    }
+    return lowest;
+}
+
+/* A lower bound on the distance from leaf `node` (its piece of the shape: the hull of its
+ * points) to obstacle o, given sd, the signed distance of its centre c (world), and the
+ * subgradient g there: by convexity (linear_bound), exact for a flat piece facing a face,
+ * where the sphere bound loses the sphere's radius; triangles still below `target` are
+ * refined. *inside: a point of the piece lies inside the obstacle (exact obstacles only):
+ * a sure contact. */
+static double leaf_obstacle_bound(const manipulator *m, const sphere_node *node, const pb_pose *pose,
+                                  const obstacle_bound *o, const double *c, double sd, const double *g,
+                                  double target, bool *inside)
+{
+    double bound = sd - node->r;
+    if (node->n_points == 0)
+        return bound;
+    double x[24];
+    const double *points = &m->leaf_points[3 * (size_t)node->points];
+    for (int k = 0; k < node->n_points; k++)
+        transform_point(pose, &points[3 * k], &x[3 * k]);
+    bound = max2(bound, linear_bound(x, node->n_points, c, sd, g));
+    if (bound <= 0.0 && obstacle_is_exact(o) && node->on_shape)
+        for (int k = 0; k < node->n_points; k++)
+            if (obstacle_distance(o, &x[3 * k]) <= 0.0) {
+                *inside = true;
+                return 0.0;
+            }
+    if (bound < target && node->n_points == 3 && obstacle_is_exact(o)) {
+        bound = max2(bound, refine_triangle(o, x, target, REFINE_DEPTH, inside));
+        if (*inside)
+            return 0.0;
+    }
+    return bound;
+}
+
+/* A node of a descent, with its centre (world) and the signed distance there. */
+typedef struct node_visit {
+    int32_t node;
+    double c[3];
+    double sd;
+} node_visit;
+
+static node_visit visit(const manipulator *m, int32_t node, const pb_pose *pose, const obstacle_bound *o)
+{
+    node_visit v;
+    v.node = node;
+    transform_point(pose, m->nodes[node].c, v.c);
+    v.sd = obstacle_distance(o, v.c);
+    return v;
+}
+
+/* Are a shape's root sphere (centre c, world, radius r) and obstacle o's bounding sphere at
+ * least `gap` apart? The broad phase: no rotation, no square root. */
+static bool spheres_apart(const double *c, double r, const obstacle_bound *o, double gap)
+{
+    const double dx = c[0] - o->center[0], dy = c[1] - o->center[1], dz = c[2] - o->center[2];
+    const double reach = r + o->radius + gap;
+    return dx * dx + dy * dy + dz * dz >= reach * reach;
+}
+
+/* A lower bound on the distance from `shape` at `pose` to obstacle o, or `cap` when the
+ * distance is at least `cap`. As soon as some leaf is nearer than `floor` it returns that
+ * leaf's bound, which is then only a sign that the distance may be below `floor` (other
+ * leaves may be nearer still), not a bound. *inside is set (and 0 returned) when part of
+ * the shape lies inside the obstacle: a sure contact. */
+static double shape_obstacle_bound(const manipulator *m, const robot_shape *shape, const pb_pose *pose,
+                                   const obstacle_bound *o, double cap, double floor, bool *inside)
+{
+    const bool exact = obstacle_is_exact(o);
+    node_visit stack[TREE_STACK];
+    int n = 0;
+    query_counts.bound_queries++;
+    double rc[3];
+    transform_point(pose, m->nodes[shape->tree].c, rc);
+    if (spheres_apart(rc, m->nodes[shape->tree].r, o, max2(cap, 0.0)))
+        return cap;
+    stack[n].node = shape->tree;
+    memcpy(stack[n].c, rc, sizeof rc);
+    stack[n++].sd = obstacle_distance(o, rc);
+    double best = cap;
+    /* a mesh obstacle is only its bounding sphere here, which the robot is often inside of
+     * (a terrain, a table): only the root is worth testing, FCL does the rest */
+    if (!exact)
+        return min2(cap, stack[0].sd - m->nodes[stack[0].node].r);
+    while (n > 0) {
+        const node_visit at = stack[--n];
+        const sphere_node *node = &m->nodes[at.node];
+        const double b = at.sd - node->r;
+        if (b >= best)
+            continue;
+        if (exact && at.sd + node->r <= 0.0) {
+            *inside = true;
+            return 0.0;
+        }
+        if (node->left < 0) {
+            double g[3];
+            obstacle_signed_distance(o, at.c, g);
+            /* refined only where FCL would be asked otherwise */
+            const double bound =
+                leaf_obstacle_bound(m, node, pose, o, at.c, at.sd, g, min2(best, floor), inside);
+            if (*inside)
+                return 0.0;
+            if (bound >= best)
+                continue;
+            best = bound;
+            if (best < floor)
+                return best;
+            continue;
+        }
+        if (n + 2 > TREE_STACK) {
+            best = b;
+            if (best < floor)
+                return best;
+            continue;
+        }
+        /* the nearer child first: its leaves lower `best` soonest, which prunes the other */
+        const node_visit l = visit(m, node->left, pose, o), r = visit(m, node->right, pose, o);
+        const double bl = l.sd - m->nodes[l.node].r, br = r.sd - m->nodes[r.node].r;
+        const node_visit *first = bl <= br ? &l : &r, *second = bl <= br ? &r : &l;
+        if ((bl <= br ? br : bl) < best)
+            stack[n++] = *second;
+        if ((bl <= br ? bl : br) < best)
+            stack[n++] = *first;
+    }
+    return best;
+}
+
+/* Node pairs a self-pair query opens at most before it leaves the answer to FCL. */
+#define PAIR_BUDGET 256
+
+/* The same for two robot shapes: a lower bound on their distance, or `cap`; below `floor`
+ * only a sign, as above. */
+static double shape_pair_bound(const manipulator *m, const robot_shape *sa, const pb_pose *pa,
+                               const robot_shape *sb, const pb_pose *pb, double cap, double floor)
+{
+    int32_t stack[TREE_STACK][2];
+    int n = 0;
+    stack[0][0] = sa->tree;
+    stack[0][1] = sb->tree;
+    n = 1;
+    double best = cap;
+    query_counts.bound_queries++;
+    /* two links close along much of their length have many pairs of pieces about equally
+     * near: past a budget of node pairs, the pairs not yet opened are bounded by their
+     * spheres (the answer is still a lower bound, only a looser one) */
+    int budget = PAIR_BUDGET;
+    while (n > 0) {
+        if (--budget < 0) {
+            for (int k = 0; k < n; k++) {
+                const sphere_node *na = &m->nodes[stack[k][0]], *nb = &m->nodes[stack[k][1]];
+                double ca[3], cb[3];
+                transform_point(pa, na->c, ca);
+                transform_point(pb, nb->c, cb);
+                const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2];
+                best = min2(best, sqrt(dx * dx + dy * dy + dz * dz) - na->r - nb->r);
+            }
+            return best;
+        }
+        n--;
+        const int32_t ia = stack[n][0], ib = stack[n][1];
+        const sphere_node *na = &m->nodes[ia], *nb = &m->nodes[ib];
+        double ca[3], cb[3];
+        transform_point(pa, na->c, ca);
+        transform_point(pb, nb->c, cb);
+        const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2];
+        const double centres = sqrt(dx * dx + dy * dy + dz * dz);
+        double bound = centres - na->r - nb->r;
+        if (bound >= best)
+            continue;
+        if (na->left < 0 && nb->left < 0 && na->n_points > 0 && nb->n_points > 0 && centres > 0.0) {
+            /* two pieces: their gap along the line between the centres is a lower bound on
+             * their distance (a separating axis), near exact for two facing triangles */
+            const double u[3] = {-dx / centres, -dy / centres, -dz / centres};
+            double top_a = -HUGE_VAL, low_b = HUGE_VAL, x[3];
+            for (int k = 0; k < na->n_points; k++) {
+                transform_point(pa, &m->leaf_points[3 * ((size_t)na->points + (size_t)k)], x);
+                top_a = max2(top_a, u[0] * x[0] + u[1] * x[1] + u[2] * x[2]);
+            }
+            for (int k = 0; k < nb->n_points; k++) {
+                transform_point(pb, &m->leaf_points[3 * ((size_t)nb->points + (size_t)k)], x);
+                low_b = min2(low_b, u[0] * x[0] + u[1] * x[1] + u[2] * x[2]);
+            }
+            bound = max2(bound, low_b - top_a - 1e-9);
+            if (bound >= best)
+                continue;
+        }
+        if ((na->left < 0 && nb->left < 0) || n + 2 > TREE_STACK) {
+            best = bound;
+            if (best < floor)
+                return best;
+            continue;
+        }
+        /* open the larger sphere */
+        if (na->left >= 0 && (nb->left < 0 || na->r >= nb->r)) {
+            stack[n][0] = na->right, stack[n][1] = ib;
+            stack[n + 1][0] = na->left, stack[n + 1][1] = ib;
+        } else {
+            stack[n][0] = ia, stack[n][1] = nb->right;
+            stack[n + 1][0] = ia, stack[n + 1][1] = nb->left;
+        }
+        n += 2;
+    }
+    return best;
+}
+
+typedef enum touch { TOUCH_NO, TOUCH_YES, TOUCH_MAYBE } touch;
+
+/* Does shape s at `pose` touch obstacle o, as far as the sphere tree tells? Every leaf that
+ * may touch is visited, so that one with a point inside the obstacle proves a contact. */
+static touch shape_obstacle_touch(const manipulator *m, size_t s, const pb_pose *pose, size_t o)
+{
+    const robot_shape *shape = &m->shapes[s];
+    const obstacle_bound *ob = &m->obstacle_bounds[o];
+    const bool exact = obstacle_is_exact(ob);
+    int32_t stack[TREE_STACK];
+    int n = 0;
+    stack[n++] = shape->tree;
+    bool maybe = false, inside = false;
+    query_counts.bound_queries++;
+    double rc[3];
+    transform_point(pose, m->nodes[shape->tree].c, rc);
+    if (spheres_apart(rc, m->nodes[shape->tree].r, ob, TOUCH))
+        return TOUCH_NO;
+    if (!exact) /* see shape_obstacle_bound() */
+        return obstacle_distance(ob, rc) - m->nodes[shape->tree].r >= TOUCH ? TOUCH_NO : TOUCH_MAYBE;
+    while (n > 0) {
+        const sphere_node *node = &m->nodes[stack[--n]];
+        double c[3], g[3];
+        transform_point(pose, node->c, c);
+        const double sd = node->left < 0 ? obstacle_signed_distance(ob, c, g) : obstacle_distance(ob, c);
+        if (sd - node->r >= TOUCH)
+            continue;
+        if (exact && sd + node->r <= 0.0)
+            return TOUCH_YES;
+        if (node->left < 0) {
+            if (leaf_obstacle_bound(m, node, pose, ob, c, sd, g, TOUCH, &inside) < TOUCH)
+                maybe = true;
+            if (inside)
+                return TOUCH_YES;
+        } else if (n + 2 > TREE_STACK) {
+            maybe = true;
+        } else {
+            stack[n++] = node->right;
+            stack[n++] = node->left;
+        }
+    }
+    return maybe ? TOUCH_MAYBE : TOUCH_NO;
+}
+
+/* The same, settled by FCL where the tree cannot tell. */
+static bool shape_obstacle_collides(const manipulator *m, size_t s, const pb_pose *pose, size_t o)
+{
+    const touch answer = shape_obstacle_touch(m, s, pose, o);
+    if (answer != TOUCH_MAYBE)
+        return answer == TOUCH_YES;
+    const robot_shape *shape = &m->shapes[s];
+    query_counts.fcl_collide++;
+    return pbf_collide(shape->geometry, pose->r, pose->t, m->obstacles[o], m->obstacle_poses[o].r,
+                       m->obstacle_poses[o].t);
 }
 
 static bool pair_collides(const manipulator *m, const pb_pose *poses, uint32_t a, uint32_t b)
 {
     const robot_shape *sa = &m->shapes[a], *sb = &m->shapes[b];
-    double ca[3], cb[3];
-    sphere_center(sa, &poses[a], ca);
-    sphere_center(sb, &poses[b], cb);
-    const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2], r = sa->radius + sb->radius;
-    if (dx * dx + dy * dy + dz * dz > r * r)
+    if (shape_pair_bound(m, sa, &poses[a], sb, &poses[b], TOUCH, TOUCH) >= TOUCH)
         return false;
+    query_counts.fcl_collide++;
     return pbf_collide(sa->geometry, poses[a].r, poses[a].t, sb->geometry, poses[b].r, poses[b].t);
 }
 
@@ -191,11 +673,13 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
         return false;
     pb_pose poses[MAX_SHAPES];
     shape_poses(m, q, poses);
-    if (m->env)
-        for (size_t s = 0; s < m->n_shapes; s++)
-            if (m->shape_moves[s] &&
-                pbf_environment_collide(m->env, m->shapes[s].geometry, poses[s].r, poses[s].t))
-                return false;
+    /* Most configurations a planner checks collide, and the links far from the base (the
+     * last ones) collide most: checking them first finds the contact sooner. */
+    for (size_t k = m->n_shapes; k-- > 0;)
+        if (m->shape_moves[k])
+            for (size_t o = 0; o < m->n_obstacles; o++)
+                if (shape_obstacle_collides(m, k, &poses[k], o))
+                    return false;
     for (size_t p = 0; p < m->n_pairs; p++)
         if (pair_collides(m, poses, m->pairs[p][0], m->pairs[p][1]))
             return false;
@@ -203,12 +687,6 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
 }
 
 /* ---- edge checks ---- */
-
-static void transform_point(const pb_pose *pose, const double *p, double *out)
-{
-    for (int i = 0; i < 3; i++)
-        out[i] = pose->r[3 * i] * p[0] + pose->r[3 * i + 1] * p[1] + pose->r[3 * i + 2] * p[2] + pose->t[i];
-}
 
 /* How far each shape can move per unit change of each coordinate (m->sweep), from the
  * shapes' bounding spheres. Walking from a shape's link to the root, the sphere (centre c,
@@ -332,68 +810,48 @@ static double needed_distance(double reach, double speed)
 }
 
 /* How far shape s at `pose` certifies, at most `want`; false when it touches an obstacle.
- * The exact geometry, capped: FCL prunes every obstacle and bounding-volume pair farther
- * than the distance `want` needs, which is cheap for the small steps a planner's edges
- * mostly need (a convex-hull GJK query costs the same whatever the cap, and measured slower
- * on the MotionBenchMaker problems). Near a contact: an exact collision check and the
+ * Per obstacle: the sphere tree's bound, capped at the distance `want` needs; FCL's exact
+ * distance (capped too) only where the spheres certify less than a fraction of that and
+ * the shape is close (sphere_trust); near a contact, an exact collision check and the
  * tolerance step. */
 static bool shape_reach(const sweep_edge *e, size_t s, const pb_pose *pose, double want, double *reach)
 {
     const manipulator *m = e->m;
     const robot_shape *shape = &m->shapes[s];
     const double v = e->speed[s];
-    double rs = certified_reach(
-        pbf_environment_distance(m->env, shape->geometry, pose->r, pose->t, needed_distance(want, v)), v);
-    if (rs < e->step_min && rs < want) {
-        if (pbf_environment_collide(m->env, shape->geometry, pose->r, pose->t))
+    double rs = want;
+    for (size_t o = 0; o < m->n_obstacles; o++) {
+        const double need = needed_distance(rs, v);
+        const double enough = min2(m->sphere_trust * need, m->sphere_near);
+        bool inside = false;
+        double d = shape_obstacle_bound(m, shape, pose, &m->obstacle_bounds[o], need, enough, &inside);
+        if (inside)
             return false;
-        rs = e->step_min;
+        const pb_pose *op = &m->obstacle_poses[o];
+        if (d < enough) { /* d is no bound then: see shape_obstacle_bound() */
+            /* a blocked edge mostly ends here: a point inside the obstacle says so cheaply */
+            if (shape_obstacle_touch(m, s, pose, o) == TOUCH_YES)
+                return false;
+            query_counts.fcl_distance++;
+            d = pbf_distance_bound(shape->geometry, pose->r, pose->t, m->obstacles[o], op->r, op->t, need);
+        }
+        /* a distance of at least `need` certifies all of rs (certified_reach() could round it
+         * a hair below, and a hair below step_min would cost an exact check) */
+        double ro = d >= need ? rs : certified_reach(d, v);
+        if (ro < e->step_min && ro < rs) {
+            query_counts.fcl_collide++;
+            if (pbf_collide(shape->geometry, pose->r, pose->t, m->obstacles[o], op->r, op->t))
+                return false;
+            ro = e->step_min;
+        }
+        rs = min2(rs, ro);
     }
-    *reach = fmin(rs, want);
+    *reach = rs;
     return true;
 }
 
-/* A lower bound on the distance between the bounding boxes of two shapes: their largest
- * gap along the 15 separating axes (each box's 3 axes and the 9 cross products); the gap
- * along any unit axis is at most the distance. */
-static double box_gap(const robot_shape *sa, const pb_pose *pa, const robot_shape *sb, const pb_pose *pb)
-{
-    double ca[3], cb[3], axes[15][3];
-    sphere_center(sa, pa, ca);
-    sphere_center(sb, pb, cb);
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 3; i++) {
-            axes[k][i] = pa->r[3 * i + k];
-            axes[3 + k][i] = pb->r[3 * i + k];
-        }
-    int n = 6;
-    for (int x = 0; x < 3; x++)
-        for (int y = 3; y < 6; y++) {
-            const double *u = axes[x], *w = axes[y];
-            double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-            const double len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-            if (len < 1e-6)
-                continue; /* parallel axes: covered by the face axes */
-            for (int i = 0; i < 3; i++)
-                axes[n][i] = c[i] / len;
-            n++;
-        }
-    double gap = 0.0;
-    for (int k = 0; k < n; k++) {
-        const double *u = axes[k];
-        const double centre = fabs(u[0] * (cb[0] - ca[0]) + u[1] * (cb[1] - ca[1]) + u[2] * (cb[2] - ca[2]));
-        double ra = 0.0, rb = 0.0;
-        for (int j = 0; j < 3; j++) {
-            ra += sa->half[j] * fabs(axes[j][0] * u[0] + axes[j][1] * u[1] + axes[j][2] * u[2]);
-            rb += sb->half[j] * fabs(axes[3 + j][0] * u[0] + axes[3 + j][1] * u[1] + axes[3 + j][2] * u[2]);
-        }
-        gap = fmax(gap, centre - ra - rb);
-    }
-    return gap * (1.0 - 1e-9);
-}
-
-/* The same for self pair p moving at `v` (metres per unit t, relative): bounding spheres,
- * hulls, meshes, then an exact check. */
+/* The same for self pair p moving at `v` (metres per unit t, relative): sphere trees, then
+ * FCL on the convex hulls, the meshes, and an exact check. */
 static bool pair_reach(const sweep_edge *e, size_t p, const pb_pose *poses, double v, double want,
                        double *reach)
 {
@@ -401,29 +859,29 @@ static bool pair_reach(const sweep_edge *e, size_t p, const pb_pose *poses, doub
     const uint32_t ia = m->pairs[p][0], ib = m->pairs[p][1];
     const robot_shape *sa = &m->shapes[ia], *sb = &m->shapes[ib];
     const pb_pose *pa = &poses[ia], *pb = &poses[ib];
-    double ca[3], cb[3];
-    sphere_center(sa, pa, ca);
-    sphere_center(sb, pb, cb);
-    const double dx = ca[0] - cb[0], dy = ca[1] - cb[1], dz = ca[2] - cb[2];
-    double rs = certified_reach(sqrt(dx * dx + dy * dy + dz * dz) - sa->radius - sb->radius, v);
-    if (rs < want)
-        rs = fmax(rs, certified_reach(box_gap(sa, pa, sb, pb), v));
-    if (rs < want) {
+    const double need = needed_distance(want, v);
+    const double enough = min2(m->sphere_trust * need, m->sphere_near);
+    const double bound = shape_pair_bound(m, sa, pa, sb, pb, need, enough);
+    double rs = bound >= need ? want : certified_reach(bound, v);
+    if (bound < enough) { /* bound is no bound then: see shape_pair_bound() */
         const pbf_geometry *ga = sa->hull ? sa->hull : sa->geometry, *gb = sb->hull ? sb->hull : sb->geometry;
-        rs = fmax(rs,
-                  certified_reach(
-                      pbf_distance_bound(ga, pa->r, pa->t, gb, pb->r, pb->t, needed_distance(want, v)), v));
-        if (rs < e->step_min && rs < want && (sa->hull || sb->hull))
-            rs = certified_reach(pbf_distance_bound(sa->geometry, pa->r, pa->t, sb->geometry, pb->r, pb->t,
-                                                    needed_distance(want, v)),
-                                 v);
+        query_counts.fcl_distance++;
+        const double d = pbf_distance_bound(ga, pa->r, pa->t, gb, pb->r, pb->t, need);
+        rs = d >= need ? want : certified_reach(d, v);
+        if (rs < e->step_min && rs < want && (sa->hull || sb->hull)) {
+            query_counts.fcl_distance++;
+            const double dm =
+                pbf_distance_bound(sa->geometry, pa->r, pa->t, sb->geometry, pb->r, pb->t, need);
+            rs = max2(rs, dm >= need ? want : certified_reach(dm, v));
+        }
         if (rs < e->step_min && rs < want) {
+            query_counts.fcl_collide++;
             if (pbf_collide(sa->geometry, pa->r, pa->t, sb->geometry, pb->r, pb->t))
                 return false;
             rs = e->step_min;
         }
     }
-    *reach = fmin(rs, want);
+    *reach = min2(rs, want);
     return true;
 }
 
@@ -442,12 +900,16 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
     shape_poses(m, q, poses);
     e->counters->n_edge_states++;
     double r = want, rs;
-    for (size_t s = 0; m->env && s < m->n_shapes; s++) {
+    /* the links far from the base move fastest and mostly limit the reach: taking them first
+     * makes the caps of the other queries smaller, which prunes more */
+    for (size_t k = m->n_shapes; m->n_obstacles && k-- > 0;) {
+        const size_t s = k;
         if (!m->shape_moves[s])
             continue;
         if (e->speed[s] == 0.0) {
-            if (first && pbf_environment_collide(m->env, m->shapes[s].geometry, poses[s].r, poses[s].t))
-                return false;
+            for (size_t o = 0; first && o < m->n_obstacles; o++)
+                if (shape_obstacle_collides(m, s, &poses[s], o))
+                    return false;
             continue;
         }
         if (!shape_reach(e, s, &poses[s], r, &rs))
@@ -519,7 +981,7 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
         for (int i = 0; i < m->dim; i++)
             v += m->sweep[s * (size_t)m->dim + (size_t)i] * fabs(e.delta[i]);
         e.speed[s] = m->shape_moves[s] ? v : 0.0;
-        fastest = fmax(fastest, e.speed[s]);
+        fastest = max2(fastest, e.speed[s]);
     }
     e.step_min = fastest > 0.0 ? m->edge_tolerance / fastest : 1.0;
     /* gaps between certified stretches narrower than this are rounding: no point moves
@@ -618,7 +1080,8 @@ static const char *link_name(const manipulator *m, size_t shape)
 }
 
 /* The first collision at shape poses `poses` among all shapes (moving or not) and
- * obstacles, or among `m->pairs`; "" when none. */
+ * obstacles, or among `m->pairs`; "" when none. Exact FCL checks only, independent of the
+ * sphere bounds feasible() uses. */
 static bool explain_poses(const manipulator *m, const pb_pose *poses, bool include_static, char *buf,
                           size_t size)
 {
@@ -635,7 +1098,10 @@ static bool explain_poses(const manipulator *m, const pb_pose *poses, bool inclu
         }
     }
     for (size_t p = 0; p < m->n_pairs; p++) {
-        if (pair_collides(m, poses, m->pairs[p][0], m->pairs[p][1])) {
+        /* FCL alone (no sphere bounds): tests compare feasible() against this */
+        const uint32_t a = m->pairs[p][0], b = m->pairs[p][1];
+        if (pbf_collide(m->shapes[a].geometry, poses[a].r, poses[a].t, m->shapes[b].geometry, poses[b].r,
+                        poses[b].t)) {
             snprintf(buf, size, "link '%s' touches link '%s'", link_name(m, m->pairs[p][0]),
                      link_name(m, m->pairs[p][1]));
             return true;
@@ -674,7 +1140,9 @@ static void destroy(void *self)
         pbf_geometry_destroy(m->obstacles[o]);
         free(m->obstacle_names[o]);
     }
-    pbf_environment_destroy(m->env);
+    free(m->obstacle_bounds);
+    free(m->nodes);
+    free(m->leaf_points);
     free(m->shapes);
     free(m->shape_moves);
     free(m->pairs);
@@ -689,10 +1157,276 @@ static void destroy(void *self)
     free(m);
 }
 
+/* ---- sphere trees ---- */
+
+/* Longest edge of the triangles the sphere trees are built from (metres): longer triangles
+ * are halved across their longest edge. Leaf spheres are then about this wide, which is
+ * how far the bound can fall short of the true clearance. A mesh is given at most
+ * TREE_MAX_ELEMENTS pieces (the edge grows for big meshes). */
+#define TREE_EDGE         0.03
+#define TREE_MAX_ELEMENTS 40000
+
+/* The pieces a shape's tree is built over: each is the convex hull of `k` points. */
+typedef struct tree_elements {
+    double *points; /* 3 * k per element */
+    size_t n, cap;
+    int k;
+    bool on_shape; /* every point is a point of the shape */
+} tree_elements;
+
+static bool add_element(tree_elements *el, const double *points)
+{
+    if (el->n == el->cap) {
+        const size_t cap = el->cap ? 2 * el->cap : 256;
+        double *grown = realloc(el->points, cap * (size_t)el->k * 3 * sizeof *grown);
+        if (!grown)
+            return false;
+        el->points = grown;
+        el->cap = cap;
+    }
+    memcpy(&el->points[el->n * (size_t)el->k * 3], points, (size_t)el->k * 3 * sizeof *points);
+    el->n++;
+    return true;
+}
+
+static double edge_length2(const double *a, const double *b)
+{
+    return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
+}
+
+/* Split triangle t (9 coordinates) across its longest edge until no edge is longer than
+ * `edge`: the halves cover it exactly. With el NULL, only count the pieces. */
+static size_t split_triangle(const double *t, double edge, int depth, tree_elements *el, bool *ok)
+{
+    int longest = 0;
+    double l2 = -1.0;
+    for (int i = 0; i < 3; i++) {
+        const double l = edge_length2(&t[3 * i], &t[3 * ((i + 1) % 3)]);
+        if (l > l2)
+            l2 = l, longest = i;
+    }
+    if (l2 <= edge * edge || depth >= 30) {
+        if (el && !add_element(el, t))
+            *ok = false;
+        return 1;
+    }
+    const double *a = &t[3 * longest], *b = &t[3 * ((longest + 1) % 3)], *c = &t[3 * ((longest + 2) % 3)];
+    double half1[9], half2[9];
+    for (int i = 0; i < 3; i++) {
+        const double mid = 0.5 * (a[i] + b[i]);
+        half1[i] = a[i], half1[3 + i] = mid, half1[6 + i] = c[i];
+        half2[i] = mid, half2[3 + i] = b[i], half2[6 + i] = c[i];
+    }
+    return split_triangle(half1, edge, depth + 1, el, ok) + split_triangle(half2, edge, depth + 1, el, ok);
+}
+
+static bool mesh_elements(const pb_mesh *mesh, tree_elements *el)
+{
+    double edge = TREE_EDGE;
+    for (;;) {
+        size_t count = 0;
+        bool ok = true;
+        for (size_t i = 0; i < mesh->n_triangles && count <= TREE_MAX_ELEMENTS; i++) {
+            double t[9];
+            for (int v = 0; v < 3; v++)
+                memcpy(&t[3 * v], &mesh->vertices[3 * (size_t)mesh->triangles[3 * i + (size_t)v]],
+                       3 * sizeof *t);
+            count += split_triangle(t, edge, 0, NULL, &ok);
+        }
+        if (count <= TREE_MAX_ELEMENTS || count <= mesh->n_triangles)
+            break;
+        edge *= 1.5;
+    }
+    el->k = 3;
+    bool ok = true;
+    for (size_t i = 0; i < mesh->n_triangles && ok; i++) {
+        double t[9];
+        for (int v = 0; v < 3; v++)
+            memcpy(&t[3 * v], &mesh->vertices[3 * (size_t)mesh->triangles[3 * i + (size_t)v]], 3 * sizeof *t);
+        split_triangle(t, edge, 0, el, &ok);
+    }
+    return ok;
+}
+
+/* A box (half extents h) or a cylinder (radius h[0], half length h[1] along z) as cells of
+ * a grid over its bounding box (the solid, not only its surface: FCL's primitives are
+ * solid); for a cylinder, only the cells that reach into it. */
+static bool solid_elements(const pb_shape *shape, tree_elements *el)
+{
+    double h[3];
+    const bool cylinder = shape->type == PB_SHAPE_CYLINDER;
+    if (cylinder) {
+        h[0] = h[1] = shape->size[0];
+        h[2] = 0.5 * shape->size[1];
+    } else {
+        for (int i = 0; i < 3; i++)
+            h[i] = 0.5 * shape->size[i];
+    }
+    int cells[3];
+    for (int i = 0; i < 3; i++)
+        cells[i] = (int)min2(max2(ceil(2.0 * h[i] / (2.0 * TREE_EDGE)), 1.0), 16.0);
+    el->k = 8;
+    for (int x = 0; x < cells[0]; x++)
+        for (int y = 0; y < cells[1]; y++)
+            for (int z = 0; z < cells[2]; z++) {
+                const int at[3] = {x, y, z};
+                double lo[3], hi[3];
+                for (int i = 0; i < 3; i++) {
+                    lo[i] = -h[i] + 2.0 * h[i] * at[i] / cells[i];
+                    hi[i] = -h[i] + 2.0 * h[i] * (at[i] + 1) / cells[i];
+                }
+                if (cylinder) {
+                    const double nx = max2(lo[0], min2(0.0, hi[0])), ny = max2(lo[1], min2(0.0, hi[1]));
+                    if (nx * nx + ny * ny > h[0] * h[0])
+                        continue;
+                }
+                double corners[24];
+                for (int c = 0; c < 8; c++)
+                    for (int i = 0; i < 3; i++)
+                        corners[3 * c + i] = (c >> i) & 1 ? hi[i] : lo[i];
+                if (!add_element(el, corners))
+                    return false;
+            }
+    return true;
+}
+
+typedef struct element_key {
+    double key;
+    uint32_t index;
+} element_key;
+
+static int compare_keys(const void *a, const void *b)
+{
+    const double x = ((const element_key *)a)->key, y = ((const element_key *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* A sphere containing every point of elements order[0..n): centred on their bounding box,
+ * out to the farthest point, and a hair more for rounding. */
+static void elements_sphere(const tree_elements *el, const uint32_t *order, size_t n, double *c, double *r)
+{
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (size_t e = 0; e < n; e++)
+        for (int k = 0; k < el->k; k++)
+            for (int i = 0; i < 3; i++) {
+                const double x = el->points[((size_t)order[e] * (size_t)el->k + (size_t)k) * 3 + (size_t)i];
+                lo[i] = min2(lo[i], x);
+                hi[i] = max2(hi[i], x);
+            }
+    double r2 = 0.0;
+    for (int i = 0; i < 3; i++)
+        c[i] = 0.5 * (lo[i] + hi[i]);
+    for (size_t e = 0; e < n; e++)
+        for (int k = 0; k < el->k; k++)
+            r2 = max2(r2, edge_length2(c, &el->points[((size_t)order[e] * (size_t)el->k + (size_t)k) * 3]));
+    *r = sqrt(r2) * (1.0 + 1e-9) + 1e-9;
+}
+
+static int32_t new_node(manipulator *m)
+{
+    if (m->n_nodes == m->cap_nodes) {
+        const size_t cap = m->cap_nodes ? 2 * m->cap_nodes : 1024;
+        sphere_node *grown = cap < INT32_MAX ? realloc(m->nodes, cap * sizeof *grown) : NULL;
+        if (!grown)
+            return -1;
+        m->nodes = grown;
+        m->cap_nodes = cap;
+    }
+    return (int32_t)m->n_nodes++;
+}
+
+/* The subtree over elements order[0..n): halved at the median along the widest spread of
+ * their centres. -1 when out of memory. */
+static int32_t build_node(manipulator *m, const tree_elements *el, uint32_t *order, size_t n,
+                          element_key *keys)
+{
+    const int32_t id = new_node(m);
+    if (id < 0)
+        return -1;
+    sphere_node node = {.left = -1, .right = -1};
+    elements_sphere(el, order, n, node.c, &node.r);
+    if (n == 1) {
+        if (m->n_leaf_points + (size_t)el->k > m->cap_leaf_points) {
+            const size_t cap = m->cap_leaf_points ? 2 * m->cap_leaf_points : 4096;
+            double *grown = cap < INT32_MAX ? realloc(m->leaf_points, cap * 3 * sizeof *grown) : NULL;
+            if (!grown)
+                return -1;
+            m->leaf_points = grown;
+            m->cap_leaf_points = cap;
+        }
+        node.points = (int32_t)m->n_leaf_points;
+        node.n_points = (int16_t)el->k;
+        node.on_shape = el->on_shape;
+        memcpy(&m->leaf_points[3 * m->n_leaf_points], &el->points[(size_t)order[0] * (size_t)el->k * 3],
+               (size_t)el->k * 3 * sizeof *m->leaf_points);
+        m->n_leaf_points += (size_t)el->k;
+    }
+    m->nodes[id] = node;
+    if (n == 1)
+        return id;
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    double *centres = malloc(n * 3 * sizeof *centres);
+    if (!centres)
+        return -1;
+    for (size_t e = 0; e < n; e++)
+        for (int i = 0; i < 3; i++) {
+            double sum = 0.0;
+            for (int k = 0; k < el->k; k++)
+                sum += el->points[((size_t)order[e] * (size_t)el->k + (size_t)k) * 3 + (size_t)i];
+            centres[3 * e + (size_t)i] = sum / el->k;
+            lo[i] = min2(lo[i], centres[3 * e + (size_t)i]);
+            hi[i] = max2(hi[i], centres[3 * e + (size_t)i]);
+        }
+    int axis = 0;
+    for (int i = 1; i < 3; i++)
+        if (hi[i] - lo[i] > hi[axis] - lo[axis])
+            axis = i;
+    for (size_t e = 0; e < n; e++)
+        keys[e] = (element_key){centres[3 * e + (size_t)axis], order[e]};
+    free(centres);
+    qsort(keys, n, sizeof *keys, compare_keys);
+    for (size_t e = 0; e < n; e++)
+        order[e] = keys[e].index;
+    const int32_t left = build_node(m, el, order, n / 2, keys);
+    const int32_t right = left < 0 ? -1 : build_node(m, el, order + n / 2, n - n / 2, keys);
+    if (right < 0)
+        return -1;
+    m->nodes[id].left = left;
+    m->nodes[id].right = right;
+    return id;
+}
+
+/* The sphere tree of a shape (a mesh read by the caller, or a primitive); false when out
+ * of memory. */
+static bool build_sphere_tree(manipulator *m, const pb_shape *shape, const pb_mesh *mesh, int32_t *root)
+{
+    if (shape->type == PB_SHAPE_SPHERE) {
+        const int32_t id = new_node(m);
+        if (id < 0)
+            return false;
+        m->nodes[id] = (sphere_node){{0.0, 0.0, 0.0}, shape->size[0] * (1.0 + 1e-9) + 1e-9, -1, -1, 0, 0, 0};
+        *root = id;
+        return true;
+    }
+    tree_elements el = {.k = 3, .on_shape = shape->type != PB_SHAPE_CYLINDER};
+    bool ok = mesh ? mesh_elements(mesh, &el) : solid_elements(shape, &el);
+    uint32_t *order = ok && el.n ? malloc(el.n * sizeof *order) : NULL;
+    element_key *keys = order ? malloc(el.n * sizeof *keys) : NULL;
+    ok = keys != NULL;
+    for (size_t e = 0; ok && e < el.n; e++)
+        order[e] = (uint32_t)e;
+    ok = ok && (*root = build_node(m, &el, order, el.n, keys)) >= 0;
+    free(keys);
+    free(order);
+    free(el.points);
+    return ok;
+}
+
 /* Make the FCL geometry of a shape; meshes are read here. */
 static pb_status make_geometry(const pb_shape *shape, const char *file, const char *owner, pbf_geometry **out,
-                               pbf_geometry **hull, pb_diag *diag)
+                               pbf_geometry **hull, manipulator *tree_owner, int32_t *tree, pb_diag *diag)
 {
+    bool tree_ok = true;
     *out = NULL;
     if (hull)
         *hull = NULL;
@@ -719,11 +1453,24 @@ static pb_status make_geometry(const pb_shape *shape, const char *file, const ch
             pbf_geometry_destroy(*out);
             *out = NULL;
         }
+        if (tree_owner && *out)
+            tree_ok = build_sphere_tree(tree_owner, shape, &mesh, tree);
         pb_mesh_finish(&mesh);
         break;
     }
     case PB_SHAPE_COUNT:
         break;
+    }
+    if (tree_owner && *out && shape->type != PB_SHAPE_MESH)
+        tree_ok = build_sphere_tree(tree_owner, shape, NULL, tree);
+    if (!tree_ok) {
+        pbf_geometry_destroy(*out);
+        *out = NULL;
+        if (hull) {
+            pbf_geometry_destroy(*hull);
+            *hull = NULL;
+        }
+        return PB_ERR_NOMEM;
     }
     if (!*out) {
         pb_diag_set(diag, file, shape->line, 0, "geometry of %s: FCL could not build it", owner);
@@ -877,7 +1624,7 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
             robot_shape *rs = &m->shapes[m->n_shapes];
             char owner[300];
             snprintf(owner, sizeof owner, "link '%s'", robot->links[l].name);
-            st = make_geometry(shape, robot->urdf_path, owner, &rs->geometry, &rs->hull, diag);
+            st = make_geometry(shape, robot->urdf_path, owner, &rs->geometry, &rs->hull, m, &rs->tree, diag);
             if (st != PB_OK)
                 break;
             m->n_shapes++;
@@ -888,10 +1635,16 @@ static pb_status build_shapes_and_pairs(manipulator *m, pb_diag *diag)
             pbf_geometry_local_aabb(rs->geometry, lo, hi);
             for (int i = 0; i < 3; i++) {
                 rs->center[i] = 0.5 * (lo[i] + hi[i]);
-                rs->half[i] = 0.5 * (hi[i] - lo[i]) * (1.0 + 1e-9) + 1e-9;
                 r2 += 0.25 * (hi[i] - lo[i]) * (hi[i] - lo[i]);
             }
             rs->radius = sqrt(r2) * (1.0 + 1e-9) + 1e-9;
+            /* the tree's root sphere, when smaller (it reaches only as far as the farthest
+             * vertex), makes the motion bounds tighter */
+            const sphere_node *root = &m->nodes[rs->tree];
+            if (root->r < rs->radius) {
+                memcpy(rs->center, root->c, sizeof rs->center);
+                rs->radius = root->r;
+            }
             m->shape_moves[m->n_shapes - 1] = rigid[l] != rigid[robot->root];
         }
     }
@@ -939,12 +1692,14 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
     m->obstacles = calloc(n ? n : 1, sizeof *m->obstacles);
     m->obstacle_poses = calloc(n ? n : 1, sizeof *m->obstacle_poses);
     m->obstacle_names = calloc(n ? n : 1, sizeof *m->obstacle_names);
-    if (!m->obstacles || !m->obstacle_poses || !m->obstacle_names)
+    m->obstacle_bounds = calloc(n ? n : 1, sizeof *m->obstacle_bounds);
+    if (!m->obstacles || !m->obstacle_poses || !m->obstacle_names || !m->obstacle_bounds)
         return PB_ERR_NOMEM;
     for (size_t o = 0; o < n; o++) {
         char owner[300];
         snprintf(owner, sizeof owner, "obstacle '%s'", world->obstacle_names[o]);
-        pb_status st = make_geometry(&world->obstacles[o], world->path, owner, &m->obstacles[o], NULL, diag);
+        pb_status st =
+            make_geometry(&world->obstacles[o], world->path, owner, &m->obstacles[o], NULL, NULL, NULL, diag);
         if (st != PB_OK)
             return st;
         m->n_obstacles++;
@@ -953,17 +1708,32 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
         if (!(m->obstacle_names[o] = malloc(len)))
             return PB_ERR_NOMEM;
         memcpy(m->obstacle_names[o], world->obstacle_names[o], len);
+        /* the cheap bounds' view of it (see obstacle_signed_distance) */
+        const pb_shape *shape = &world->obstacles[o];
+        obstacle_bound *bound = &m->obstacle_bounds[o];
+        bound->type = shape->type;
+        memcpy(bound->r, shape->origin.r, sizeof bound->r);
+        memcpy(bound->t, shape->origin.t, sizeof bound->t);
+        if (shape->type == PB_SHAPE_BOX) {
+            for (int i = 0; i < 3; i++)
+                bound->half[i] = 0.5 * shape->size[i];
+        } else if (shape->type == PB_SHAPE_CYLINDER) {
+            bound->half[0] = shape->size[0];
+            bound->half[1] = 0.5 * shape->size[1];
+        } else if (shape->type == PB_SHAPE_SPHERE) {
+            bound->half[0] = shape->size[0];
+        }
+        double lo[3], hi[3], local[3], r2 = 0.0;
+        pbf_geometry_local_aabb(m->obstacles[o], lo, hi);
+        for (int i = 0; i < 3; i++) {
+            local[i] = 0.5 * (lo[i] + hi[i]);
+            r2 += 0.25 * (hi[i] - lo[i]) * (hi[i] - lo[i]);
+        }
+        transform_point(&shape->origin, local, bound->center);
+        bound->radius = sqrt(r2) * (1.0 + 1e-9) + 1e-9;
     }
     if (n == 0)
         return PB_OK;
-    m->env = pbf_environment_create();
-    if (!m->env)
-        return PB_ERR_NOMEM;
-    for (size_t o = 0; o < n; o++)
-        if (!pbf_environment_add(m->env, m->obstacles[o], m->obstacle_poses[o].r, m->obstacle_poses[o].t))
-            return PB_ERR_NOMEM;
-    if (!pbf_environment_build(m->env))
-        return PB_ERR_NOMEM;
     /* links that never move, against the obstacles: once */
     pb_pose poses[MAX_SHAPES];
     double q0[PB_MAX_DIM];
@@ -1143,6 +1913,8 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     m->edge_tolerance = edge_tolerance;
     m->resolution = setup->resolution;
     m->prefilter = prefilter;
+    m->sphere_trust = SPHERE_TRUST;
+    m->sphere_near = SPHERE_NEAR;
     for (int i = 0; i < m->dim; i++) {
         m->weights[i] = setup->weights[i];
         m->periods[i] = setup->periods[i];
@@ -1184,6 +1956,11 @@ static const void *get_data(const void *self, const char *what)
 
 static const char *const aliases[] = {"urdf", "arm", NULL};
 
+static bool explain_hook(const void *self, const double *q, char *buf, size_t size)
+{
+    return explain(self, q, buf, size);
+}
+
 const pb_engine_impl pb_manipulator_impl = {
     .name = "manipulator",
     .aliases = aliases,
@@ -1195,6 +1972,7 @@ const pb_engine_impl pb_manipulator_impl = {
     .destroy = destroy,
     .feasible = feasible,
     .visible = visible,
+    .explain = explain_hook,
     .get_data = get_data,
 };
 
@@ -1223,7 +2001,13 @@ void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_p
 
 bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf, size_t size)
 {
-    return explain(self_of(engine), q, buf, size);
+    const manipulator *m = self_of(engine);
+    if (!m) {
+        if (size)
+            buf[0] = '\0';
+        return false;
+    }
+    return explain(m, q, buf, size);
 }
 
 void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
@@ -1233,4 +2017,9 @@ void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_
     *n_robot_shapes = m->n_shapes;
     *n_obstacles = m->n_obstacles;
     *n_pairs = m->n_pairs;
+}
+
+pb_manipulator_counts pb_manipulator_get_counts(void)
+{
+    return query_counts;
 }

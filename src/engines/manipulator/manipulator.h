@@ -45,10 +45,20 @@ int pb_manipulator_joint_of(const pb_engine *engine, int i);
 void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_poses);
 /** Why `q` is infeasible, as one sentence naming the joint out of its limits or the two
  * things in collision ("link 'a' touches obstacle 'b'"); false (and "" in `buf`) when
- * feasible. */
+ * feasible, or when `engine` is not a manipulator (the CLI calls it on any engine). */
 bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
 /** Number of robot link shapes, obstacles, and self-collision shape pairs checked. */
 void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
                           size_t *n_pairs);
+
+/** Collision queries made by this thread in every manipulator engine since it started. */
+typedef struct pb_manipulator_counts {
+    uint64_t bound_queries; /**< sphere-tree bounds (shape against obstacle or shape) */
+    uint64_t fcl_collide;   /**< FCL boolean checks the bounds could not settle */
+    uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
+} pb_manipulator_counts;
+
+/** This thread's totals (see pb_manipulator_counts). */
+pb_manipulator_counts pb_manipulator_get_counts(void);
 
 #endif
