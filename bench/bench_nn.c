@@ -32,7 +32,7 @@ static double time_queries(const pb_nn *nn, const double *queries, int n_queries
 int main(int argc, char **argv)
 {
     const int n_queries = argc > 1 ? atoi(argv[1]) : 2000;
-    const int dims[] = {2, 3, 4, 5, 6, 7, 10};
+    const int dims[] = {2, 3, 4, 5, 6, 7, 10, 14, 20};
     const size_t sizes[] = {8, 16, 32, 64, 128, 256, 512, 1024, 2048, 10000, 100000};
     uint64_t checksum = 0;
     printf("| dim | points | kd-tree ns/query | linear ns/query | ratio linear/kd | kd-tree bytes/point |\n");

@@ -101,12 +101,13 @@ void pb_nn_destroy(pb_nn *nn)
 
 size_t pb_nn_crossover(int dim)
 {
-    /* Fastest of 7 rounds, uniform points, nearest queries (bench/RESULTS.md): in 2 and 3
-     * dimensions the tree wins from the first bucket; from 4 dimensions on the scan wins
-     * below these sizes. */
-    static const size_t measured[] = {0, 0, 0, 0, 16, 64, 512, 1024};
-    /* 10 dimensions: between 2048 and 10000 points; used for every dimension above 7 */
-    return dim < (int)(sizeof measured / sizeof measured[0]) ? measured[dim] : 4096;
+    /* Fastest of 7 rounds, uniform points, nearest queries (bench/bench_nn.c, bench/RESULTS.md):
+     * up to 10 dimensions the tree wins from the first bucket (in 10, ties from 128 to 512
+     * points); in 14 a scan wins by up to 20 % from 128 to 1024 points and the tree from 2048;
+     * in 20 the scan wins from 64 points on, 3x at 100000. */
+    if (dim <= 10)
+        return 0;
+    return dim <= 16 ? 2048 : SIZE_MAX;
 }
 
 void pb_nn_set_mode(pb_nn *nn, pb_nn_mode mode)
