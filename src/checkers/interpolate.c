@@ -4,6 +4,14 @@
 
 #include <math.h>
 
+uint64_t pb_edge_segments(double length, double resolution)
+{
+    const double segments = ceil(length / resolution);
+    if (!(segments >= 1.0))
+        return 1;
+    return segments > (double)PB_EDGE_MAX_SEGMENTS ? PB_EDGE_MAX_SEGMENTS : (uint64_t)segments;
+}
+
 void pb_edge_order_init(pb_edge_order *order, uint64_t n_segments, bool bisection)
 {
     if (n_segments < 1)
@@ -50,14 +58,8 @@ bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_ch
                           const double *b, double resolution, bool bisection, pb_engine_counters *counters)
 {
     double q[PB_MAX_DIM];
-    const double length = pb_engine_distance(engine, a, b);
     /* n segments of length <= resolution: n + 1 configurations, endpoints included. */
-    double segments = ceil(length / resolution);
-    if (!(segments >= 1.0))
-        segments = 1.0;
-    if (segments > (double)PB_EDGE_MAX_SEGMENTS)
-        segments = (double)PB_EDGE_MAX_SEGMENTS;
-    const uint64_t n = (uint64_t)segments;
+    const uint64_t n = pb_edge_segments(pb_engine_distance(engine, a, b), resolution);
 
     counters->n_edge_states++;
     if (!check(self, a, counters))

@@ -26,6 +26,10 @@ typedef struct pb_edge_order {
     uint64_t next_i; /* sequential: the next index */
 } pb_edge_order;
 
+/** Segments of length at most `resolution` for an edge of `length`: ceil(length /
+ * resolution), at least 1 (also for NaN) and at most PB_EDGE_MAX_SEGMENTS. */
+uint64_t pb_edge_segments(double length, double resolution);
+
 /** Start an iteration over an edge of `n_segments` (clamped to 1 .. PB_EDGE_MAX_SEGMENTS). */
 void pb_edge_order_init(pb_edge_order *order, uint64_t n_segments, bool bisection);
 /** The next index into `*index`; false when every interior index has been given. */

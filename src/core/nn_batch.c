@@ -23,21 +23,6 @@ bool pb_nn_batch_beats_kdtree(int dim, size_t n_points, size_t n_queries)
            (dim >= 10 || (dim >= 7 && n_points <= 10000));
 }
 
-/* Insert (id, d) into the sorted top list of length *n (capacity k). */
-static inline void top_insert(uint32_t *ids, double *ds, size_t k, size_t *n, uint32_t id, double d)
-{
-    if (*n == k && !(d < ds[k - 1] || (d == ds[k - 1] && id < ids[k - 1])))
-        return;
-    size_t i = *n < k ? (*n)++ : k - 1;
-    while (i > 0 && (ds[i - 1] > d || (ds[i - 1] == d && ids[i - 1] > id))) {
-        ds[i] = ds[i - 1];
-        ids[i] = ids[i - 1];
-        i--;
-    }
-    ds[i] = d;
-    ids[i] = id;
-}
-
 static double exact_sq(const double *a, const double *b, const double *w, int dim)
 {
     double s = 0.0;
@@ -83,7 +68,8 @@ static void scan(const double *queries, size_t n_queries, const double *points, 
         double *row_d = dists + qi * k;
         size_t n = 0;
         for (size_t p = 0; p < n_points; p++)
-            top_insert(row_ids, row_d, k, &n, (uint32_t)p, exact_sq(q, points + p * (size_t)dim, w, dim));
+            pb_knn_row_insert(row_ids, row_d, k, &n, (uint32_t)p,
+                              exact_sq(q, points + p * (size_t)dim, w, dim));
         finish_row(q, points, w, dim, k, n, row_ids, row_d);
     }
 }
@@ -132,7 +118,8 @@ static pb_status gemm(const double *queries, size_t n_queries, const double *poi
                 uint32_t *row_ids = ids + (q0 + a) * k;
                 double *row_d = dists + (q0 + a) * k;
                 for (size_t b = 0; b < np; b++)
-                    top_insert(row_ids, row_d, k, &fill[a], (uint32_t)(p0 + b), row[b] + qn[a] + pn[p0 + b]);
+                    pb_knn_row_insert(row_ids, row_d, k, &fill[a], (uint32_t)(p0 + b),
+                                      row[b] + qn[a] + pn[p0 + b]);
             }
         }
         for (size_t a = 0; a < nq; a++)

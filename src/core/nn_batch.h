@@ -26,6 +26,22 @@
 
 typedef enum pb_nn_batch_method { PB_NN_BATCH_AUTO, PB_NN_BATCH_GEMM, PB_NN_BATCH_SCAN } pb_nn_batch_method;
 
+/** Insert (id, d) into a row of *n entries sorted by (distance, id), keeping at most k: the
+ * order of every k-nearest list in the library. */
+static inline void pb_knn_row_insert(uint32_t *ids, double *ds, size_t k, size_t *n, uint32_t id, double d)
+{
+    if (*n == k && !(d < ds[k - 1] || (d == ds[k - 1] && id < ids[k - 1])))
+        return;
+    size_t i = *n < k ? (*n)++ : k - 1;
+    while (i > 0 && (ds[i - 1] > d || (ds[i - 1] == d && ids[i - 1] > id))) {
+        ds[i] = ds[i - 1];
+        ids[i] = ids[i - 1];
+        i--;
+    }
+    ds[i] = d;
+    ids[i] = id;
+}
+
 /** Crossovers (measured; see the header comment). */
 #define PB_NN_BATCH_GEMM_MIN_QUERIES 16
 

@@ -104,8 +104,7 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     if (!feasible(arm, b, counters))
         return false;
     const double bound = displacement_bound(arm, a, b);
-    const double segments = fmax(1.0, ceil(bound)); /* at most one pixel per segment */
-    const uint64_t n = segments < (double)PB_EDGE_MAX_SEGMENTS ? (uint64_t)segments : PB_EDGE_MAX_SEGMENTS;
+    const uint64_t n = pb_edge_segments(bound, 1.0); /* at most one pixel per segment */
     const double delta[4] = {b[0] - a[0], b[1] - a[1], pb_coord_delta(a[2], b[2], 2.0 * M_PI),
                              pb_coord_delta(a[3], b[3], 2.0 * M_PI)};
     pb_edge_order order;

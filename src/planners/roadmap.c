@@ -324,22 +324,6 @@ static bool batch_reserve(pb_roadmap_batch *b, size_t rows, size_t k)
     return true;
 }
 
-/* Insert (id, d) into the row `ids`/`ds` of *n entries sorted by (distance, id), keeping at
- * most k: the order pb_nn_knearest uses. */
-static void row_insert(uint32_t *ids, double *ds, size_t k, size_t *n, uint32_t id, double d)
-{
-    if (*n == k && !(d < ds[k - 1] || (d == ds[k - 1] && id < ids[k - 1])))
-        return;
-    size_t i = *n < k ? (*n)++ : k - 1;
-    while (i > 0 && (ds[i - 1] > d || (ds[i - 1] == d && ids[i - 1] > id))) {
-        ds[i] = ds[i - 1];
-        ids[i] = ids[i - 1];
-        i--;
-    }
-    ds[i] = d;
-    ids[i] = id;
-}
-
 pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_samples, double factor,
                                 pb_roadmap_batch *out)
 {
@@ -371,7 +355,7 @@ pb_status pb_roadmap_near_batch(pb_roadmap *rm, const double *samples, size_t n_
                 const double x = rm->weight[c] * (qj[c] - qi[c]);
                 sum += x * x;
             }
-            row_insert(ids, ds, k, &n, rm->n + (uint32_t)j, sqrt(sum));
+            pb_knn_row_insert(ids, ds, k, &n, rm->n + (uint32_t)j, sqrt(sum));
         }
         out->count[i] = n;
     }

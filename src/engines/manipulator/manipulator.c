@@ -1038,12 +1038,7 @@ static bool visible_interpolated(const manipulator *m, const double *a, const do
         delta[i] = pb_coord_delta(a[i], b[i], m->periods[i]);
         sum += m->weights[i] * delta[i] * m->weights[i] * delta[i];
     }
-    double segments = ceil(sqrt(sum) / resolution);
-    if (!(segments >= 1.0))
-        segments = 1.0;
-    if (segments > (double)PB_EDGE_MAX_SEGMENTS)
-        segments = (double)PB_EDGE_MAX_SEGMENTS;
-    const uint64_t n = (uint64_t)segments;
+    const uint64_t n = pb_edge_segments(sqrt(sum), resolution);
     counters->n_edge_states++;
     if (!feasible(m, a, counters))
         return false;
