@@ -106,6 +106,17 @@ static void set_result(pb_sim_result *r, uint8_t code, const char *fmt, ...)
     }
 }
 
+/* A tags filter's mode must be ANY or ALL when it has tags (spec: TagsFilter); `field` names
+ * it in the message. */
+static bool tags_filter_valid(const pb_sim_tags_filter *tags, const char *field, pb_sim_result *r)
+{
+    if (!tags->n_tags || tags->filter_mode <= PB_SIM_FILTER_ALL)
+        return true;
+    set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%s must be 0 (ANY) or 1 (ALL), got %u", field,
+               (unsigned)tags->filter_mode);
+    return false;
+}
+
 static const char *str(const char *s)
 {
     return s ? s : "";
@@ -739,11 +750,8 @@ static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_si
     pb_footprint region;
     double region_pose[3];
     bool have_region = false;
-    if (f && f->tags.n_tags && f->tags.filter_mode > PB_SIM_FILTER_ALL) {
-        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "tags.filter_mode must be 0 (ANY) or 1 (ALL), got %u",
-                   (unsigned)f->tags.filter_mode);
+    if (f && !tags_filter_valid(&f->tags, "tags.filter_mode", r))
         return 0;
-    }
     if (f && f->bounds.type != PB_SIM_BOUNDS_EMPTY) {
         if (!bounds_region(&f->bounds, &region, region_pose, r))
             return 0;
@@ -988,11 +996,8 @@ void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_
 {
     *poses = NULL;
     *n = 0;
-    if (tags && tags->n_tags && tags->filter_mode > PB_SIM_FILTER_ALL) {
-        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "filter_mode must be 0 (ANY) or 1 (ALL), got %u",
-                   (unsigned)tags->filter_mode);
+    if (tags && !tags_filter_valid(tags, "filter_mode", r))
         return;
-    }
     if (!sim->have_world) {
         set_result(r, PB_SIM_RESULT_OK, "no world loaded");
         return;
@@ -1448,11 +1453,8 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
 {
     *worlds = sim->available_info;
     *n = 0;
-    if (filter && filter->n_tags && filter->filter_mode > PB_SIM_FILTER_ALL) {
-        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "filter_mode must be 0 (ANY) or 1 (ALL), got %u",
-                   (unsigned)filter->filter_mode);
+    if (filter && !tags_filter_valid(filter, "filter_mode", r))
         return;
-    }
     scan_worlds(sim);
     for (size_t i = 0; i < sim->n_available; i++)
         if (tags_match(&sim->available[i].tags, filter))
