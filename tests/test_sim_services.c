@@ -3,6 +3,12 @@
  * rule, no socket. The world is worlds/sim_room1.xml (maps/room1.png, 500 x 400 px): free at
  * (40, 40), (100, 40), (250, 200), (460, 365); border 5 px thick; a static crate_1 at (310, 30). */
 #include "sim_fixture.h"
+#include "sim/json_text.h"
+#include "sim/rosbridge.h"
+
+#include <float.h>
+#include <jansson.h>
+#include <stdlib.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -1067,6 +1073,146 @@ static void test_codec(void)
     pb_sim_destroy(sim);
 }
 
+/* The entity-state replies are written as text (src/sim/json_text.c): the text must be what
+ * jansson writes for the same message, byte for byte. */
+static bool real_matches_jansson(double v)
+{
+    json_text t = {0};
+    jt_real(&t, v);
+    char *mine = jt_finish(&t);
+    json_t *j = json_real(v); /* NULL for NaN and infinities: the writer says null */
+    char *theirs = j ? json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII) : strdup("null");
+    const bool same = mine && theirs && strcmp(mine, theirs) == 0;
+    if (!same)
+        fprintf(stderr, "%.17g: wrote %s, jansson %s\n", v, mine ? mine : "(null)",
+                theirs ? theirs : "(null)");
+    free(mine);
+    free(theirs);
+    json_decref(j);
+    return same;
+}
+
+static bool string_matches_jansson(const char *s)
+{
+    json_text t = {0};
+    jt_str(&t, s);
+    char *mine = jt_finish(&t);
+    json_t *j = json_stringn(s, strlen(s));
+    char *theirs = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+    const bool same = mine && theirs && strcmp(mine, theirs) == 0;
+    free(mine);
+    free(theirs);
+    json_decref(j);
+    return same;
+}
+
+static void test_text_writer(void)
+{
+    const double fixed[] = {0.0,
+                            -0.0,
+                            1.0,
+                            -1.0,
+                            100.25,
+                            0.1,
+                            -0.3,
+                            1e20,
+                            1e-20,
+                            1e15,
+                            1e15 - 1,
+                            -1e15,
+                            1e16,
+                            3e-5,
+                            5e-324,
+                            DBL_MAX,
+                            -DBL_MIN,
+                            2.5,
+                            1.0 / 3,
+                            123456789012345.0,
+                            9007199254740993.0,
+                            NAN,
+                            INFINITY,
+                            -INFINITY};
+    bool all = true;
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        all &= real_matches_jansson(fixed[i]);
+    CHECK(all);
+    /* random bit patterns (every exponent) and random small decimals (poses) */
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    bool random_all = true;
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        memcpy(&v, &x, sizeof v);
+        random_all &= real_matches_jansson(i % 2 ? v : (double)(int64_t)(x % 2000001) / 1000.0 - 1000.0);
+    }
+    CHECK(random_all);
+    CHECK(string_matches_jansson(""));
+    CHECK(string_matches_jansson("robot_1"));
+    CHECK(string_matches_jansson("say \"hi\"\\ \n\t\x01 caf\xc3\xa9 \xf0\x9f\xa4\x96"));
+    char ints[64];
+    json_text t = {0};
+    jt_int(&t, -9223372036854775807LL - 1);
+    JT_LIT(&t, " ");
+    jt_int(&t, 0);
+    JT_LIT(&t, " ");
+    jt_int(&t, 4294967295LL);
+    char *s = jt_finish(&t);
+    snprintf(ints, sizeof ints, "%lld 0 4294967295", -9223372036854775807LL - 1);
+    CHECK(s && strcmp(s, ints) == 0);
+    free(s);
+
+    /* whole replies: re-dumping the parsed reply with jansson gives the same text */
+    pb_sim *sim = make();
+    free(handle(sim, "{\"op\":\"call_service\",\"service\":\"/spawn_entity\",\"args\":{\"name\":\"r_1\","
+                     "\"uri\":\"model://disc_robot\",\"initial_pose\":{\"pose\":{\"position\":{\"x\":100.25,"
+                     "\"y\":40.1},\"orientation\":{\"z\":0.29552020666133955,\"w\":0.955336489125606}}}}}"));
+    free(handle(sim, "{\"op\":\"call_service\",\"service\":\"/set_entity_state\",\"args\":{\"entity\":"
+                     "\"r_1\",\"state\":{\"twist\":{\"linear\":{\"x\":0.7}}},\"set_twist\":true}}"));
+    const char *calls[] = {
+        "{\"op\":\"call_service\",\"id\":\"a\\\"b\",\"service\":\"/get_entity_state\",\"args\":{\"entity\":"
+        "\"r_1\"}}",
+        "{\"op\":\"call_service\",\"id\":17,\"service\":\"get_entity_state\",\"args\":{\"entity\":"
+        "\"n\\u00e9\\\"\"}}",
+        "{\"op\":\"call_service\",\"service\":\"/get_entities_states\",\"args\":{}}",
+        "{\"op\":\"call_service\",\"id\":[1,{\"k\":2}],\"service\":\"/get_entities_states\",\"args\":{"
+        "\"filters\":{\"filter\":\"^r\"}}}",
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        char *reply = handle(sim, calls[i]);
+        json_t *parsed = reply ? json_loads(reply, 0, NULL) : NULL;
+        char *again = parsed ? json_dumps(parsed, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+        CHECK(again && strcmp(reply, again) == 0);
+        CHECK(json_is_true(json_object_get(parsed, "result")));
+        const json_t *values = json_object_get(parsed, "values");
+        CHECK(json_is_object(json_object_get(values, "result")));
+        if (i == 0) {
+            const json_t *pose = json_object_get(json_object_get(values, "state"), "pose");
+            CHECK(json_real_value(json_object_get(json_object_get(pose, "position"), "x")) == 100.25);
+            CHECK(fabs(json_real_value(json_object_get(json_object_get(pose, "orientation"), "z")) -
+                       0.29552020666133955) < 1e-12);
+            CHECK(strcmp(json_string_value(json_object_get(parsed, "id")), "a\"b") == 0);
+        }
+        if (i == 1)
+            CHECK(json_integer_value(json_object_get(json_object_get(values, "result"), "result")) ==
+                  PB_SIM_RESULT_NOT_FOUND);
+        if (i == 3)
+            CHECK(json_array_size(json_object_get(values, "states")) == 1);
+        free(again);
+        json_decref(parsed);
+        free(reply);
+    }
+    /* the /entity_states topic after a step */
+    char *pub = rb_entity_states(sim);
+    json_t *parsed = pub ? json_loads(pub, 0, NULL) : NULL;
+    char *again = parsed ? json_dumps(parsed, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+    CHECK(again && strcmp(pub, again) == 0);
+    CHECK(json_array_size(json_object_get(json_object_get(parsed, "msg"), "entities")) >= 2);
+    free(again);
+    json_decref(parsed);
+    free(pub);
+    pb_sim_destroy(sim);
+}
+
 int main(void)
 {
     sim_fixture_init();
@@ -1089,5 +1235,6 @@ int main(void)
     test_plan_path();
     test_follow_action();
     test_codec();
+    test_text_writer();
     return pb_test_summary("sim_services");
 }

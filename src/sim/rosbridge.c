@@ -6,6 +6,7 @@
  * boolean for a number, nor null), or an integer out of its ROS type's range, gets a
  * `result: false` reply. Values in range that are not one of a message's constants (a
  * state 9, a bounds type 7) are the service's business and get a typed Result. */
+#include "json_text.h"
 #include "rosbridge.h"
 
 #include <math.h>
@@ -432,19 +433,6 @@ static json_t *j_pose(const pb_sim_pose *p)
                      j_real(p->qx), "y", j_real(p->qy), "z", j_real(p->qz), "w", j_real(p->qw));
 }
 
-static json_t *j_twist(const pb_sim_twist *t)
-{
-    return json_pack("{s:o,s:o}", "linear", j_vec3(&t->linear), "angular", j_vec3(&t->angular));
-}
-
-static json_t *j_state(const pb_sim_entity_state *s)
-{
-    return json_pack("{s:{s:{s:i,s:I},s:s},s:o,s:o,s:o}", "header", "stamp", "sec", (int)s->stamp_sec,
-                     "nanosec", (json_int_t)s->stamp_nanosec, "frame_id", s->frame_id ? s->frame_id : "",
-                     "pose", j_pose(&s->pose), "twist", j_twist(&s->twist), "acceleration",
-                     j_twist(&s->acceleration));
-}
-
 /* Not json_string(): its name is generic enough that a program linking this library with a
  * json_string() of its own (the command line once had one) silently takes it over; that
  * crashed the server. json_stringn() is jansson's alone. */
@@ -548,9 +536,36 @@ static json_t *sv_entities(pb_sim *sim, const json_t *args, const rb_session *se
     return json_pack("{s:o,s:o}", "result", j_result(&r), "entities", j_strings(names, n));
 }
 
-static json_t *sv_entities_states(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+/* The two entity-state services write their values as text (json_text.h): they are the
+ * calls a client makes most. */
+static void jt_result(json_text *t, const pb_sim_result *r)
 {
-    (void)session;
+    JT_LIT(t, "{\"result\":");
+    jt_int(t, r->result);
+    JT_LIT(t, ",\"error_message\":");
+    jt_str(t, r->error_message);
+    JT_LIT(t, "}");
+}
+
+static void jt_states(json_text *t, const char *const *names, const pb_sim_entity_state *states, size_t n)
+{
+    JT_LIT(t, "\"entities\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            JT_LIT(t, ",");
+        jt_str(t, names[i]);
+    }
+    JT_LIT(t, "],\"states\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            JT_LIT(t, ",");
+        jt_entity_state(t, &states[i]);
+    }
+    JT_LIT(t, "]");
+}
+
+static void wr_entities_states(pb_sim *sim, const json_t *args, scratch *s, json_text *t)
+{
     pb_sim_entity_filters f;
     read_filters(get(args, "filters"), &f, s);
     pb_sim_result r;
@@ -558,19 +573,24 @@ static json_t *sv_entities_states(pb_sim *sim, const json_t *args, const rb_sess
     const pb_sim_entity_state *states;
     size_t n;
     pb_sim_get_entities_states(sim, &f, &r, &names, &states, &n);
-    json_t *js = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(js, j_state(&states[i]));
-    return json_pack("{s:o,s:o,s:o}", "result", j_result(&r), "entities", j_strings(names, n), "states", js);
+    JT_LIT(t, "{\"result\":");
+    jt_result(t, &r);
+    JT_LIT(t, ",");
+    jt_states(t, names, states, n);
+    JT_LIT(t, "}");
 }
 
-static json_t *sv_get_state(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+static void wr_get_state(pb_sim *sim, const json_t *args, scratch *s, json_text *t)
 {
-    (void)session, (void)s;
+    (void)s;
     pb_sim_result r;
     pb_sim_entity_state st;
     pb_sim_get_entity_state(sim, get_str(args, "entity"), &r, &st);
-    return json_pack("{s:o,s:o}", "result", j_result(&r), "state", j_state(&st));
+    JT_LIT(t, "{\"result\":");
+    jt_result(t, &r);
+    JT_LIT(t, ",\"state\":");
+    jt_entity_state(t, &st);
+    JT_LIT(t, "}");
 }
 
 static json_t *sv_set_state(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
@@ -823,40 +843,44 @@ static json_t *sv_cancel_follow(pb_sim *sim, const json_t *args, const rb_sessio
     return cancel_all(session, "follow_path");
 }
 
+/* A service that writes its values as text (json_text.h) instead of returning jansson values. */
+typedef void (*service_writer)(pb_sim *sim, const json_t *args, scratch *s, json_text *values);
+
 typedef struct service_def {
     const char *name; /* without the leading '/' */
     const char *type;
     const field *request;
-    service_fn fn;
+    service_fn fn;         /* or: */
+    service_writer writer; /* values written as text */
 } service_def;
 
 #define SI "simulation_interfaces/srv/"
 static const service_def services[] = {
-    {"get_simulator_features", SI "GetSimulatorFeatures", q_empty, sv_features},
-    {"spawn_entity", SI "SpawnEntity", q_spawn, sv_spawn},
-    {"spawn_entities", SI "SpawnEntities", q_spawns, sv_spawns},
-    {"delete_entity", SI "DeleteEntity", q_entity, sv_delete},
-    {"get_entities", SI "GetEntities", q_filters, sv_entities},
-    {"get_entities_states", SI "GetEntitiesStates", q_filters, sv_entities_states},
-    {"get_entity_state", SI "GetEntityState", q_entity, sv_get_state},
-    {"set_entity_state", SI "SetEntityState", q_set_state, sv_set_state},
-    {"get_entity_info", SI "GetEntityInfo", q_entity, sv_get_info},
-    {"set_entity_info", SI "SetEntityInfo", q_set_info, sv_set_info},
-    {"get_entity_bounds", SI "GetEntityBounds", q_entity, sv_entity_bounds},
-    {"get_named_poses", SI "GetNamedPoses", q_named_poses, sv_named_poses},
-    {"get_named_pose_bounds", SI "GetNamedPoseBounds", q_name, sv_named_pose_bounds},
-    {"get_spawnables", SI "GetSpawnables", q_sources, sv_spawnables},
-    {"get_simulation_state", SI "GetSimulationState", q_empty, sv_get_sim_state},
-    {"set_simulation_state", SI "SetSimulationState", q_set_sim_state, sv_set_sim_state},
-    {"reset_simulation", SI "ResetSimulation", q_reset, sv_reset},
-    {"step_simulation", SI "StepSimulation", q_steps, sv_step},
-    {"load_world", SI "LoadWorld", q_load_world, sv_load_world},
-    {"unload_world", SI "UnloadWorld", q_empty, sv_unload_world},
-    {"get_current_world", SI "GetCurrentWorld", q_empty, sv_current_world},
-    {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, sv_available_worlds},
-    {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, sv_plan},
-    {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel},
-    {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel_follow},
+    {"get_simulator_features", SI "GetSimulatorFeatures", q_empty, sv_features, NULL},
+    {"spawn_entity", SI "SpawnEntity", q_spawn, sv_spawn, NULL},
+    {"spawn_entities", SI "SpawnEntities", q_spawns, sv_spawns, NULL},
+    {"delete_entity", SI "DeleteEntity", q_entity, sv_delete, NULL},
+    {"get_entities", SI "GetEntities", q_filters, sv_entities, NULL},
+    {"get_entities_states", SI "GetEntitiesStates", q_filters, NULL, wr_entities_states},
+    {"get_entity_state", SI "GetEntityState", q_entity, NULL, wr_get_state},
+    {"set_entity_state", SI "SetEntityState", q_set_state, sv_set_state, NULL},
+    {"get_entity_info", SI "GetEntityInfo", q_entity, sv_get_info, NULL},
+    {"set_entity_info", SI "SetEntityInfo", q_set_info, sv_set_info, NULL},
+    {"get_entity_bounds", SI "GetEntityBounds", q_entity, sv_entity_bounds, NULL},
+    {"get_named_poses", SI "GetNamedPoses", q_named_poses, sv_named_poses, NULL},
+    {"get_named_pose_bounds", SI "GetNamedPoseBounds", q_name, sv_named_pose_bounds, NULL},
+    {"get_spawnables", SI "GetSpawnables", q_sources, sv_spawnables, NULL},
+    {"get_simulation_state", SI "GetSimulationState", q_empty, sv_get_sim_state, NULL},
+    {"set_simulation_state", SI "SetSimulationState", q_set_sim_state, sv_set_sim_state, NULL},
+    {"reset_simulation", SI "ResetSimulation", q_reset, sv_reset, NULL},
+    {"step_simulation", SI "StepSimulation", q_steps, sv_step, NULL},
+    {"load_world", SI "LoadWorld", q_load_world, sv_load_world, NULL},
+    {"unload_world", SI "UnloadWorld", q_empty, sv_unload_world, NULL},
+    {"get_current_world", SI "GetCurrentWorld", q_empty, sv_current_world, NULL},
+    {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, sv_available_worlds, NULL},
+    {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, sv_plan, NULL},
+    {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel, NULL},
+    {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel_follow, NULL},
 };
 #undef SI
 #define N_SERVICES (sizeof services / sizeof services[0])
@@ -982,12 +1006,33 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         const json_t *timeout = json_object_get(msg, "timeout");
         s.timeout =
             json_is_number(timeout) && json_number_value(timeout) > 0 ? json_number_value(timeout) : 0;
-        values = sv->fn(sim, args, session, &s);
+        json_text text = {0};
+        if (sv->writer) {
+            JT_LIT(&text, "{\"op\":\"service_response\",\"service\":");
+            if (strlen(name) == json_string_length(svc))
+                jt_str(&text, name);
+            else
+                jt_json(&text, svc); /* with a NUL inside: as jansson writes it */
+            JT_LIT(&text, ",\"values\":");
+            sv->writer(sim, args, &s, &text);
+            JT_LIT(&text, ",\"result\":true");
+            if (id) {
+                JT_LIT(&text, ",\"id\":");
+                jt_json(&text, id);
+            }
+            JT_LIT(&text, "}");
+        } else {
+            values = sv->fn(sim, args, session, &s);
+        }
         free(s.a);
         free(s.b);
         free(s.cats);
         free(s.reals);
         json_decref(args);
+        if (sv->writer) {
+            char *reply = jt_finish(&text);
+            return reply ? reply : service_failure(id, name, "out of memory");
+        }
         if (s.deferred)
             return NULL;
         if (!values)
@@ -1279,11 +1324,14 @@ char *rb_entity_states(pb_sim *sim)
     const pb_sim_entity_state *states;
     size_t n;
     pb_sim_get_entities_states(sim, NULL, &r, &names, &states, &n);
-    json_t *js = json_array();
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(js, j_state(&states[i]));
     const double t = pb_sim_time(sim);
-    return dump(json_pack("{s:s,s:s,s:{s:{s:i,s:I},s:o,s:o}}", "op", "publish", "topic", "/entity_states",
-                          "msg", "stamp", "sec", (int)floor(t), "nanosec", (json_int_t)((t - floor(t)) * 1e9),
-                          "entities", j_strings(names, n), "states", js));
+    json_text text = {0};
+    JT_LIT(&text, "{\"op\":\"publish\",\"topic\":\"/entity_states\",\"msg\":{\"stamp\":{\"sec\":");
+    jt_int(&text, (int)floor(t));
+    JT_LIT(&text, ",\"nanosec\":");
+    jt_int(&text, (json_int_t)((t - floor(t)) * 1e9));
+    JT_LIT(&text, "},");
+    jt_states(&text, names, states, n);
+    JT_LIT(&text, "}}");
+    return jt_finish(&text);
 }
