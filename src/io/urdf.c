@@ -113,8 +113,7 @@ static const xmlNode *first_child(const xmlNode *node, const char *name)
     return NULL;
 }
 
-/* An attribute's value copied into `buf` (truncated text is an error), NULL when absent. */
-static const char *attr(const xmlNode *node, const char *name, char *buf, size_t size)
+const char *pb_xml_attr(const xmlNode *node, const char *name, char *buf, size_t size)
 {
     xmlChar *v = xmlGetProp(node, (const xmlChar *)name);
     if (!v)
@@ -141,7 +140,7 @@ static pb_status fail(const parse_ctx *ctx, const xmlNode *node, const char *fmt
 static pb_status need_attr(const parse_ctx *ctx, const xmlNode *node, const char *name, char *buf,
                            size_t size, const char **out)
 {
-    *out = attr(node, name, buf, size);
+    *out = pb_xml_attr(node, name, buf, size);
     if (!*out)
         return fail(ctx, node, "missing (or over-long) attribute '%s'", name, NULL);
     return PB_OK;
@@ -152,7 +151,7 @@ static pb_status vector_attr(const parse_ctx *ctx, const xmlNode *node, const ch
                              const double *def, double *out)
 {
     char buf[512];
-    const char *v = attr(node, name, buf, sizeof buf);
+    const char *v = pb_xml_attr(node, name, buf, sizeof buf);
     if (!v) {
         if (!def)
             return fail(ctx, node, "missing attribute '%s'", name, NULL);
@@ -457,7 +456,7 @@ static pb_status parse_urdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
     if (!root || !is_element(root, "robot"))
         return fail(ctx, root, "the root element must be <robot>", NULL, NULL);
     char buf[512];
-    const char *name = attr(root, "name", buf, sizeof buf);
+    const char *name = pb_xml_attr(root, "name", buf, sizeof buf);
     if (!(robot->name = dup_string(name ? name : "robot")))
         return PB_ERR_NOMEM;
     size_t n_links = 0, n_joints = 0;
@@ -513,9 +512,13 @@ static pb_status parse_urdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
     return st;
 }
 
-/* Parse XML from memory or a file; the error (with its line) goes to diag. */
-static xmlDoc *read_xml(const char *data, size_t size, const char *file, pb_diag *diag, pb_status *status)
+xmlDoc *pb_xml_read(const char *data, size_t size, const char *file, pb_diag *diag, pb_status *status)
 {
+    if (data && size > (size_t)INT32_MAX) {
+        pb_diag_set(diag, file, 0, 0, "file too large");
+        *status = PB_ERR_INVALID;
+        return NULL;
+    }
     xmlParserCtxt *pctx = xmlNewParserCtxt();
     if (!pctx) {
         *status = PB_ERR_NOMEM;
@@ -575,7 +578,7 @@ static pb_status load_urdf(pb_robot *robot, const char *data, size_t size, const
         return PB_ERR_INVALID;
     }
     pb_status st = PB_OK;
-    xmlDoc *doc = read_xml(data, size, file, diag, &st);
+    xmlDoc *doc = pb_xml_read(data, size, file, diag, &st);
     if (!doc)
         return st;
     char dir[4096];
@@ -639,11 +642,11 @@ static pb_status resolve_group(const parse_ctx *ctx, const pb_robot *robot, cons
     for (const xmlNode *c = node->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE)
             continue;
-        const char *name = attr(c, "name", buf, sizeof buf);
+        const char *name = pb_xml_attr(c, "name", buf, sizeof buf);
         pb_status st = PB_OK;
         if (is_element(c, "chain")) {
-            const char *base = attr(c, "base_link", buf, sizeof buf),
-                       *tip = attr(c, "tip_link", buf2, sizeof buf2);
+            const char *base = pb_xml_attr(c, "base_link", buf, sizeof buf),
+                       *tip = pb_xml_attr(c, "tip_link", buf2, sizeof buf2);
             if (!base || !tip)
                 return fail(ctx, c, "a chain needs base_link and tip_link", NULL, NULL);
             const int b = pb_robot_find_link(robot, base), t = pb_robot_find_link(robot, tip);
@@ -679,7 +682,7 @@ static pb_status resolve_group(const parse_ctx *ctx, const pb_robot *robot, cons
             const xmlNode *sub = NULL;
             for (const xmlNode *g = root->children; g && !sub; g = g->next) {
                 char gbuf[512];
-                const char *gname = is_element(g, "group") ? attr(g, "name", gbuf, sizeof gbuf) : NULL;
+                const char *gname = is_element(g, "group") ? pb_xml_attr(g, "name", gbuf, sizeof gbuf) : NULL;
                 if (gname && strcmp(gname, name) == 0 && g != node)
                     sub = g;
             }
@@ -714,7 +717,7 @@ static pb_status parse_srdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
     for (const xmlNode *c = root->children; c; c = c->next) {
         char buf[512], buf2[512];
         if (is_element(c, "group")) {
-            const char *name = attr(c, "name", buf, sizeof buf);
+            const char *name = pb_xml_attr(c, "name", buf, sizeof buf);
             if (!name)
                 return fail(ctx, c, "missing attribute 'name'", NULL, NULL);
             pb_srdf_group *g = &robot->groups[robot->n_groups];
@@ -728,7 +731,8 @@ static pb_status parse_srdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
             if (st != PB_OK)
                 return st;
         } else if (is_element(c, "disable_collisions")) {
-            const char *a = attr(c, "link1", buf, sizeof buf), *b = attr(c, "link2", buf2, sizeof buf2);
+            const char *a = pb_xml_attr(c, "link1", buf, sizeof buf),
+                       *b = pb_xml_attr(c, "link2", buf2, sizeof buf2);
             if (!a || !b)
                 return fail(ctx, c, "needs attributes link1 and link2", NULL, NULL);
             const int la = pb_robot_find_link(robot, a), lb = pb_robot_find_link(robot, b);
@@ -749,7 +753,7 @@ static pb_status load_srdf(pb_robot *robot, const char *data, size_t size, const
         return PB_ERR_INVALID;
     }
     pb_status st = PB_OK;
-    xmlDoc *doc = read_xml(data, size, file, diag, &st);
+    xmlDoc *doc = pb_xml_read(data, size, file, diag, &st);
     if (!doc)
         return st;
     const parse_ctx ctx = {.file = file, .base_dir = ".", .diag = diag};

@@ -117,6 +117,21 @@ pb_status pb_srdf_load_memory(pb_robot *robot, const char *data, size_t size, co
 /** Free everything `robot` holds; the struct may be loaded again. NULL is accepted. */
 void pb_robot_finish(pb_robot *robot);
 
+struct _xmlDoc;  /* libxml2's xmlDoc */
+struct _xmlNode; /* libxml2's xmlNode */
+
+/** Read an XML document (libxml2's xmlDoc) from `data` (`size` bytes) or, when data is NULL,
+ * from `file`, without network access or libxml2's own messages. NULL on failure, with
+ * `*status` (PB_ERR_IO for a file that cannot be opened, PB_ERR_INVALID for XML that is not
+ * well-formed or too large, PB_ERR_NOMEM) and `diag` naming the file, the line and libxml2's
+ * reason. Shared by the URDF, SRDF and world readers. */
+struct _xmlDoc *pb_xml_read(const char *data, size_t size, const char *file, pb_diag *diag,
+                            pb_status *status);
+
+/** An attribute of an XML element (libxml2's xmlNode) copied into `buf`; NULL when it is
+ * absent or does not fit (`size` bytes with the terminator). */
+const char *pb_xml_attr(const struct _xmlNode *node, const char *name, char *buf, size_t size);
+
 /** Index of the link or joint named `name`, -1 when none. */
 int pb_robot_find_link(const pb_robot *robot, const char *name);
 int pb_robot_find_joint(const pb_robot *robot, const char *name);

@@ -172,25 +172,11 @@ static pb_status xml_fail(const xml_ctx *ctx, const xmlNode *node, const char *m
     return PB_ERR_INVALID;
 }
 
-/* Attribute value into buf; NULL when absent or too long. */
-static const char *get_attr(const xmlNode *node, const char *name, char *buf, size_t size)
-{
-    xmlChar *v = xmlGetProp(node, (const xmlChar *)name);
-    if (!v)
-        return NULL;
-    const size_t n = strlen((const char *)v);
-    const bool fits = n < size;
-    if (fits)
-        memcpy(buf, v, n + 1);
-    xmlFree(v);
-    return fits ? buf : NULL;
-}
-
 static pb_status numbers_attr(const xml_ctx *ctx, const xmlNode *node, const char *name, int n, double *out,
                               bool required)
 {
     char buf[512];
-    const char *v = get_attr(node, name, buf, sizeof buf);
+    const char *v = pb_xml_attr(node, name, buf, sizeof buf);
     if (!v)
         return required ? xml_fail(ctx, node, "missing attribute", name) : PB_OK;
     if (!pb_parse_vector(v, out, n)) {
@@ -232,7 +218,7 @@ static pb_status read_obstacle(const xml_ctx *ctx, const xmlNode *node, pb_world
     memset(&shape, 0, sizeof shape);
     shape.line = line_of(node);
     char name_buf[256], file_buf[2048];
-    const char *name = get_attr(node, "name", name_buf, sizeof name_buf);
+    const char *name = pb_xml_attr(node, "name", name_buf, sizeof name_buf);
     pb_status st = pose_attrs(ctx, node, &shape.origin);
     if (st != PB_OK)
         return st;
@@ -248,7 +234,7 @@ static pb_status read_obstacle(const xml_ctx *ctx, const xmlNode *node, pb_world
         st = numbers_attr(ctx, node, "radius", 1, &shape.size[0], true);
     } else {
         shape.type = PB_SHAPE_MESH;
-        const char *file = get_attr(node, "file", file_buf, sizeof file_buf);
+        const char *file = pb_xml_attr(node, "file", file_buf, sizeof file_buf);
         if (!file)
             return xml_fail(ctx, node, "missing attribute", "file");
         memcpy(shape.size, one, sizeof shape.size);
@@ -292,7 +278,7 @@ static pb_status klampt_pose(const xml_ctx *ctx, const xmlNode *node, pb_pose *o
     *given = false;
     for (int k = 0; k < 5; k++) {
         char buf[256];
-        if (!get_attr(node, names[k], buf, sizeof buf))
+        if (!pb_xml_attr(node, names[k], buf, sizeof buf))
             continue;
         *given = true;
         pb_status st = numbers_attr(ctx, node, names[k], k < 2 ? 3 : 1, k < 2 ? xyz : &rpy[k - 2], true);
@@ -306,7 +292,7 @@ static pb_status klampt_pose(const xml_ctx *ctx, const xmlNode *node, pb_pose *o
 static pb_status read_klampt_robot(const xml_ctx *ctx, const xmlNode *node, pb_world *world)
 {
     char buf[2048];
-    const char *file = get_attr(node, "file", buf, sizeof buf);
+    const char *file = pb_xml_attr(node, "file", buf, sizeof buf);
     if (!file)
         return xml_fail(ctx, node, "missing attribute", "file");
     if (!(world->urdf_path = join_path(ctx->dir, file)))
@@ -335,7 +321,7 @@ static pb_status read_klampt_obstacle(const xml_ctx *ctx, const xmlNode *node, p
                                       size_t *capacity)
 {
     char buf[2048], name_buf[256];
-    const char *file = get_attr(node, "file", buf, sizeof buf);
+    const char *file = pb_xml_attr(node, "file", buf, sizeof buf);
     if (!file)
         return xml_fail(ctx, node, "missing attribute", "file");
     char *path = join_path(ctx->dir, file);
@@ -365,7 +351,7 @@ static pb_status read_klampt_obstacle(const xml_ctx *ctx, const xmlNode *node, p
         shape.origin = pb_pose_identity();
         double scale[3] = {1, 1, 1};
         char sbuf[256];
-        const char *text = get_attr(node, "scale", sbuf, sizeof sbuf);
+        const char *text = pb_xml_attr(node, "scale", sbuf, sizeof sbuf);
         if (text && !pb_parse_vector(text, scale, 3)) {
             if (pb_parse_vector(text, scale, 1))
                 scale[1] = scale[2] = scale[0];
@@ -381,7 +367,7 @@ static pb_status read_klampt_obstacle(const xml_ctx *ctx, const xmlNode *node, p
     }
     shape.line = line_of(node);
     shape.origin = pb_pose_mul(&pose, &shape.origin);
-    const char *name = get_attr(node, "name", name_buf, sizeof name_buf);
+    const char *name = pb_xml_attr(node, "name", name_buf, sizeof name_buf);
     char fallback[64];
     snprintf(fallback, sizeof fallback, "%s%zu", (const char *)node->name, world->n_obstacles);
     if (st == PB_OK)
@@ -419,7 +405,7 @@ static bool is_klampt_world(const xmlNode *root)
             continue;
         char buf[8];
         xmlChar *file = xmlGetProp(c, (const xmlChar *)"file");
-        const bool klampt = file && !get_attr(c, "urdf", buf, sizeof buf);
+        const bool klampt = file && !pb_xml_attr(c, "urdf", buf, sizeof buf);
         xmlFree(file);
         return klampt;
     }
@@ -432,7 +418,7 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
     if (!root || !element_is(root, "world"))
         return xml_fail(ctx, root, "the root element of a world must be <world>", NULL);
     char buf[2048];
-    const char *name = get_attr(root, "name", buf, sizeof buf);
+    const char *name = pb_xml_attr(root, "name", buf, sizeof buf);
     if (!(world->name = dup_string(name ? name : "world")))
         return PB_ERR_NOMEM;
     world->base = pb_pose_identity();
@@ -450,18 +436,18 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
             if (robot)
                 return xml_fail(ctx, c, "a world has one robot", NULL);
             robot = c;
-            const char *urdf = get_attr(c, "urdf", buf, sizeof buf);
+            const char *urdf = pb_xml_attr(c, "urdf", buf, sizeof buf);
             if (!urdf)
                 return xml_fail(ctx, c, "missing attribute", "urdf");
             if (!(world->urdf_path = join_path(ctx->dir, urdf)))
                 return PB_ERR_NOMEM;
-            const char *srdf = get_attr(c, "srdf", buf, sizeof buf);
+            const char *srdf = pb_xml_attr(c, "srdf", buf, sizeof buf);
             if (srdf && !(world->srdf_path = join_path(ctx->dir, srdf)))
                 return PB_ERR_NOMEM;
-            const char *group = get_attr(c, "group", buf, sizeof buf);
+            const char *group = pb_xml_attr(c, "group", buf, sizeof buf);
             if (group && !(world->group = dup_string(group)))
                 return PB_ERR_NOMEM;
-            const char *joints = get_attr(c, "joints", buf, sizeof buf);
+            const char *joints = pb_xml_attr(c, "joints", buf, sizeof buf);
             if (joints && (st = set_joint_names(world, joints)) != PB_OK)
                 return st == PB_ERR_INVALID
                            ? xml_fail(ctx, c, "attribute 'joints' must list 1 to 32 joint names", NULL)
@@ -503,44 +489,12 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
 static pb_status load_xml(pb_world *world, const char *data, size_t size, const char *file, const char *dir,
                           pb_diag *diag)
 {
-    xmlParserCtxt *pctx = xmlNewParserCtxt();
-    if (!pctx) {
-        pb_diag_set(diag, file, 0, 0, "out of memory");
-        return PB_ERR_NOMEM;
-    }
-    if (data && size > (size_t)INT32_MAX) {
-        xmlFreeParserCtxt(pctx);
-        pb_diag_set(diag, file, 0, 0, "file too large");
-        return PB_ERR_INVALID;
-    }
-    FILE *probe = data ? NULL : fopen(file, "rb");
-    if (!data && !probe) {
-        /* checked here: libxml2 would print an I/O warning of its own */
-        pb_diag_set(diag, file, 0, 0, "cannot open the file (%s)", strerror(errno));
-        xmlFreeParserCtxt(pctx);
-        return PB_ERR_IO;
-    }
-    if (probe)
-        fclose(probe);
-    const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-    xmlDoc *doc = data ? xmlCtxtReadMemory(pctx, data, (int)size, file, NULL, options)
-                       : xmlCtxtReadFile(pctx, file, NULL, options);
-    if (!doc) {
-        const xmlError *err = xmlCtxtGetLastError(pctx);
-        char msg[300] = "not well-formed XML";
-        if (err && err->message) {
-            snprintf(msg, sizeof msg, "not well-formed XML: %s", err->message);
-            const size_t n = strlen(msg);
-            if (n > 0 && msg[n - 1] == '\n')
-                msg[n - 1] = '\0';
-        }
-        pb_diag_set(diag, file, err ? err->line : 0, 0, "%s", msg);
-        xmlFreeParserCtxt(pctx);
-        return PB_ERR_INVALID;
-    }
-    xmlFreeParserCtxt(pctx);
+    pb_status st = PB_OK;
+    xmlDoc *doc = pb_xml_read(data, size, file, diag, &st);
+    if (!doc)
+        return st;
     const xml_ctx ctx = {.file = file, .dir = dir, .diag = diag};
-    pb_status st = parse_world(&ctx, doc, world);
+    st = parse_world(&ctx, doc, world);
     xmlFreeDoc(doc);
     if (st == PB_ERR_NOMEM)
         pb_diag_set(diag, file, 0, 0, "out of memory");
