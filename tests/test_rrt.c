@@ -68,6 +68,9 @@ int main(void)
         return 1;
     }
     CHECK(strcmp(pb_engine_name(engine), "image2d") == 0);
+    /* an image engine has no step of its own: 2% of the map's diagonal */
+    CHECK(fabs(pb_engine_default_step(engine) - 0.02 * pb_engine_extent(engine)) < 1e-12 &&
+          pb_engine_extent(engine) > 100.0);
     pb_planner *rrt = NULL;
     CHECK(pb_planner_create(&rrt, "rrt", engine, &diag) == PB_OK);
     CHECK(pb_planner_set_param_double(rrt, "step_size", 15.0, &diag) == PB_OK);

@@ -62,6 +62,9 @@ const double *pb_engine_lower(const pb_engine *engine);
 const double *pb_engine_upper(const pb_engine *engine);
 /** Euclidean length of the bounds' diagonal (ignores any angle wrap), for scale defaults. */
 double pb_engine_extent(const pb_engine *engine);
+/** The step size tree planners take when given none (step_size 0): the engine's own when it
+ * has one (the manipulator engine's is in radians), else 2% of the bounds' diagonal. */
+double pb_engine_default_step(const pb_engine *engine);
 
 /** Is `q` inside the bounds and collision-free? Counted in n_feasible. */
 bool pb_engine_feasible(pb_engine *engine, const double *q);

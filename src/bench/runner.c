@@ -341,7 +341,7 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         pb_planner_set_seed(planner, s->seed + run);
         double step = 0.0;
         if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
-            step = 0.02 * pb_engine_extent(engine);
+            step = pb_engine_default_step(engine);
         const double radius =
             s->problems[problem].goal_radius > 0.0 ? s->problems[problem].goal_radius : step;
         pb_problem query = {.start = start, .goal = goal, .goal_radius = radius};

@@ -584,7 +584,7 @@ int cli_plan(int argc, char **argv)
 
     double step = 0.0;
     if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
-        step = 0.02 * pb_engine_extent(engine);
+        step = pb_engine_default_step(engine);
     pb_problem problem = {
         .start = start, .goal = goal, .goal_radius = a.goal_radius > 0.0 ? a.goal_radius : step};
     pb_stop stop = pb_stop_default();

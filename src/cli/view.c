@@ -76,7 +76,7 @@ static void run_query(pb_viz *viz, pb_engine *engine, const view_args *a, uint64
     pb_planner_set_seed(planner, seed);
     double step = 0.0;
     if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
-        step = 0.02 * pb_engine_extent(engine);
+        step = pb_engine_default_step(engine);
     const pb_problem problem = {.start = start, .goal = goal, .goal_radius = step};
     pb_stop stop = pb_stop_default();
     stop.time_limit_s = a->time_limit;

@@ -58,6 +58,11 @@ pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *se
             goto fail;
         }
     }
+    if (!(setup->step_size >= 0.0) || !isfinite(setup->step_size)) {
+        pb_diag_set(diag, NULL, 0, 0, "%s: the default step size must be finite and not negative (got %g)",
+                    impl->name, setup->step_size);
+        goto fail;
+    }
     engine_shared *shared = calloc(1, sizeof *shared);
     pb_engine *engine = calloc(1, sizeof *engine);
     if (!shared || !engine) {
@@ -169,6 +174,12 @@ const double *pb_engine_upper(const pb_engine *engine)
 double pb_engine_extent(const pb_engine *engine)
 {
     return engine->shared->extent;
+}
+
+double pb_engine_default_step(const pb_engine *engine)
+{
+    const double own = pb_engine_get_setup(engine)->step_size;
+    return own > 0.0 ? own : 0.02 * pb_engine_extent(engine);
 }
 void *pb_engine_self(const pb_engine *engine)
 {

@@ -12,7 +12,7 @@
 #define PB_PARAM_STEP_SIZE(type)                                                                             \
     {                                                                                                        \
         "step_size", PB_PARAM_DOUBLE, offsetof(type, step_size), 0.0, 0.0, DBL_MAX,                          \
-            "largest edge added in one extension, metric units; 0 = 2% of the bounds' diagonal"              \
+            "largest edge added in one extension, metric units; 0 = the engine's default step"               \
     }
 #define PB_PARAM_GOAL_BIAS(type, def)                                                                        \
     {                                                                                                        \

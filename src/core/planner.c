@@ -317,7 +317,7 @@ void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost,
 
 double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size)
 {
-    return step_size > 0.0 ? step_size : 0.02 * pb_engine_extent(ctx->engine);
+    return step_size > 0.0 ? step_size : pb_engine_default_step(ctx->engine);
 }
 
 /* CPU time of the calling thread: steadier than wall time on a shared machine. */

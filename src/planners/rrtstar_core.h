@@ -8,7 +8,7 @@
 
 /** The parameters of both planners (the informed ones are ignored by plain RRT*). */
 typedef struct pb_rrtstar_params {
-    double step_size;     /**< largest extension, metric units; 0 = 2% of the bounds' diagonal */
+    double step_size;     /**< largest extension, metric units; 0 = the engine's default step */
     double goal_bias;     /**< probability of sampling the goal */
     bool use_k_nearest;   /**< k-nearest neighbours (true) or the shrinking radius (false) */
     double rewire_factor; /**< scales k or the radius above the theoretical minimum */

@@ -23,7 +23,8 @@ typedef struct pb_engine_setup {
     bool opaque_metric;         /**< `distance` is a black box: nearest neighbours use a linear scan */
     double resolution;          /**< default visible(): spacing of interpolated checks, metric units */
     bool bisection;             /**< default visible(): check in bisection order (else sequential) */
-    bool has_defaults;          /**< start and goal below are the engine's defaults */
+    double step_size;  /**< tree planners' default step (metric units); 0: 2% of the bounds' diagonal */
+    bool has_defaults; /**< start and goal below are the engine's defaults */
     double default_start[PB_MAX_DIM];
     double default_goal[PB_MAX_DIM];
 } pb_engine_setup;

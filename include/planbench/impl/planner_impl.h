@@ -65,8 +65,8 @@ static inline void pb_solve_emit(const pb_solve_ctx *ctx, const pb_event *event)
  * one, and emits PB_EVENT_SOLUTION with `path` (which may be NULL). */
 void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost, const pb_path *path);
 
-/** The step size to use: `step_size` when > 0, else the documented default, 2% of the
- * engine's bounds diagonal. */
+/** The step size to use: `step_size` when > 0, else the engine's default
+ * (pb_engine_default_step(): 2% of the bounds' diagonal unless the engine has its own). */
 double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size);
 
 #ifdef __cplusplus
