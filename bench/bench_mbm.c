@@ -2,6 +2,9 @@
  *
  *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO|all] [OPTION=VALUE]
  *
+ * OPTION=VALUE is an engine option (edge_prefilter=0.1), or with "planner." in front a planner
+ * parameter (planner.step_size=1).
+ *
  * For every problem of the flat file (or of one SCENARIO, like "cage")
  * (../shared/anchor-problems/vamp-mbm/panda/ panda_mbm_flat.txt has 700): load it as a world (a problem whose
  * start or goal is in collision, or that fails to load, is counted invalid), plan with PLANNER (default
@@ -64,6 +67,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_mbm: expected OPTION=VALUE, got '%s'\n", argv[7]);
         return 2;
     }
+    /* planner.NAME=VALUE sets a planner parameter instead (planner.step_size=1) */
+    const bool planner_option = strncmp(option_name, "planner.", 8) == 0;
+    const char *planner_param = planner_option ? option_name + 8 : NULL;
     if (access(file, R_OK) != 0) {
         fprintf(stderr, "bench_mbm: %s not found: skipped\n", file);
         return 77;
@@ -104,7 +110,8 @@ int main(int argc, char **argv)
             {"problem", names[p]}, {"edge_check", "interpolated"}, {"resolution", "0.005"}};
         const pb_option plan_options[2] = {{"problem", names[p]}, {option_name, option_value}};
         const double t0 = pb_clock_seconds();
-        if (pb_engine_load(&engine, NULL, file, plan_options, option_name[0] ? 2 : 1, &diag) != PB_OK) {
+        if (pb_engine_load(&engine, NULL, file, plan_options, option_name[0] && !planner_option ? 2 : 1,
+                           &diag) != PB_OK) {
             printf("invalid %s: %s\n", names[p], diag.message);
             continue;
         }
@@ -121,6 +128,10 @@ int main(int argc, char **argv)
             pb_planner *planner = NULL;
             pb_planner_create(&planner, planner_name, engine, &diag);
             pb_planner_set_seed(planner, (uint64_t)s + 1);
+            if (planner_param && pb_planner_set_param(planner, planner_param, option_value, &diag) != PB_OK) {
+                fprintf(stderr, "bench_mbm: %s\n", diag.message);
+                return 2;
+            }
             pb_problem problem = {start, goal, 0.5};
             pb_stop stop = pb_stop_default();
             stop.time_limit_s = time_limit;

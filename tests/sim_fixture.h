@@ -1,5 +1,6 @@
-/* Shared by the simulation service tests (test_sim_services.c, test_sim_plan.c): a simulation
- * on worlds/sim_room1.xml and small request helpers. Included by one file of each test. */
+/* Shared by the simulation service tests (test_sim_services.c, test_sim_plan.c,
+ * test_sim_scene.c): a simulation on worlds/sim_room1.xml (or another world) and small
+ * request helpers. Included by one file of each test. */
 #ifndef PB_TEST_SIM_FIXTURE_H
 #define PB_TEST_SIM_FIXTURE_H
 
@@ -20,11 +21,11 @@ static inline void sim_fixture_init(void)
     snprintf(robots_dir, sizeof robots_dir, "%s/robots", pb_test_source_root());
 }
 
-/* A simulation with worlds/sim_room1.xml loaded; aborts when it cannot be made. */
-static inline pb_sim *make(void)
+/* A simulation with worlds/`file` loaded; aborts when it cannot be made. */
+static inline pb_sim *make_world(const char *file)
 {
     char world[1100];
-    snprintf(world, sizeof world, "%s/sim_room1.xml", worlds_dir);
+    snprintf(world, sizeof world, "%s/%s", worlds_dir, file);
     pb_sim_config c = pb_sim_config_default();
     c.worlds_dir = worlds_dir;
     c.robots_dir = robots_dir;
@@ -36,6 +37,12 @@ static inline pb_sim *make(void)
         abort();
     }
     return sim;
+}
+
+/* A simulation with worlds/sim_room1.xml loaded. */
+static inline pb_sim *make(void)
+{
+    return make_world("sim_room1.xml");
 }
 
 /* A planar pose: position (x, y), yaw about z as a quaternion. */

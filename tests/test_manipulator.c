@@ -414,6 +414,16 @@ static void test_planners_on_own_world(void)
     CHECK(pb_engine_defaults(engine, start, goal));
     /* the straight line is blocked by the divider: the planners have work to do */
     CHECK(!pb_engine_visible(engine, start, goal));
+    /* the tree planners' default step is the engine's (radians), unless an option says */
+    CHECK(pb_engine_default_step(engine) == PB_MANIPULATOR_DEFAULT_STEP);
+    pb_engine *stepped = NULL;
+    const pb_option step_option[1] = {{"step_size", "0.8"}};
+    CHECK(pb_engine_load(&stepped, NULL, path, step_option, 1, &diag) == PB_OK &&
+          pb_engine_default_step(stepped) == 0.8);
+    pb_engine_destroy(stepped);
+    const pb_option bad_step[1] = {{"step_size", "-1"}};
+    CHECK(pb_engine_load(&stepped, NULL, path, bad_step, 1, &diag) == PB_ERR_INVALID &&
+          strstr(diag.message, "step_size"));
     for (size_t i = 0; i < pb_planner_registry_count(); i++)
         solve_and_check(engine, fine, pb_planner_impl_name(pb_planner_registry_get(i)), start, goal, 10.0,
                         NULL);

@@ -9,6 +9,9 @@
  * Units: planar worlds are image maps; x and y are in map pixels (x the column, y the row
  * from the top), yaw in radians from +x towards +y (the quaternion's rotation about z),
  * time in seconds. z, roll and pitch are ignored (a pose with roll or pitch is invalid).
+ * Manipulator scenes (a <simworld> naming a manipulator <world> file, docs/sim.md) use
+ * metres and full 6-DoF poses; their robot is an entity whose state is its joint vector
+ * (pb_sim_get_entity_joints(), PlanPath's and FollowPath's joint values).
  *
  * Ownership: request strings are borrowed for the call. Strings and arrays in a response
  * are borrowed from the sim and stay valid until the next call that takes a non-const sim.
@@ -333,8 +336,9 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
 
 /* ---- planning as a service (beyond the standard; see docs/sim.md) ---- */
 
-/** Most joint values an entity has (the stick arm has one: its elbow, "joint2"). */
-#define PB_SIM_MAX_JOINTS 4
+/** Most joint values an entity has (the stick arm has one: its elbow, "joint2"; the robot of a
+ * manipulator scene one per planned joint, at most PB_MAX_DIM = 32). */
+#define PB_SIM_MAX_JOINTS 32
 
 /** PlanPath request: plan for `entity` from its current configuration to `goal` (or to the
  * named pose `goal_name` when not empty) with planner `planner` ("" = rrt) within
@@ -342,7 +346,10 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
  * stick arm) plans in its full configuration space, base pose and joints: `goal_joints`
  * (`n_goal_joints` values, borrowed) are the joints' goal values, none = their current
  * values. With `follow`, the entity then follows the path at `speed` map units per second
- * (0 = 40) as the simulation steps. */
+ * (0 = 40) as the simulation steps. The robot of a manipulator scene plans in its joint space
+ * to a named joint configuration (`goal_name`) or to `goal_joints` (one value per planned
+ * joint; `goal` is not read), `speed` in radians of the joint-space metric per second
+ * (0 = 1). */
 typedef struct pb_sim_plan_request {
     const char *entity;
     const char *goal_name;

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,60 +210,92 @@ bool sim_space_segment(pb_engine *space, const double *a, const double *b, doubl
     return false;
 }
 
+/* Run the job's planner on `space` from `start` to `goal`: the outcome, the status and `why`
+ * into the job; true when `result` (initialised here, finished by the caller) holds an exact
+ * path, shortened. */
+static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, const double *goal,
+                  double goal_radius, pb_result *result)
+{
+    pb_planner *planner = NULL;
+    pb_diag diag = {0};
+    pb_result_init(result, pb_engine_dim(space));
+    job->status = pb_planner_create(&planner, job->planner, space, &diag);
+    if (job->status != PB_OK) {
+        snprintf(job->why, sizeof job->why, "%.200s", diag.message);
+        return false;
+    }
+    pb_planner_set_seed(planner, job->seed);
+    pb_stop stop = pb_stop_default();
+    stop.time_limit_s = job->time_limit;
+    stop.cancel = &job->cancel;
+    const pb_problem problem = {start, goal, goal_radius};
+    job->status = pb_planner_solve(planner, &problem, &stop, result);
+    job->outcome =
+        job->cancel && result->outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result->outcome);
+    pb_planner_destroy(planner);
+    if (job->status != PB_OK || result->outcome != PB_OUTCOME_EXACT)
+        return false;
+    pb_rng rng;
+    pb_rng_seed(&rng, job->seed);
+    pb_path_simplify(&result->path, space, &rng, 50, NULL, NULL);
+    job->cost = pb_path_length(&result->path, space);
+    return true;
+}
+
+/* Keep `path` in the job as rows of `stride` values: a footprint's C-space configurations made
+ * entity configurations (sim_space_to_full), or with `fp` NULL as they are. False when out
+ * of memory. */
+static bool keep_path(pb_sim_plan_job *job, const pb_path *path, size_t stride, const pb_footprint *fp)
+{
+    double *p = malloc((path->n ? path->n : 1) * stride * sizeof *p);
+    if (!p) {
+        job->status = PB_ERR_NOMEM;
+        snprintf(job->why, sizeof job->why, "out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < path->n; i++) {
+        if (fp) {
+            memcpy(p + stride * i, job->start, stride * sizeof *p);
+            sim_space_to_full(fp, pb_path_at(path, i), p + stride * i);
+        } else {
+            memcpy(p + stride * i, pb_path_at(path, i), stride * sizeof *p);
+        }
+    }
+    job->path = p;
+    job->n_path = path->n;
+    return true;
+}
+
+/* Goal radius of the scene robot's plans (radians of the joint-space metric). */
+#define ARM_GOAL_RADIUS 0.1
+
 void sim_plan_run(pb_sim_plan_job *job)
 {
     const double t0 = pb_clock_seconds();
-    const pb_footprint *fp = &job->footprint;
-    const int dim = sim_space_dim(fp);
-    pb_engine *space = NULL;
-    pb_planner *planner = NULL;
-    pb_diag diag = {0};
     job->outcome = pb_outcome_str(PB_OUTCOME_INVALID_START);
     job->n_path = 0;
     job->cost = INFINITY;
-    job->status = sim_space_create(&space, job->map, fp, job->others, job->n_others, job->start[2], job->why,
-                                   sizeof job->why);
-    if (job->status == PB_OK) {
-        job->status = pb_planner_create(&planner, job->planner, space, &diag);
-        if (job->status != PB_OK)
-            snprintf(job->why, sizeof job->why, "%.200s", diag.message);
-    }
-    if (job->status == PB_OK) {
-        double start[SIM_Q], goal[SIM_Q];
-        sim_space_from_full(fp, job->start, start);
-        sim_space_from_full(fp, job->goal, goal);
-        pb_planner_set_seed(planner, job->seed);
-        pb_result result;
-        pb_result_init(&result, dim);
-        pb_stop stop = pb_stop_default();
-        stop.time_limit_s = job->time_limit;
-        stop.cancel = &job->cancel;
-        const pb_problem problem = {start, goal, 3.0};
-        job->status = pb_planner_solve(planner, &problem, &stop, &result);
-        job->outcome =
-            job->cancel && result.outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result.outcome);
-        if (job->status == PB_OK && result.outcome == PB_OUTCOME_EXACT) {
-            pb_rng rng;
-            pb_rng_seed(&rng, job->seed);
-            pb_path_simplify(&result.path, space, &rng, 50, NULL, NULL);
-            double *p = malloc((result.path.n ? result.path.n : 1) * SIM_Q * sizeof *p);
-            if (!p) {
-                job->status = PB_ERR_NOMEM;
-                snprintf(job->why, sizeof job->why, "out of memory");
-            } else {
-                for (size_t i = 0; i < result.path.n; i++) {
-                    memcpy(p + SIM_Q * i, job->start, SIM_Q * sizeof *p);
-                    sim_space_to_full(fp, pb_path_at(&result.path, i), p + SIM_Q * i);
-                }
-                job->path = p;
-                job->n_path = result.path.n;
-                job->cost = pb_path_length(&result.path, space);
-            }
-        }
+    pb_result result;
+    if (job->arm_engine) {
+        /* the scene's robot: its own engine holds the objects as they were at the request */
+        if (solve(job, job->arm_engine, job->arm_start, job->arm_goal, ARM_GOAL_RADIUS, &result))
+            keep_path(job, &result.path, (size_t)job->arm_dim, NULL);
         pb_result_finish(&result);
+    } else {
+        const pb_footprint *fp = &job->footprint;
+        pb_engine *space = NULL;
+        job->status = sim_space_create(&space, job->map, fp, job->others, job->n_others, job->start[2],
+                                       job->why, sizeof job->why);
+        if (job->status == PB_OK) {
+            double start[SIM_Q], goal[SIM_Q];
+            sim_space_from_full(fp, job->start, start);
+            sim_space_from_full(fp, job->goal, goal);
+            if (solve(job, space, start, goal, 3.0, &result))
+                keep_path(job, &result.path, SIM_Q, fp);
+            pb_result_finish(&result);
+        }
+        pb_engine_destroy(space);
     }
-    pb_planner_destroy(planner);
-    pb_engine_destroy(space);
     job->planning_time = pb_clock_seconds() - t0;
     atomic_store(&job->done, 1);
 }

@@ -2,6 +2,7 @@
  * service as a plain C function (spec: ../shared/spec/simulation-interfaces.md). Every pose
  * is validated by the same engine the planners use: entities are dynamic obstacles of the
  * world's image engine, and a footprint check at the requested pose decides INVALID_POSE. */
+#include "engines/manipulator/manipulator.h"
 #include "sim_internal.h"
 
 #include <dirent.h>
@@ -18,6 +19,9 @@
 /* StepSimulation blocks the server: larger counts must use the action. */
 #define MAX_SERVICE_STEPS 100000u
 #define MAX_ACTION_STEPS  100000000ull
+/* The scene robot's default speed along a path, radians (metres for prismatic joints) of the
+ * joint-space metric per second. */
+#define ARM_SPEED 1.0
 
 typedef struct sim_entity {
     char *name;
@@ -38,6 +42,14 @@ typedef struct sim_entity {
     double follow_speed;
     uint64_t follow_id; /* the follow goal that owns the path (0: none) */
     uint8_t follow_end; /* why the last path ended (follow_end values) */
+    /* manipulator scenes (sim->scene): an object is `shape` at `pose3` (an obstacle of the
+     * scene's engine, id `obstacle`); the robot (`is_arm`) is its joint vector `joints`, its
+     * path (above) rows of sim->arm_dim joint values */
+    bool is_arm;
+    pb_shape shape;
+    double pose3[7], initial_pose3[7];
+    double twist3[6]; /* linear (m/s), angular (rad/s), world frame */
+    double joints[PB_MAX_DIM], initial_joints[PB_MAX_DIM];
 } sim_entity;
 
 /* Why an entity stopped following its path. */
@@ -65,6 +77,13 @@ struct pb_sim {
     sim_world world;
     pb_engine *engine;
     pb_engine *plan_map; /* the same map without entities: planners' snapshots share it */
+    /* a manipulator scene: `engine` is the manipulator engine of the scene's world, every
+     * object entity one of its objects; `arm_plan` a spare engine of the same world for a
+     * plan to take (a plan loads another when it is taken) */
+    bool scene;
+    pb_engine *arm_plan;
+    int arm_dim;
+    const char *arm_joint_names[PB_MAX_DIM];
     uint64_t world_serial, next_entity_serial;
     sim_entity *entities;
     size_t n_entities, cap_entities;
@@ -196,12 +215,14 @@ static double wrap_angle(double a)
     return a - M_PI;
 }
 
-/* A pose message to (x, y, yaw) in the world frame. False with `why` on a bad quaternion,
- * roll or pitch, a non-finite position or an unknown frame. */
-static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
-                          size_t size)
+/* What every pose message must be: a finite position, a unit quaternion (its norm into
+ * `*norm`), a known frame (`*ref` the entity it names, NULL for the world). False with `why`. */
+static bool pose_msg_valid(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *norm,
+                           const sim_entity **ref, char *why, size_t size)
 {
     const double n = sqrt(p->qx * p->qx + p->qy * p->qy + p->qz * p->qz + p->qw * p->qw);
+    *norm = n;
+    *ref = NULL;
     if (!isfinite(p->position.x) || !isfinite(p->position.y) || !isfinite(p->position.z)) {
         snprintf(why, size, "position must be finite");
         return false;
@@ -210,20 +231,32 @@ static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, 
         snprintf(why, size, "invalid quaternion (norm %g, must be 1)", n);
         return false;
     }
+    frame = str(frame);
+    if (frame[0] == '/')
+        frame++;
+    if (frame[0] && strcmp(frame, "world") != 0 && strcmp(frame, "map") != 0 &&
+        !(*ref = find_entity(sim, frame))) {
+        snprintf(why, size, "unknown frame '%s'", frame);
+        return false;
+    }
+    return true;
+}
+
+/* A pose message to (x, y, yaw) in the world frame. False with `why` on a bad quaternion,
+ * roll or pitch, a non-finite position or an unknown frame. */
+static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+                          size_t size)
+{
+    double n;
+    const sim_entity *ref;
+    if (!pose_msg_valid(sim, p, frame, &n, &ref, why, size))
+        return false;
     if (fabs(p->qx / n) > 1e-3 || fabs(p->qy / n) > 1e-3) {
         snprintf(why, size, "planar entities cannot roll or pitch (quaternion x, y must be 0)");
         return false;
     }
     double local[3] = {p->position.x, p->position.y, 2 * atan2(p->qz / n, p->qw / n)};
-    frame = str(frame);
-    if (frame[0] == '/')
-        frame++;
-    if (frame[0] && strcmp(frame, "world") != 0 && strcmp(frame, "map") != 0) {
-        const sim_entity *ref = find_entity(sim, frame);
-        if (!ref) {
-            snprintf(why, size, "unknown frame '%s'", frame);
-            return false;
-        }
+    if (ref) {
         const double c = cos(ref->pose[2]), s = sin(ref->pose[2]);
         const double x = ref->pose[0] + c * local[0] - s * local[1],
                      y = ref->pose[1] + s * local[0] + c * local[1];
@@ -234,6 +267,97 @@ static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, 
     local[2] = wrap_angle(local[2]);
     memcpy(out, local, sizeof local);
     return true;
+}
+
+/* snprintf into `why` unless the caller wants no message. */
+#define explain(why, size, ...)                                                                              \
+    do {                                                                                                     \
+        if (why)                                                                                             \
+            snprintf((why), (size), __VA_ARGS__);                                                            \
+    } while (0)
+
+/* ---------------------------------------------------------------- manipulator scenes */
+
+/* The scene's robot entity (NULL in a planar world). */
+static sim_entity *arm_entity(pb_sim *sim)
+{
+    for (size_t i = 0; sim->scene && i < sim->n_entities; i++)
+        if (sim->entities[i].is_arm)
+            return &sim->entities[i];
+    return NULL;
+}
+
+/* The robot's joints, NULL when there is none. */
+static const double *robot_q(pb_sim *sim)
+{
+    const sim_entity *arm = arm_entity(sim);
+    return arm ? arm->joints : NULL;
+}
+
+static void pose3_to_msg(const double *pose, pb_sim_pose *out)
+{
+    *out = (pb_sim_pose){{pose[0], pose[1], pose[2]}, pose[3], pose[4], pose[5], pose[6]};
+}
+
+/* A pose message to a 6-DoF pose (x, y, z, qx, qy, qz, qw) in the world frame of a scene:
+ * frames as in planar worlds (an object's name: relative to it; the robot's: the world). */
+static bool pose3_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+                           size_t size)
+{
+    double n;
+    const sim_entity *ref;
+    if (!pose_msg_valid(sim, p, frame, &n, &ref, why, size))
+        return false;
+    const double q[4] = {p->qx, p->qy, p->qz, p->qw};
+    double local[7] = {p->position.x, p->position.y, p->position.z};
+    scene_normalize(q, local + 3);
+    if (ref && !ref->is_arm)
+        scene_compose(ref->pose3, local, out);
+    else
+        memcpy(out, local, sizeof local);
+    return true;
+}
+
+/* Is object `shape` free at `pose` (7 values) of the static obstacles, of every object but
+ * `self` and of the robot at its joints? Else false with what it hits in `why` (when not
+ * NULL). */
+static bool object_is_free(pb_sim *sim, const pb_shape *shape, const double *pose, uint32_t self, char *why,
+                           size_t size)
+{
+    const pb_pose placed = scene_pose_of(pose);
+    char what[200];
+    bool hits;
+    if (pb_manipulator_object_check(sim->engine, shape, &placed, self, robot_q(sim), &hits, what,
+                                    sizeof what) != PB_OK) {
+        explain(why, size, "malformed object or pose");
+        return false;
+    }
+    if (hits)
+        explain(why, size, "pose (%.3f, %.3f, %.3f) puts the object on %s", pose[0], pose[1], pose[2], what);
+    return !hits;
+}
+
+/* The robot at joints `q`: false with why it is infeasible (a joint outside its limits, or
+ * "link 'a' touches obstacle 'b'", objects included) when it is. */
+static bool arm_is_free(pb_sim *sim, const double *q, char *why, size_t size)
+{
+    char what[PB_SIM_MESSAGE_SIZE];
+    if (pb_engine_feasible(sim->engine, q))
+        return true;
+    if (!pb_engine_explain(sim->engine, q, what, sizeof what))
+        snprintf(what, sizeof what, "in collision");
+    explain(why, size, "%s", what);
+    return false;
+}
+
+/* Put a scene object at `pose` (7 values, already checked free). */
+static void place_object(pb_sim *sim, sim_entity *e, const double *pose)
+{
+    const pb_pose placed = scene_pose_of(pose);
+    memcpy(e->pose3, pose, sizeof e->pose3);
+    e->pose[0] = pose[0];
+    e->pose[1] = pose[1];
+    pb_manipulator_object_move(sim->engine, e->obstacle, &placed);
 }
 
 static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
@@ -247,12 +371,6 @@ static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
 /* The C-space check of a footprint at a pose: true when free, else false with a message
  * naming what it hits written into `why` (when `why` is NULL nothing is formatted: the motion
  * step only needs the answer). */
-/* snprintf into `why` unless the caller wants no message. */
-#define explain(why, size, ...)                                                                              \
-    do {                                                                                                     \
-        if (why)                                                                                             \
-            snprintf((why), (size), __VA_ARGS__);                                                            \
-    } while (0)
 
 static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose, uint32_t self, char *why,
                          size_t size)
@@ -353,11 +471,33 @@ static sim_entity *add_entity(pb_sim *sim, const char *name, const sim_robot *ro
     memset(e, 0, sizeof *e);
     e->name = sim_strdup(name);
     e->description = sim_strdup(robot->description);
+    pb_status st = PB_OK;
+    double planar[3] = {0, 0, 0};
+    if (e->name && sim->scene && robot->solid) {
+        const pb_pose placed = scene_pose_of(pose);
+        st = pb_manipulator_object_add(sim->engine, &robot->shape, &placed, e->name, &e->obstacle);
+    } else if (!sim->scene) {
+        st = pb_engine_obstacle_add(sim->engine, &robot->footprint, pose, &e->obstacle);
+    }
     if (!e->name || !e->description ||
-        !copy_tags(&e->tags, (const char *const *)robot->tags.items, robot->tags.n) ||
-        pb_engine_obstacle_add(sim->engine, &robot->footprint, pose, &e->obstacle) != PB_OK) {
+        !copy_tags(&e->tags, (const char *const *)robot->tags.items, robot->tags.n) || st != PB_OK) {
+        if (st == PB_OK && sim->scene && robot->solid)
+            pb_manipulator_object_remove(sim->engine, e->obstacle);
         entity_free(e);
         return NULL;
+    }
+    if (sim->scene) { /* pose: 7 values for an object; the robot's is its joints (below) */
+        e->is_arm = !robot->solid;
+        e->shape = robot->shape;
+        if (robot->solid) {
+            memcpy(e->pose3, pose, sizeof e->pose3);
+            memcpy(e->initial_pose3, pose, sizeof e->initial_pose3);
+        } else {
+            e->pose3[6] = e->initial_pose3[6] = 1.0;
+        }
+        planar[0] = e->pose3[0];
+        planar[1] = e->pose3[1];
+        pose = planar;
     }
     e->footprint = robot->footprint;
     e->category = robot->category;
@@ -375,7 +515,10 @@ static sim_entity *add_entity(pb_sim *sim, const char *name, const sim_robot *ro
 static void remove_entity(pb_sim *sim, size_t index)
 {
     sim_entity *e = &sim->entities[index];
-    pb_engine_obstacle_remove(sim->engine, e->obstacle);
+    if (!sim->scene)
+        pb_engine_obstacle_remove(sim->engine, e->obstacle);
+    else if (!e->is_arm)
+        pb_manipulator_object_remove(sim->engine, e->obstacle);
     push_event(sim, PB_SIM_EVENT_DELETED, e->name);
     entity_free(e);
     memmove(e, e + 1, (sim->n_entities - index - 1) * sizeof *e);
@@ -390,6 +533,10 @@ static void unload(pb_sim *sim)
     sim->engine = NULL;
     pb_engine_destroy(sim->plan_map);
     sim->plan_map = NULL;
+    pb_engine_destroy(sim->arm_plan);
+    sim->arm_plan = NULL;
+    sim->scene = false;
+    sim->arm_dim = 0;
     sim->world_serial++; /* plans begun in this world no longer apply */
     if (sim->have_world)
         sim_world_finish(&sim->world);
@@ -398,27 +545,18 @@ static void unload(pb_sim *sim)
     sim->time = 0.0;
 }
 
-/* Make the engine and the world's own entities; on failure the sim has no world. */
-static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
+/* The world's own entities, each where it must fit (on a map or in a scene), then the
+ * simulation STOPPED; on failure the sim has no world. */
+static bool install_entities(pb_sim *sim, char *why, size_t size)
 {
-    pb_diag diag = {0};
-    if (pb_engine_load(&sim->engine, "image2d", world->map_path, NULL, 0, &diag) != PB_OK ||
-        pb_engine_load(&sim->plan_map, "image2d", world->map_path, NULL, 0, &diag) != PB_OK) {
-        snprintf(why, size, "map %.100s: %.120s", world->map_path, diag.message);
-        pb_engine_destroy(sim->engine);
-        sim->engine = NULL;
-        sim_world_finish(world);
-        return false;
-    }
-    sim->world_serial++;
-    sim->world = *world;
-    sim->have_world = true;
-    for (size_t i = 0; i < world->n_entities; i++) {
-        const sim_world_entity *we = &world->entities[i];
-        const sim_robot *robot = &world->robots[we->robot];
+    for (size_t i = 0; i < sim->world.n_entities; i++) {
+        const sim_world_entity *we = &sim->world.entities[i];
+        const sim_robot *robot = &sim->world.robots[we->robot];
+        const double *pose = sim->scene ? we->pose3 : we->pose;
         if (find_entity(sim, we->name) ||
-            !pose_is_free(sim, &robot->footprint, we->pose, PB_OBSTACLE_NONE, why, size) ||
-            !add_entity(sim, we->name, robot, we->pose, false, we->is_static)) {
+            !(sim->scene ? object_is_free(sim, &robot->shape, pose, PB_MANIPULATOR_OBJECT_NONE, why, size)
+                         : pose_is_free(sim, &robot->footprint, pose, PB_OBSTACLE_NONE, why, size)) ||
+            !add_entity(sim, we->name, robot, pose, false, we->is_static)) {
             char inner[PB_SIM_MESSAGE_SIZE];
             snprintf(inner, sizeof inner, "%s", why);
             snprintf(why, size, "world entity '%.60s': %.150s", we->name,
@@ -431,6 +569,112 @@ static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
     sim->state = PB_SIM_STATE_STOPPED;
     sim->time = 0.0;
     return true;
+}
+
+/* A named pose `name` of the scene's robot at joints `q`, unless the world names one so. */
+static bool add_joint_pose(sim_world *w, const char *name, const double *q, int dim)
+{
+    for (size_t i = 0; i < w->n_poses; i++)
+        if (strcmp(w->poses[i].name, name) == 0)
+            return true;
+    sim_named_pose *grown = realloc(w->poses, (w->n_poses + 1) * sizeof *grown);
+    if (!grown)
+        return false;
+    w->poses = grown;
+    sim_named_pose *p = &w->poses[w->n_poses];
+    memset(p, 0, sizeof *p);
+    p->name = sim_strdup(name);
+    p->description = sim_strdup(strcmp(name, "start") == 0 ? "the scene world's default start (joints)"
+                                                           : "the scene world's default goal (joints)");
+    if (!p->name || !p->description) {
+        free(p->name);
+        free(p->description);
+        return false;
+    }
+    memcpy(p->joints, q, (size_t)dim * sizeof *q);
+    p->n_joints = dim;
+    w->n_poses++;
+    return true;
+}
+
+/* A scene's robot (at `start`) and its joint named poses (see install_world()); on failure
+ * the sim has no world. */
+static bool install_robot(pb_sim *sim, const double *start, const double *goal, char *why, size_t size)
+{
+    sim->scene = true;
+    sim->arm_dim = pb_engine_dim(sim->engine);
+    for (int i = 0; i < sim->arm_dim; i++)
+        sim->arm_joint_names[i] = pb_manipulator_coordinate_name(sim->engine, i);
+    if (!add_joint_pose(&sim->world, "start", start, sim->arm_dim) ||
+        !add_joint_pose(&sim->world, "goal", goal, sim->arm_dim)) {
+        snprintf(why, size, "out of memory");
+        unload(sim);
+        return false;
+    }
+    for (size_t i = 0; i < sim->world.n_poses; i++) {
+        const sim_named_pose *p = &sim->world.poses[i];
+        char what[PB_SIM_MESSAGE_SIZE];
+        if (p->n_joints && p->n_joints != sim->arm_dim) {
+            snprintf(why, size, "named pose '%.60s': %d joint values for a robot of %d joints", p->name,
+                     p->n_joints, sim->arm_dim);
+            unload(sim);
+            return false;
+        }
+        if (p->n_joints && !arm_is_free(sim, p->joints, what, sizeof what)) {
+            snprintf(why, size, "named pose '%.60s': %.160s", p->name, what);
+            unload(sim);
+            return false;
+        }
+    }
+    char tag_robot[] = "robot", tag_arm[] = "manipulator";
+    char *tags[] = {tag_robot, tag_arm};
+    char description[PB_SIM_MESSAGE_SIZE];
+    snprintf(description, sizeof description,
+             "the scene's robot: its state is its %d joints (see /plan_path, /follow_path)", sim->arm_dim);
+    sim_robot arm = {.name = sim->world.robot_entity,
+                     .description = description,
+                     .category = PB_SIM_CATEGORY_ROBOT,
+                     .tags = {tags, 2}};
+    static const double origin[7] = {0, 0, 0, 0, 0, 0, 1};
+    sim_entity *e = add_entity(sim, sim->world.robot_entity, &arm, origin, false, false);
+    if (!e) {
+        snprintf(why, size, "out of memory");
+        unload(sim);
+        return false;
+    }
+    memcpy(e->joints, start, (size_t)sim->arm_dim * sizeof *start);
+    memcpy(e->initial_joints, start, (size_t)sim->arm_dim * sizeof *start);
+    return true;
+}
+
+/* Make the engine and the world's own entities; on failure the sim has no world. */
+static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
+{
+    /* a map: its image engine and an obstacle-free copy for planners; a scene: its
+     * manipulator engine and a spare one for plans to take */
+    const bool scene = world->scene_path != NULL;
+    const char *path = scene ? world->scene_path : world->map_path;
+    pb_engine **spare = scene ? &sim->arm_plan : &sim->plan_map;
+    double start[PB_MAX_DIM], goal[PB_MAX_DIM];
+    pb_diag diag = {0};
+    if (pb_engine_load(&sim->engine, scene ? "manipulator" : "image2d", path, NULL, 0, &diag) != PB_OK ||
+        pb_engine_load(spare, scene ? "manipulator" : "image2d", path, NULL, 0, &diag) != PB_OK ||
+        (scene && !pb_engine_defaults(sim->engine, start, goal))) {
+        snprintf(why, size, "%s %.100s: %.120s", scene ? "scene" : "map", path,
+                 diag.message[0] ? diag.message : "the world needs a <start> and a <goal> for its robot");
+        pb_engine_destroy(sim->engine);
+        sim->engine = NULL;
+        pb_engine_destroy(*spare);
+        *spare = NULL;
+        sim_world_finish(world);
+        return false;
+    }
+    sim->world_serial++;
+    sim->world = *world;
+    sim->have_world = true;
+    if (scene && !install_robot(sim, start, goal, why, size))
+        return false;
+    return install_entities(sim, why, size);
 }
 
 /* ---------------------------------------------------------------- lifecycle */
@@ -526,8 +770,9 @@ void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out)
         .spawn_formats = formats,
         .n_spawn_formats = 1,
         .custom_info =
-            "planbench simulation service: planar worlds on image maps, x/y in pixels, yaw from the "
-            "quaternion; every pose is checked against the planners' C-space. Extra: /plan_path, "
+            "planbench simulation service: planar worlds on image maps (x/y in pixels, yaw from the "
+            "quaternion) and manipulator scenes (6-DoF poses in metres, 3-D objects, a robot whose state "
+            "is its joints); every pose is checked against the planners' C-space. Extra: /plan_path, "
             "/follow_path.",
     };
 }
@@ -616,7 +861,13 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
     char full[MAX_NAME * 2 + 2];
     const char *base = str(rq->name)[0] ? rq->name : robot->name;
     char why[PB_SIM_MESSAGE_SIZE];
-    double pose[3];
+    double pose[7]; /* x, y, yaw; in a scene x, y, z and the quaternion */
+    if (robot->solid != sim->scene) {
+        set_result(r, PB_SIM_SPAWN_UNSUPPORTED_ASSETS, "'%.100s' is a %s object: this world is %s",
+                   robot->name, robot->solid ? "3-D" : "planar",
+                   sim->scene ? "a manipulator scene (3-D objects only)" : "a planar map");
+        goto done;
+    }
     if (!namespace_valid(ns)) {
         set_result(r, PB_SIM_SPAWN_NAMESPACE_INVALID, "namespace '%.100s' breaks ROS naming rules", ns);
         goto done;
@@ -643,8 +894,11 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
                 break;
         }
     }
-    if (!pose_from_msg(sim, &rq->initial_pose, rq->frame_id, pose, why, sizeof why) ||
-        !pose_is_free(sim, &robot->footprint, pose, PB_OBSTACLE_NONE, why, sizeof why)) {
+    if (sim->scene
+            ? !pose3_from_msg(sim, &rq->initial_pose, rq->frame_id, pose, why, sizeof why) ||
+                  !object_is_free(sim, &robot->shape, pose, PB_MANIPULATOR_OBJECT_NONE, why, sizeof why)
+            : !pose_from_msg(sim, &rq->initial_pose, rq->frame_id, pose, why, sizeof why) ||
+                  !pose_is_free(sim, &robot->footprint, pose, PB_OBSTACLE_NONE, why, sizeof why)) {
         set_result(r, PB_SIM_SPAWN_INVALID_POSE, "%s", why);
         goto done;
     }
@@ -681,6 +935,11 @@ void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *r)
         if (strcmp(sim->entities[i].name, str(entity)) == 0) {
             if (sim->entities[i].is_static && !sim->entities[i].spawned) {
                 set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is a static part of the world", entity);
+                return;
+            }
+            if (sim->entities[i].is_arm) {
+                set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                           "'%s' is the scene's robot: it cannot be deleted", entity);
                 return;
             }
             remove_entity(sim, i);
@@ -742,18 +1001,81 @@ static bool bounds_region(const pb_sim_bounds *b, pb_footprint *fp, double *pose
     return false;
 }
 
+/* The bounds of a filter in a scene: a box (axis-aligned) or a sphere at a pose (7 values), or
+ * false with a result set. */
+static bool bounds_region3(const pb_sim_bounds *b, pb_shape *shape, double *pose, pb_sim_result *r)
+{
+    memset(shape, 0, sizeof *shape);
+    memset(pose, 0, 7 * sizeof *pose);
+    pose[6] = 1.0;
+    pb_footprint unused;
+    double planar[3];
+    if (!bounds_region(b, &unused, planar, r))
+        return false;
+    if (b->type == PB_SIM_BOUNDS_SPHERE) {
+        shape->type = PB_SHAPE_SPHERE;
+        shape->size[0] = unused.radius;
+        pose[0] = b->points[0].x;
+        pose[1] = b->points[0].y;
+        pose[2] = b->points[0].z;
+    } else {
+        shape->type = PB_SHAPE_BOX;
+        for (int i = 0; i < 3; i++) {
+            const double a = (&b->points[0].x)[i], c = (&b->points[1].x)[i];
+            shape->size[i] = fmax(fabs(c - a), 1e-9);
+            pose[i] = (a + c) / 2;
+        }
+    }
+    return true;
+}
+
+/* Does entity `e` of a scene overlap `region` at `pose`? */
+static bool overlaps_region3(pb_sim *sim, const sim_entity *e, const pb_shape *region, const double *pose)
+{
+    const pb_pose placed = scene_pose_of(pose);
+    bool overlap = false;
+    if (e->is_arm) {
+        pb_manipulator_robot_touches(sim->engine, region, &placed, e->joints, &overlap);
+    } else {
+        const pb_pose at = scene_pose_of(e->pose3);
+        pb_manipulator_shapes_overlap(region, &placed, &e->shape, &at, &overlap);
+    }
+    return overlap;
+}
+
+/* An entity's state in the world frame now. */
+static void fill_state(const pb_sim *sim, const sim_entity *e, pb_sim_entity_state *st)
+{
+    memset(st, 0, sizeof *st);
+    st->frame_id = "world";
+    st->stamp_sec = (int32_t)floor(sim->time);
+    st->stamp_nanosec = (uint32_t)((sim->time - floor(sim->time)) * 1e9);
+    if (sim->scene) {
+        pose3_to_msg(e->pose3, &st->pose);
+        st->twist.linear = (pb_sim_vec3){e->twist3[0], e->twist3[1], e->twist3[2]};
+        st->twist.angular = (pb_sim_vec3){e->twist3[3], e->twist3[4], e->twist3[5]};
+        return;
+    }
+    pose_to_msg(e->pose, &st->pose);
+    st->twist.linear.x = e->twist[0];
+    st->twist.linear.y = e->twist[1];
+    st->twist.angular.z = e->twist[2];
+}
+
 /* Collect the matching entities into sim->names (and states when wanted). */
 static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_sim_result *r, bool want_states)
 {
     regex_t re;
     bool have_re = false;
     pb_footprint region;
-    double region_pose[3];
+    pb_shape region3;
+    double region_pose[7];
     bool have_region = false;
     if (f && !tags_filter_valid(&f->tags, "tags.filter_mode", r))
         return 0;
     if (f && f->bounds.type != PB_SIM_BOUNDS_EMPTY) {
-        if (!bounds_region(&f->bounds, &region, region_pose, r))
+        if (sim->scene ? !bounds_region3(&f->bounds, &region3, region_pose, r)
+                       : !bounds_region(&f->bounds, &region, region_pose, r))
             return 0;
         have_region = true;
     }
@@ -787,20 +1109,12 @@ static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_si
         }
         if (f && !tags_match(&e->tags, &f->tags))
             continue;
-        if (have_region && !pb_footprint_overlap(&region, region_pose, &e->footprint, e->pose))
+        if (have_region && (sim->scene ? !overlaps_region3(sim, e, &region3, region_pose)
+                                       : !pb_footprint_overlap(&region, region_pose, &e->footprint, e->pose)))
             continue;
         sim->names[n] = e->name;
-        if (want_states) {
-            pb_sim_entity_state *st = &sim->states[n];
-            memset(st, 0, sizeof *st);
-            st->frame_id = "world";
-            st->stamp_sec = (int32_t)floor(sim->time);
-            st->stamp_nanosec = (uint32_t)((sim->time - floor(sim->time)) * 1e9);
-            pose_to_msg(e->pose, &st->pose);
-            st->twist.linear.x = e->twist[0];
-            st->twist.linear.y = e->twist[1];
-            st->twist.angular.z = e->twist[2];
-        }
+        if (want_states)
+            fill_state(sim, e, &sim->states[n]);
         n++;
     }
     if (have_re)
@@ -834,13 +1148,7 @@ void pb_sim_get_entity_state(pb_sim *sim, const char *entity, pb_sim_result *r, 
         set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
         return;
     }
-    state->frame_id = "world";
-    state->stamp_sec = (int32_t)floor(sim->time);
-    state->stamp_nanosec = (uint32_t)((sim->time - floor(sim->time)) * 1e9);
-    pose_to_msg(e->pose, &state->pose);
-    state->twist.linear.x = e->twist[0];
-    state->twist.linear.y = e->twist[1];
-    state->twist.angular.z = e->twist[2];
+    fill_state(sim, e, state);
     set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
@@ -854,6 +1162,49 @@ static bool twist_finite(const pb_sim_twist *t)
 {
     return isfinite(t->linear.x) && isfinite(t->linear.y) && isfinite(t->linear.z) &&
            isfinite(t->angular.x) && isfinite(t->angular.y) && isfinite(t->angular.z);
+}
+
+/* SetEntityState in a scene (the checks every world shares are done): an object's pose is
+ * checked as a spawn's is, and it may have any twist; the robot's base stays at the world
+ * origin and its joints move only along paths. */
+static void set_state3(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request *rq, bool set_pose,
+                       bool set_twist, pb_sim_result *r)
+{
+    const pb_sim_twist *tw = &rq->state.twist;
+    double pose[7];
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (e->is_arm) {
+        static const double origin[7] = {0, 0, 0, 0, 0, 0, 1};
+        if (set_pose && (!pose3_from_msg(sim, &rq->state.pose, rq->state.frame_id, pose, why, sizeof why) ||
+                         memcmp(pose, origin, sizeof pose) != 0)) {
+            set_result(r, PB_SIM_SET_STATE_INVALID_POSE,
+                       "'%s' is the scene's robot: its base stays at the world origin (its joints move "
+                       "along /follow_path and /plan_path paths)",
+                       e->name);
+            return;
+        }
+        if (set_twist && twist_nonzero(tw)) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                       "'%s' is the scene's robot: it takes no twist (its joints move along paths)", e->name);
+            return;
+        }
+        set_result(r, PB_SIM_RESULT_OK, NULL);
+        return;
+    }
+    if (set_pose) {
+        if (!pose3_from_msg(sim, &rq->state.pose, rq->state.frame_id, pose, why, sizeof why) ||
+            !object_is_free(sim, &e->shape, pose, e->obstacle, why, sizeof why)) {
+            set_result(r, PB_SIM_SET_STATE_INVALID_POSE, "%s", why);
+            return;
+        }
+        place_object(sim, e, pose);
+    }
+    if (set_twist) {
+        const double twist[6] = {tw->linear.x,  tw->linear.y,  tw->linear.z,
+                                 tw->angular.x, tw->angular.y, tw->angular.z};
+        memcpy(e->twist3, twist, sizeof twist);
+    }
+    set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
 void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb_sim_result *r)
@@ -877,14 +1228,18 @@ void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb
                    "'%s' is static: it cannot be given a twist or acceleration", e->name);
         return;
     }
+    if (set_accel && twist_nonzero(ac)) {
+        set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED, "accelerations are not simulated");
+        return;
+    }
+    if (sim->scene) {
+        set_state3(sim, e, rq, set_pose, set_twist, r);
+        return;
+    }
     if (set_twist && (tw->linear.z != 0 || tw->angular.x != 0 || tw->angular.y != 0)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
                    "planar entities move in x, y and yaw only (linear.z, angular.x, "
                    "angular.y must be 0)");
-        return;
-    }
-    if (set_accel && twist_nonzero(ac)) {
-        set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED, "accelerations are not simulated");
         return;
     }
     double pose[3];
@@ -977,6 +1332,18 @@ static void footprint_bounds(const pb_footprint *fp, pb_sim_bounds *b)
     b->points[1] = (pb_sim_vec3){hi[0], hi[1], 0.0};
 }
 
+/* Bounds of a scene object in its own frame, as a box [min, max] (metres). */
+static void shape_bounds(const pb_shape *shape, pb_sim_bounds *b)
+{
+    double lo[3], hi[3];
+    scene_shape_box(shape, lo, hi);
+    memset(b, 0, sizeof *b);
+    b->type = PB_SIM_BOUNDS_BOX;
+    b->n_points = 2;
+    b->points[0] = (pb_sim_vec3){lo[0], lo[1], lo[2]};
+    b->points[1] = (pb_sim_vec3){hi[0], hi[1], hi[2]};
+}
+
 void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *r, pb_sim_bounds *bounds)
 {
     memset(bounds, 0, sizeof *bounds);
@@ -985,7 +1352,10 @@ void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *r,
         set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", str(entity));
         return;
     }
-    footprint_bounds(&e->footprint, bounds);
+    if (!sim->scene)
+        footprint_bounds(&e->footprint, bounds);
+    else if (!e->is_arm) /* the robot's extent changes with its joints: TYPE_EMPTY (unbounded) */
+        shape_bounds(&e->shape, bounds);
     set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
@@ -1015,7 +1385,10 @@ void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_
         pb_sim_named_pose *o = &sim->poses[(*n)++];
         *o = (pb_sim_named_pose){
             p->name, p->description, (const char *const *)p->tags.items, p->tags.n, {{0, 0, 0}, 0, 0, 0, 1}};
-        pose_to_msg(p->pose, &o->pose);
+        if (!sim->scene)
+            pose_to_msg(p->pose, &o->pose);
+        else if (!p->n_joints) /* a joint configuration keeps the identity pose */
+            pose3_to_msg(p->pose3, &o->pose);
     }
     *poses = sim->poses;
     set_result(r, PB_SIM_RESULT_OK, NULL);
@@ -1069,7 +1442,10 @@ void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sou
         const sim_robot *robot = &sim->world.robots[i];
         sim->spawnables[i].uri = robot->uri;
         sim->spawnables[i].description = robot->description;
-        footprint_bounds(&robot->footprint, &sim->spawnables[i].spawn_bounds);
+        if (robot->solid)
+            shape_bounds(&robot->shape, &sim->spawnables[i].spawn_bounds);
+        else
+            footprint_bounds(&robot->footprint, &sim->spawnables[i].spawn_bounds);
     }
     *spawnables = sim->spawnables;
     *n = sim->world.n_robots;
@@ -1099,8 +1475,23 @@ static void reset_scopes(pb_sim *sim, unsigned scope, pb_sim_result *r)
         for (size_t i = 0; i < sim->n_entities; i++) {
             sim_entity *e = &sim->entities[i];
             e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+            memset(e->twist3, 0, sizeof e->twist3);
             stop_following(e, FOLLOW_RESET);
             char why[PB_SIM_MESSAGE_SIZE];
+            if (sim->scene) {
+                const bool free_start = e->is_arm ? arm_is_free(sim, e->initial_joints, why, sizeof why)
+                                                  : object_is_free(sim, &e->shape, e->initial_pose3,
+                                                                   e->obstacle, why, sizeof why);
+                if (free_start && e->is_arm)
+                    memcpy(e->joints, e->initial_joints, sizeof e->joints);
+                else if (free_start)
+                    place_object(sim, e, e->initial_pose3);
+                else if (len < sizeof r->error_message)
+                    len += (size_t)snprintf(r->error_message + len, sizeof r->error_message - len,
+                                            "%s'%s' kept its %s: start %s", len ? "; " : "", e->name,
+                                            e->is_arm ? "joints" : "pose", why);
+                continue;
+            }
             const double start[SIM_Q] = {e->initial_pose[0], e->initial_pose[1], e->initial_pose[2],
                                          e->initial_joint2};
             const pb_footprint fp = sim_footprint_at(&e->footprint, start);
@@ -1193,12 +1584,93 @@ static void q_interpolate(const double *a, const double *b, double t, double *ou
         out[k] = k < 2 ? a[k] + t * (b[k] - a[k]) : wrap_angle(a[k] + t * wrap_angle(b[k] - a[k]));
 }
 
+/* A scene object moves under its twist; a step that would collide stops it at the last free
+ * pose on the step (bisection, 12 halvings), as in planar worlds. The check is per step: a
+ * fast object could pass through something thin between two steps. */
+static void step_object(pb_sim *sim, sim_entity *e)
+{
+    bool moving = false;
+    for (int k = 0; k < 6; k++)
+        moving |= e->twist3[k] != 0.0;
+    if (!moving)
+        return;
+    double target[7];
+    scene_twist_pose(e->pose3, e->twist3, sim->dt, target);
+    if (object_is_free(sim, &e->shape, target, e->obstacle, NULL, 0)) {
+        place_object(sim, e, target);
+        return;
+    }
+    double lo = 0.0, hi = 1.0, best[7];
+    memcpy(best, e->pose3, sizeof best);
+    for (int k = 0; k < 12; k++) {
+        const double t = (lo + hi) / 2;
+        double q[7];
+        scene_twist_pose(e->pose3, e->twist3, sim->dt * t, q);
+        if (object_is_free(sim, &e->shape, q, e->obstacle, NULL, 0)) {
+            lo = t;
+            memcpy(best, q, sizeof best);
+        } else {
+            hi = t;
+        }
+    }
+    place_object(sim, e, best);
+    memset(e->twist3, 0, sizeof e->twist3);
+}
+
+/* The scene's robot moves along its path: each step `follow_speed * dt` along the straight
+ * joint-space edge towards the waypoint ahead, the step itself checked with the engine's
+ * (certified) edge check against the obstacles and objects as they are now; a blocked step
+ * stops it at the last free configuration found by bisection (12 halvings). */
+static void step_arm(pb_sim *sim, sim_entity *e)
+{
+    if (!(e->n_path > 0 && e->path_next < e->n_path))
+        return;
+    const size_t dim = (size_t)sim->arm_dim;
+    const double *goal = e->path + dim * e->path_next;
+    const double d = pb_engine_distance(sim->engine, e->joints, goal), reach = e->follow_speed * sim->dt;
+    double target[PB_MAX_DIM];
+    if (d <= reach) {
+        memcpy(target, goal, dim * sizeof *target);
+        e->path_next++;
+    } else {
+        pb_engine_interpolate(sim->engine, e->joints, goal, reach / d, target);
+    }
+    if (pb_engine_visible(sim->engine, e->joints, target)) {
+        memcpy(e->joints, target, dim * sizeof *target);
+    } else {
+        double lo = 0.0, hi = 1.0, best[PB_MAX_DIM];
+        memcpy(best, e->joints, dim * sizeof *best);
+        for (int k = 0; k < 12; k++) {
+            const double t = (lo + hi) / 2;
+            double q[PB_MAX_DIM];
+            pb_engine_interpolate(sim->engine, e->joints, target, t, q);
+            if (pb_engine_visible(sim->engine, e->joints, q)) {
+                lo = t;
+                memcpy(best, q, dim * sizeof *best);
+            } else {
+                hi = t;
+            }
+        }
+        memcpy(e->joints, best, dim * sizeof *best);
+        stop_following(e, FOLLOW_COLLIDED);
+    }
+    if (e->path_next >= e->n_path)
+        stop_following(e, FOLLOW_REACHED); /* no-op when the last motion collided */
+}
+
 /* Move one entity by its twist (or along its path) for one time step. A path is followed
  * along the straight C-space edges between waypoints (the edges the planner and
  * pb_sim_follow_begin() checked). A motion that would collide stops the entity at the last
  * free configuration, found by bisection on the step. */
 static void step_entity(pb_sim *sim, sim_entity *e)
 {
+    if (sim->scene) {
+        if (e->is_arm)
+            step_arm(sim, e);
+        else
+            step_object(sim, e);
+        return;
+    }
     double from[SIM_Q], target[SIM_Q];
     entity_q(e, from);
     const bool following = e->n_path > 0 && e->path_next < e->n_path;
@@ -1482,6 +1954,14 @@ size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *con
         *names = arm_joint_names;
     if (!e)
         return 0;
+    if (sim->scene) {
+        const size_t n = e->is_arm ? (size_t)sim->arm_dim : 0;
+        if (names)
+            *names = sim->arm_joint_names;
+        if (n && values)
+            memcpy(values, e->joints, n * sizeof *values);
+        return n;
+    }
     const size_t n = joints_of(&e->footprint, names);
     if (n && values)
         values[0] = e->footprint.joint2;
@@ -1611,10 +2091,130 @@ static bool path_is_free(pb_sim *sim, const sim_entity *e, const double *from, c
     return ok;
 }
 
+/* "(j1, j2, ...)": a joint vector of the scene's robot. */
+static void format_joints(const double *q, int dim, char *out, size_t size)
+{
+    size_t len = (size_t)snprintf(out, size, "(");
+    for (int i = 0; i < dim && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%.3f", i ? ", " : "", q[i]);
+    if (len < size)
+        snprintf(out + len, size - len, ")");
+}
+
+/* The scene robot's path (`n` rows of arm_dim joints; segment 0 from `from`, none when NULL)
+ * against the engine as it is now, with the engine's edge check (the planners' check). False
+ * with the first blocked segment, where (the first configuration 0.005 rad apart that
+ * collides) and what it hits in `why`. */
+static bool arm_path_is_free(pb_sim *sim, const double *from, const double *path, size_t n, char *why,
+                             size_t size)
+{
+    const size_t dim = (size_t)sim->arm_dim;
+    for (size_t i = from ? 0 : 1; i < n; i++) {
+        const double *a = i == 0 ? from : path + dim * (i - 1), *b = path + dim * i;
+        if (pb_engine_visible(sim->engine, a, b))
+            continue;
+        const double length = pb_engine_distance(sim->engine, a, b);
+        const uint64_t steps = (uint64_t)fmin(fmax(ceil(length / 0.005), 1.0), 1e6);
+        double where[PB_MAX_DIM];
+        char what[PB_SIM_MESSAGE_SIZE], at_q[200], start[32];
+        snprintf(what, sizeof what, "a contact the edge check finds between these configurations");
+        memcpy(where, a, dim * sizeof *where);
+        for (uint64_t k = 0; k <= steps; k++) {
+            pb_engine_interpolate(sim->engine, a, b, (double)k / (double)steps, where);
+            if (!arm_is_free(sim, where, what, sizeof what))
+                break;
+        }
+        format_joints(where, sim->arm_dim, at_q, sizeof at_q);
+        if (i == 0)
+            snprintf(start, sizeof start, "the current joints");
+        else
+            snprintf(start, sizeof start, "waypoint %zu", i - 1);
+        snprintf(why, size, "segment %zu (%.20s to waypoint %zu) is blocked at joints %.60s: %.80s", i, start,
+                 i, at_q, what);
+        return false;
+    }
+    return true;
+}
+
+/* PlanPath for the scene's robot (pb_sim_plan_begin() checked the entity and the planner):
+ * the goal is a named joint configuration or `goal_joints`, and the job plans on an engine of
+ * its own with the scene's objects copied in. */
+static bool arm_plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq, const char *planner,
+                           pb_sim_plan_job **out, pb_sim_plan_response *rs)
+{
+    pb_sim_result *r = &rs->result;
+    const int dim = sim->arm_dim;
+    double goal[PB_MAX_DIM];
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (str(rq->goal_name)[0]) {
+        const sim_named_pose *p = find_named_pose(sim, rq->goal_name);
+        if (!p) {
+            set_result(r, PB_SIM_RESULT_NOT_FOUND, "no named pose '%.100s'", rq->goal_name);
+            return false;
+        }
+        if (!p->n_joints) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                       "named pose '%.100s' is a pose, not a joint configuration of '%s'", p->name, e->name);
+            return false;
+        }
+        memcpy(goal, p->joints, (size_t)dim * sizeof *goal);
+    } else if (rq->n_goal_joints != (size_t)dim) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "goal_joints: '%s' plans its %d joints (%s, ...): give %d values or a goal_name, got %zu",
+                   e->name, dim, sim->arm_joint_names[0], dim, rq->n_goal_joints);
+        return false;
+    } else {
+        for (int k = 0; k < dim; k++) {
+            if (!isfinite(rq->goal_joints[k])) {
+                set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal_joints: values must be finite");
+                return false;
+            }
+            goal[k] = rq->goal_joints[k];
+        }
+    }
+    if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
+        return false;
+    }
+    if (!arm_is_free(sim, goal, why, sizeof why)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
+        rs->outcome = pb_outcome_str(PB_OUTCOME_INVALID_GOAL);
+        return false;
+    }
+    pb_sim_plan_job *job = calloc(1, sizeof *job);
+    pb_diag diag = {0};
+    if (job && !sim->arm_plan) /* the spare engine is out with another plan: load one */
+        pb_engine_load(&sim->arm_plan, "manipulator", sim->world.scene_path, NULL, 0, &diag);
+    if (job && sim->arm_plan) {
+        job->arm_engine = sim->arm_plan;
+        sim->arm_plan = NULL;
+    }
+    if (!job || !job->arm_engine || !(job->entity = sim_strdup(e->name)) ||
+        pb_manipulator_objects_copy(job->arm_engine, sim->engine) != PB_OK) {
+        pb_sim_plan_job_destroy(job);
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%s", diag.message[0] ? diag.message : "out of memory");
+        return false;
+    }
+    job->arm_dim = dim;
+    memcpy(job->arm_start, e->joints, (size_t)dim * sizeof *goal);
+    memcpy(job->arm_goal, goal, (size_t)dim * sizeof *goal);
+    snprintf(job->planner, sizeof job->planner, "%s", planner);
+    job->time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 5.0) : 1.0;
+    job->seed = rq->seed ? rq->seed : 1;
+    job->follow = rq->follow;
+    job->speed = rq->speed > 0 ? rq->speed : ARM_SPEED;
+    job->entity_serial = e->serial;
+    job->world_serial = sim->world_serial;
+    atomic_init(&job->done, 0);
+    *out = job;
+    return true;
+}
+
 void pb_sim_plan_job_destroy(pb_sim_plan_job *job)
 {
     if (!job)
         return;
+    pb_engine_destroy(job->arm_engine);
     pb_engine_destroy(job->map);
     free(job->others);
     free(job->entity);
@@ -1646,6 +2246,17 @@ bool pb_sim_plan_begin(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_j
         set_result(r, PB_SIM_RESULT_NOT_FOUND, "no planner named '%.100s' (planbench list shows them)",
                    planner);
         return false;
+    }
+    if (sim->scene && !e->is_arm) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "'%s' is an object of a manipulator scene: only the robot '%s' plans (objects move by "
+                   "SetEntityState or a twist)",
+                   e->name, sim->world.robot_entity);
+        return false;
+    }
+    if (e->is_arm) {
+        rs->joint_names = sim->arm_joint_names;
+        return arm_plan_begin(sim, e, rq, planner, out, rs);
     }
     double goal[SIM_Q];
     entity_q(e, goal); /* joints not given keep their values */
@@ -1729,7 +2340,17 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
     memset(rs, 0, sizeof *rs);
     pb_sim_result *r = &rs->result;
     const char *const *names;
-    const size_t n_joints = joints_of(&job->footprint, &names);
+    const bool arm = job->arm_engine != NULL;
+    const size_t n_joints = arm ? (size_t)job->arm_dim : joints_of(&job->footprint, &names);
+    const size_t stride = arm ? n_joints : SIM_Q; /* of job->path */
+    if (arm) {
+        names = sim->arm_joint_names;
+        /* the job's engine goes back for the next plan (a world loaded meanwhile has its own) */
+        if (!sim->arm_plan && sim->scene && job->world_serial == sim->world_serial) {
+            sim->arm_plan = job->arm_engine;
+            job->arm_engine = NULL;
+        }
+    }
     rs->outcome = job->outcome ? job->outcome : "";
     rs->cost = job->cost;
     rs->planning_time = job->planning_time;
@@ -1751,9 +2372,12 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        memcpy(path + 3 * i, job->path + SIM_Q * i, 3 * sizeof *path);
+        if (arm) /* the robot's base stays at the world origin: the identity pose */
+            memset(path + 3 * i, 0, 3 * sizeof *path);
+        else
+            memcpy(path + 3 * i, job->path + SIM_Q * i, 3 * sizeof *path);
         for (size_t k = 0; k < n_joints; k++)
-            joints[n_joints * i + k] = job->path[SIM_Q * i + 3 + k];
+            joints[n_joints * i + k] = job->path[stride * i + (arm ? 0 : 3) + k];
     }
     rs->n_path = n;
     if (job->status == PB_ERR_NOT_FOUND) {
@@ -1785,9 +2409,18 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
                    e->name);
         return;
     }
+    if (arm && memcmp(e->joints, job->arm_start, n_joints * sizeof *e->joints) != 0) {
+        char was[200], is[200];
+        format_joints(job->arm_start, job->arm_dim, was, sizeof was);
+        format_joints(e->joints, job->arm_dim, is, sizeof is);
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "'%s' moved while its path was planned (from %.100s to %.100s); plan again", e->name, was,
+                   is);
+        return;
+    }
     double now[SIM_Q];
     entity_q(e, now);
-    if (memcmp(now, job->start, sizeof now) != 0) {
+    if (!arm && memcmp(now, job->start, sizeof now) != 0) {
         char was[96], is[96];
         format_q(&e->footprint, job->start, was, sizeof was);
         format_q(&e->footprint, now, is, sizeof is);
@@ -1796,18 +2429,19 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
         return;
     }
     char why[PB_SIM_MESSAGE_SIZE];
-    if (!path_is_free(sim, e, NULL, job->path, n, why, sizeof why)) {
+    if (arm ? !arm_path_is_free(sim, NULL, job->path, n, why, sizeof why)
+            : !path_is_free(sim, e, NULL, job->path, n, why, sizeof why)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
                    "an entity moved into the path while it was planned: %s", why);
         return;
     }
     if (job->follow) {
-        double *copy = realloc(e->path, n * SIM_Q * sizeof *copy);
+        double *copy = realloc(e->path, n * stride * sizeof *copy);
         if (!copy) {
             set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
             return;
         }
-        memcpy(copy, job->path, n * SIM_Q * sizeof *copy);
+        memcpy(copy, job->path, n * stride * sizeof *copy);
         e->path = copy;
         e->n_path = n;
         e->path_next = 1;
@@ -1845,6 +2479,106 @@ static sim_entity *find_follower(pb_sim *sim, uint64_t goal)
     return NULL;
 }
 
+/* Length of the rest of entity e's path from where it is, in its C-space's metric. */
+static double path_remaining(pb_sim *sim, const sim_entity *e)
+{
+    double left = 0.0, now[SIM_Q];
+    if (e->is_arm) {
+        const size_t dim = (size_t)sim->arm_dim;
+        const double *from = e->joints;
+        for (size_t i = e->path_next; i < e->n_path; i++) {
+            left += pb_engine_distance(sim->engine, from, e->path + dim * i);
+            from = e->path + dim * i;
+        }
+        return left;
+    }
+    entity_q(e, now);
+    const double *from = now;
+    for (size_t i = e->path_next; i < e->n_path; i++) {
+        left += q_distance(&e->footprint, from, e->path + SIM_Q * i);
+        from = e->path + SIM_Q * i;
+    }
+    return left;
+}
+
+/* Start `goal` making `e` follow `path` (`n` rows of `stride` values, owned by the entity
+ * from here on) at `speed` from `now`: waypoints where it is at its start are skipped. */
+static void start_following(pb_sim *sim, sim_entity *e, double *path, size_t n, size_t stride, double speed,
+                            const double *now, uint64_t *goal)
+{
+    const bool arm = e->is_arm;
+    free(e->path);
+    e->path = path;
+    e->n_path = n;
+    e->path_next = 0;
+    /* a PlanPath path starts at the current configuration: no step is spent reaching it */
+    while (e->path_next + 1 < e->n_path &&
+           (arm ? pb_engine_distance(sim->engine, path + stride * e->path_next, now)
+                : q_distance(&e->footprint, path + stride * e->path_next, now)) < 1e-9)
+        e->path_next++;
+    e->follow_speed = speed;
+    e->follow_id = ++sim->next_follow_id;
+    e->follow_end = FOLLOW_ON;
+    e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+    *goal = e->follow_id;
+}
+
+/* FollowPath for the scene's robot (the checks every entity shares are done): the
+ * waypoints' joints are the rows of `joints` (one value per planned joint; the poses, the
+ * base's, are not read), every waypoint and segment checked against the scene now. */
+static bool arm_follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq,
+                             const double *joints, size_t n_given, uint64_t *goal, pb_sim_result *r)
+{
+    const size_t dim = (size_t)sim->arm_dim;
+    if (!e->is_arm) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "'%s' is an object of a manipulator scene: only the robot '%s' follows paths", e->name,
+                   sim->world.robot_entity);
+        return false;
+    }
+    if (n_given != dim || !joints) {
+        set_result(
+            r, PB_SIM_RESULT_OPERATION_FAILED,
+            "joint values: '%s' needs its %zu joints per waypoint (joint_positions), got %zu per waypoint",
+            e->name, dim, n_given);
+        return false;
+    }
+    char why[PB_SIM_MESSAGE_SIZE];
+    for (size_t i = 0; i < rq->n_path; i++) {
+        bool ok = true;
+        for (size_t k = 0; k < dim; k++)
+            ok = ok && isfinite(joints[dim * i + k]);
+        if (!ok)
+            snprintf(why, sizeof why, "joint values must be finite");
+        if (!ok || !arm_is_free(sim, joints + dim * i, why, sizeof why)) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "waypoint %zu: %s", i, why);
+            return false;
+        }
+    }
+    if (!arm_path_is_free(sim, e->joints, joints, rq->n_path, why, sizeof why)) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%s", why);
+        return false;
+    }
+    const double speed = rq->speed > 0 ? rq->speed : ARM_SPEED;
+    double length = 0.0;
+    for (size_t i = 0; i < rq->n_path; i++)
+        length += pb_engine_distance(sim->engine, i ? joints + dim * (i - 1) : e->joints, joints + dim * i);
+    if (length / (speed * sim->dt) + (double)rq->n_path > (double)MAX_ACTION_STEPS) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path takes more than %llu steps at %g per second",
+                   (unsigned long long)MAX_ACTION_STEPS, speed);
+        return false;
+    }
+    double *path = malloc(rq->n_path * dim * sizeof *path);
+    if (!path) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
+        return false;
+    }
+    memcpy(path, joints, rq->n_path * dim * sizeof *path);
+    start_following(sim, e, path, rq->n_path, dim, speed, e->joints, goal);
+    set_result(r, PB_SIM_RESULT_OK, NULL);
+    return true;
+}
+
 bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *rq, uint64_t *goal, pb_sim_result *r)
 {
     return pb_sim_follow_begin_joints(sim, rq, NULL, 0, goal, r);
@@ -1873,6 +2607,8 @@ bool pb_sim_follow_begin_joints(pb_sim *sim, const pb_sim_follow_request *rq, co
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path is empty");
         return false;
     }
+    if (sim->scene)
+        return arm_follow_begin(sim, e, rq, joints, n_given, goal, r);
     const size_t n_joints = joints_of(&e->footprint, NULL);
     if (n_given != 0 && (n_given != n_joints || !joints)) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
@@ -1926,18 +2662,7 @@ bool pb_sim_follow_begin_joints(pb_sim *sim, const pb_sim_follow_request *rq, co
         free(path);
         return false;
     }
-    free(e->path);
-    e->path = path;
-    e->n_path = rq->n_path;
-    e->path_next = 0;
-    /* a PlanPath path starts at the current configuration: no step is spent reaching it */
-    while (e->path_next + 1 < e->n_path && q_distance(&e->footprint, path + SIM_Q * e->path_next, now) < 1e-9)
-        e->path_next++;
-    e->follow_speed = speed;
-    e->follow_id = ++sim->next_follow_id;
-    e->follow_end = FOLLOW_ON;
-    e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
-    *goal = e->follow_id;
+    start_following(sim, e, path, rq->n_path, SIM_Q, speed, now, goal);
     set_result(r, PB_SIM_RESULT_OK, NULL);
     return true;
 }
@@ -1953,16 +2678,12 @@ pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follo
         return PB_SIM_FOLLOW_STOPPED;
     }
     if (fb) {
-        double left = 0.0, now[SIM_Q];
-        entity_q(e, now);
-        const double *from = now;
-        for (size_t i = e->path_next; i < e->n_path; i++) {
-            left += q_distance(&e->footprint, from, e->path + SIM_Q * i);
-            from = e->path + SIM_Q * i;
-        }
         fb->waypoint = (uint32_t)(e->n_path > 0 ? e->path_next : 0);
-        fb->distance_remaining = left;
-        pose_to_msg(e->pose, &fb->pose);
+        fb->distance_remaining = path_remaining(sim, e);
+        if (sim->scene)
+            pose3_to_msg(e->pose3, &fb->pose);
+        else
+            pose_to_msg(e->pose, &fb->pose);
         fb->n_joints = (uint32_t)pb_sim_get_entity_joints(sim, e->name, NULL, fb->joints);
     }
     if (e->n_path > 0 && e->follow_end == FOLLOW_ON) {
@@ -1980,9 +2701,16 @@ pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follo
         set_result(r, PB_SIM_RESULT_OK, NULL);
         return PB_SIM_FOLLOW_REACHED;
     }
+    const char *reason = e->follow_end < sizeof reasons / sizeof reasons[0] ? reasons[e->follow_end] : "?";
+    if (e->is_arm) {
+        char at_q[200];
+        format_joints(e->joints, sim->arm_dim, at_q, sizeof at_q);
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' stopped following: %s at joints %.150s", e->name,
+                   reason, at_q);
+        return PB_SIM_FOLLOW_STOPPED;
+    }
     set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' stopped following: %s at (%.3f, %.3f, %.3f)", e->name,
-               e->follow_end < sizeof reasons / sizeof reasons[0] ? reasons[e->follow_end] : "?", e->pose[0],
-               e->pose[1], e->pose[2]);
+               reason, e->pose[0], e->pose[1], e->pose[2]);
     return PB_SIM_FOLLOW_STOPPED;
 }
 

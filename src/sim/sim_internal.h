@@ -2,6 +2,7 @@
 #ifndef PB_SIM_INTERNAL_H
 #define PB_SIM_INTERNAL_H
 
+#include "io/urdf.h"
 #include "planbench/planbench.h"
 #include "planbench/sim.h"
 
@@ -19,6 +20,8 @@ typedef struct sim_robot {
     uint8_t category;
     sim_strings tags;
     pb_footprint footprint;
+    bool solid;     /* a 3-D object (<box>, <cylinder>, <sphere>) for manipulator scenes */
+    pb_shape shape; /* solid: its type and size (metres), centred on its frame */
 } sim_robot;
 
 typedef struct sim_named_pose {
@@ -27,6 +30,11 @@ typedef struct sim_named_pose {
     sim_strings tags;
     double pose[3];
     pb_sim_bounds bounds;
+    /* manipulator scenes: a 6-DoF pose (x, y, z, qx, qy, qz, qw; metres), or joint values of
+     * the scene's robot (n_joints > 0) */
+    double pose3[7];
+    double joints[PB_MAX_DIM];
+    int n_joints;
 } sim_named_pose;
 
 /** An entity the world file places at load time. */
@@ -34,6 +42,7 @@ typedef struct sim_world_entity {
     char *name;
     size_t robot; /* index into the world's robots */
     double pose[3];
+    double pose3[7]; /* manipulator scenes */
     bool is_static;
 } sim_world_entity;
 
@@ -43,7 +52,9 @@ typedef struct sim_world {
     char *uri;
     char *description;
     sim_strings tags;
-    char *map_path; /* resolved */
+    char *map_path;     /* resolved; NULL for a manipulator scene */
+    char *scene_path;   /* a manipulator <world> file, resolved; NULL for a map */
+    char *robot_entity; /* scenes: the name of the robot's entity */
     sim_robot *robots;
     size_t n_robots;
     sim_named_pose *poses;
@@ -75,6 +86,23 @@ sim_load_error sim_robot_parse(sim_robot *robot, const char *xml, size_t size, c
 void sim_robot_finish(sim_robot *robot);
 void sim_strings_finish(sim_strings *s);
 char *sim_strdup(const char *s);
+
+/* ---- manipulator scenes (scene.c): 6-DoF poses are 7 values, x, y, z (metres) and a unit
+ * quaternion qx, qy, qz, qw ---- */
+
+/** Hamilton product a b of quaternions (x, y, z, w). */
+void scene_quat_mul(const double *a, const double *b, double *out);
+/** `q` scaled to norm 1 (identity for 0). */
+void scene_normalize(const double *q, double *out);
+/** The rotation matrix and translation of a pose. */
+pb_pose scene_pose_of(const double *pose);
+/** `local` given in the frame of `ref`, in the world. */
+void scene_compose(const double *ref, const double *local, double *out);
+/** `pose` moved for `dt` seconds under `twist` (linear x, y, z in m/s, angular x, y, z in rad/s,
+ * both in the world frame; the rotation is about the pose's position). */
+void scene_twist_pose(const double *pose, const double *twist, double dt, double *out);
+/** Axis-aligned box of a box, cylinder or sphere in its own frame. */
+void scene_shape_box(const pb_shape *shape, double *lo, double *hi);
 
 /* ---- an entity's C-space (plan.c): the planners' view of one entity ----
  *
@@ -141,10 +169,15 @@ struct pb_sim_plan_job {
     char *entity;
     uint64_t entity_serial, world_serial;
     volatile int cancel; /* set by pb_sim_plan_cancel(), read by the planner */
+    /* manipulator scenes: the robot plans in the joint space of its own engine, loaded from
+     * the scene's world, into which the scene's objects were copied when the job began */
+    pb_engine *arm_engine;
+    int arm_dim;
+    double arm_start[PB_MAX_DIM], arm_goal[PB_MAX_DIM];
     /* outputs, written by the run */
     pb_status status;
     const char *outcome;
-    double *path; /* n_path configurations of SIM_Q values */
+    double *path; /* n_path configurations of SIM_Q values (arm_dim for the scene's robot) */
     size_t n_path;
     double cost, planning_time;
     char why[PB_SIM_MESSAGE_SIZE];

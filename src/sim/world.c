@@ -104,6 +104,25 @@ static bool split_tags(const char *text, sim_strings *out)
     return true;
 }
 
+/* Exactly `n` finite numbers separated by spaces or commas ("0.1 0.2 0.3", "0.1,0.2,0.3"); at
+ * most `n` when `up_to`. Returns how many, -1 when that is not what `text` holds. */
+static int parse_list(const char *text, double *out, int n, bool up_to)
+{
+    int k = 0;
+    for (const char *p = text;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',')
+            p++;
+        if (*p == '\0')
+            return k == n || (up_to && k > 0) ? k : -1;
+        char *end;
+        const double v = k < n ? strtod(p, &end) : NAN;
+        if (k == n || end == p || !isfinite(v))
+            return -1;
+        out[k++] = v;
+        p = end;
+    }
+}
+
 static bool name_is(const xmlNode *node, const char *name)
 {
     return node->type == XML_ELEMENT_NODE && strcmp((const char *)node->name, name) == 0;
@@ -177,8 +196,30 @@ static sim_load_error robot_from_node(sim_robot *robot, const xmlNode *root, cha
         if (n->type != XML_ELEMENT_NODE)
             continue;
         pb_footprint *fp = &robot->footprint;
+        pb_shape *shape = &robot->shape;
         bool ok = true;
-        if (name_is(n, "disc")) {
+        if (name_is(n, "box") || name_is(n, "cylinder") || name_is(n, "sphere")) {
+            /* a 3-D object for manipulator scenes: sizes in metres, centred on its frame */
+            robot->solid = true;
+            shape->origin = (pb_pose){.r = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
+            if (name_is(n, "box")) {
+                char *size = attr(n, "size");
+                shape->type = PB_SHAPE_BOX;
+                ok = size && parse_list(size, shape->size, 3, false) == 3;
+                free(size);
+            } else if (name_is(n, "cylinder")) {
+                shape->type = PB_SHAPE_CYLINDER;
+                ok = attr_double(n, "radius", -1, &shape->size[0]) &&
+                     attr_double(n, "length", -1, &shape->size[1]);
+                shape->size[2] = 1.0;
+            } else {
+                shape->type = PB_SHAPE_SPHERE;
+                ok = attr_double(n, "radius", -1, &shape->size[0]);
+                shape->size[1] = shape->size[2] = 1.0;
+            }
+            for (int i = 0; i < 3; i++)
+                ok = ok && shape->size[i] > 0 && isfinite(shape->size[i]);
+        } else if (name_is(n, "disc")) {
             fp->type = PB_FOOTPRINT_DISC;
             ok = attr_double(n, "radius", -1, &fp->radius) && fp->radius > 0;
         } else if (name_is(n, "rect")) {
@@ -209,7 +250,9 @@ static sim_load_error robot_from_node(sim_robot *robot, const xmlNode *root, cha
     }
     if (shapes != 1) {
         set_message(message, message_size,
-                    "<simrobot name=\"%s\"> needs exactly one of <disc>, <rect>, <arm>", robot->name);
+                    "<simrobot name=\"%s\"> needs exactly one of <disc>, <rect>, <arm> (planar) or <box>, "
+                    "<cylinder>, <sphere> (3-D)",
+                    robot->name);
         err = SIM_LOAD_PARSE;
     }
 done:
@@ -268,6 +311,8 @@ void sim_world_finish(sim_world *world)
     free(world->uri);
     free(world->description);
     free(world->map_path);
+    free(world->scene_path);
+    free(world->robot_entity);
     sim_strings_finish(&world->tags);
     for (size_t i = 0; i < world->n_robots; i++)
         sim_robot_finish(&world->robots[i]);
@@ -343,10 +388,45 @@ static bool read_pose(const xmlNode *n, double *pose)
            attr_double(n, "yaw", 0, &pose[2]) && isfinite(pose[0]) && isfinite(pose[1]);
 }
 
+/* A 6-DoF pose from xyz="x y z" (metres) and rpy="r p y" (radians, fixed axes as URDF's
+ * <origin>) or quat="x y z w" (normalised): x, y, z, qx, qy, qz, qw into `pose`. */
+static bool read_pose3(const xmlNode *n, double *pose)
+{
+    char *xyz = attr(n, "xyz"), *rpy = attr(n, "rpy"), *quat = attr(n, "quat");
+    double r[3] = {0, 0, 0}, q[4] = {0, 0, 0, 1};
+    const bool has_quat = quat && quat[0];
+    bool ok = xyz && rpy && quat && parse_list(xyz, pose, 3, false) == 3 && !(rpy[0] && has_quat);
+    if (ok && rpy[0])
+        ok = parse_list(rpy, r, 3, false) == 3;
+    if (ok && has_quat)
+        ok = parse_list(quat, q, 4, false) == 4;
+    free(xyz);
+    free(rpy);
+    free(quat);
+    if (!ok)
+        return false;
+    if (!has_quat) { /* q = qz(yaw) qy(pitch) qx(roll) */
+        const double cr = cos(r[0] / 2), sr = sin(r[0] / 2), cp = cos(r[1] / 2), sp = sin(r[1] / 2),
+                     cy = cos(r[2] / 2), sy = sin(r[2] / 2);
+        q[0] = sr * cp * cy - cr * sp * sy;
+        q[1] = cr * sp * cy + sr * cp * sy;
+        q[2] = cr * cp * sy - sr * sp * cy;
+        q[3] = cr * cp * cy + sr * sp * sy;
+    }
+    const double norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int i = 0; i < 3; i++)
+        ok = ok && isfinite(pose[i]) && isfinite(r[i]);
+    if (!ok || !(norm > 1e-9) || !isfinite(norm))
+        return false;
+    for (int i = 0; i < 4; i++)
+        pose[3 + i] = q[i] / norm;
+    return true;
+}
+
 static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const char *base_dir,
                                       const char *robots_dir, bool strict, char *message, size_t message_size)
 {
-    size_t cap_robots = 0, cap_poses = 0, cap_entities = 0;
+    size_t cap_robots = 0, cap_poses = 0, cap_entities = 0, n_planar = 0, n_3d = 0;
     sim_load_error err = SIM_LOAD_OK;
     w->name = attr(root, "name");
     w->description = attr(root, "description");
@@ -359,8 +439,9 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
     for (const xmlNode *n = root->children; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        if (name_is(n, "map")) {
-            char *image = attr(n, "image");
+        if (name_is(n, "map") || name_is(n, "scene")) {
+            const bool scene = name_is(n, "scene");
+            char *image = attr(n, scene ? "world" : "image");
             if (!image)
                 goto nomem;
             char path[8200];
@@ -369,12 +450,25 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
             else
                 snprintf(path, sizeof path, "%.4000s/%.4000s", base_dir, image);
             free(image);
-            free(w->map_path);
-            w->map_path = sim_strdup(path);
-            if (!w->map_path)
+            char **target = scene ? &w->scene_path : &w->map_path;
+            free(*target);
+            *target = sim_strdup(path);
+            if (!*target)
                 goto nomem;
+            if (scene) {
+                free(w->robot_entity);
+                w->robot_entity = attr(n, "robot");
+                if (!w->robot_entity)
+                    goto nomem;
+                if (!w->robot_entity[0]) {
+                    free(w->robot_entity);
+                    if (!(w->robot_entity = sim_strdup("robot")))
+                        goto nomem;
+                }
+            }
             if (access(path, R_OK) != 0) {
-                set_message(message, message_size, "map image %s not found", path);
+                set_message(message, message_size, "%s %s not found", scene ? "scene world" : "map image",
+                            path);
                 return SIM_LOAD_MISSING_ASSET;
             }
         } else if (name_is(n, "spawnable")) {
@@ -400,9 +494,31 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
                 goto nomem;
             }
             free(ptags);
-            if (!p->name[0] || !read_pose(n, p->pose)) {
+            char *joints = attr(n, "joints");
+            if (!joints)
+                goto nomem;
+            xmlChar *xyz = xmlGetProp(n, (const xmlChar *)"xyz");
+            bool ok = p->name[0] != '\0';
+            if (joints[0]) { /* a configuration of a scene's robot */
+                p->n_joints = parse_list(joints, p->joints, PB_MAX_DIM, true);
+                for (int k = 0; k < p->n_joints; k++)
+                    ok = ok && isfinite(p->joints[k]);
+                ok = ok && p->n_joints > 0;
+                n_3d++;
+            } else if (xyz) {
+                ok = ok && read_pose3(n, p->pose3);
+                n_3d++;
+            } else {
+                ok = ok && read_pose(n, p->pose);
+                n_planar++;
+            }
+            free(joints);
+            xmlFree(xyz);
+            if (!ok) {
                 set_message(message, message_size,
-                            "<named_pose> needs a name and finite x, y (yaw optional)");
+                            "<named_pose name=\"%s\"> needs a name and finite x, y (yaw optional), or "
+                            "xyz (rpy or quat optional), or joints",
+                            p->name);
                 return SIM_LOAD_PARSE;
             }
             for (const xmlNode *c = n->children; c; c = c->next)
@@ -427,11 +543,18 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
             for (size_t i = 0; i < w->n_robots; i++)
                 if (strcmp(w->robots[i].name, robot) == 0)
                     e->robot = i;
-            if (e->robot == SIZE_MAX || !e->name[0] || !read_pose(n, e->pose)) {
+            xmlChar *xyz = xmlGetProp(n, (const xmlChar *)"xyz");
+            const bool pose_ok = xyz ? read_pose3(n, e->pose3) : read_pose(n, e->pose);
+            if (xyz)
+                n_3d++;
+            else
+                n_planar++;
+            xmlFree(xyz);
+            if (e->robot == SIZE_MAX || !e->name[0] || !pose_ok) {
                 set_message(
                     message, message_size,
-                    "<entity name=\"%s\">: needs a name, finite x, y and a robot listed by an earlier "
-                    "<spawnable> (got \"%s\")",
+                    "<entity name=\"%s\">: needs a name, finite x, y (or xyz) and a robot listed by an "
+                    "earlier <spawnable> (got \"%s\")",
                     e->name, robot);
                 free(robot);
                 return SIM_LOAD_PARSE;
@@ -442,8 +565,21 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
             return SIM_LOAD_UNSUPPORTED;
         }
     }
-    if (!w->map_path) {
-        set_message(message, message_size, "<simworld> needs a <map image=\"...\"/>");
+    if (!w->map_path == !w->scene_path) {
+        set_message(message, message_size,
+                    "<simworld> needs one <map image=\"...\"/> or one <scene world=\"...\"/>, not both");
+        return SIM_LOAD_PARSE;
+    }
+    /* a scene is 3-D throughout, a map planar throughout */
+    size_t wrong_robots = 0;
+    for (size_t i = 0; i < w->n_robots; i++)
+        wrong_robots += w->robots[i].solid != (w->scene_path != NULL);
+    if (w->scene_path ? n_planar || wrong_robots : n_3d || wrong_robots) {
+        set_message(message, message_size,
+                    w->scene_path
+                        ? "a <scene> world takes 3-D spawnables (<box>, <cylinder>, <sphere>) and "
+                          "poses in xyz (or joints), not planar ones"
+                        : "a <map> world takes planar spawnables and x, y, yaw poses, not 3-D ones");
         return SIM_LOAD_PARSE;
     }
     if (!w->name[0]) {

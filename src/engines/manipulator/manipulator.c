@@ -36,6 +36,7 @@
  * continuous joints the short way round. */
 #include "engines/manipulator/manipulator.h"
 #include "engines/manipulator/fcl_shim.h"
+#include "engines/manipulator/objects.h"
 #include "io/mesh.h"
 #include "io/world.h"
 #include "checkers/interpolate.h"
@@ -105,6 +106,10 @@ typedef struct manipulator {
     char **obstacle_names;
     obstacle_bound *obstacle_bounds;
     size_t n_obstacles;
+    /* the world's obstacles come first and are owned here; the dynamic objects (objects.c)
+     * follow them, their geometries and names borrowed from `objects` */
+    size_t n_static_obstacles;
+    manipulator_objects *objects;
     sphere_node *nodes; /* every shape's sphere tree */
     size_t n_nodes, cap_nodes;
     double *leaf_points; /* 3 coordinates each, shape frame */
@@ -879,9 +884,11 @@ static _Thread_local cached_axis axis_cache[AXIS_CACHE];
 
 /* A lower bound on the distance of self pair p (shapes sa at pa, sb at pb): the gap between
  * their supports along an axis (the hulls of the trees' pieces are apart by at least that
- * along any unit axis), the best of a few axes, starting from the cached one. */
+ * along any unit axis), the best of a few axes, starting from the cached one. It stops at
+ * the first axis whose gap reaches `enough`: the caller needs no more, and the cached axis
+ * mostly does (bench_mbm bookshelf_thin:89: 7 rounds a call on average without the stop). */
 static double pair_axis_bound(const manipulator *m, size_t p, const robot_shape *sa, const pb_pose *pa,
-                              const robot_shape *sb, const pb_pose *pb)
+                              const robot_shape *sb, const pb_pose *pb, double enough)
 {
     cached_axis *cache = &axis_cache[p % AXIS_CACHE];
     double u[3];
@@ -918,6 +925,8 @@ static double pair_axis_bound(const manipulator *m, size_t p, const robot_shape 
         if (gap > best) {
             best = gap;
             memcpy(best_u, u, sizeof u);
+            if (best >= enough)
+                break;
         }
         transform_point(pa, xa, wa);
         transform_point(pb, xb, wb);
@@ -1011,7 +1020,7 @@ static bool pair_collides(const manipulator *m, const pb_pose *poses, size_t p)
     const robot_shape *sa = &m->shapes[a], *sb = &m->shapes[b];
     if (shape_pair_bound(m, sa, &poses[a], sb, &poses[b], TOUCH, TOUCH, PAIR_BUDGET) >= TOUCH)
         return false;
-    if (pair_axis_bound(m, p, sa, &poses[a], sb, &poses[b]) >= TOUCH)
+    if (pair_axis_bound(m, p, sa, &poses[a], sb, &poses[b], TOUCH) >= TOUCH)
         return false;
     query_counts.fcl_collide++;
     return pbf_collide(sa->geometry, poses[a].r, poses[a].t, sb->geometry, poses[b].r, poses[b].t);
@@ -1135,6 +1144,12 @@ static bool compute_sweep(manipulator *m)
     return true;
 }
 
+/* Edges of robots with at most this many shapes, obstacles (CULL_OBSTACLES) and self pairs
+ * are culled before they are certified (cull_edge()). */
+#define CULL_SHAPES    64
+#define CULL_OBSTACLES 64
+#define CULL_PAIRS     256
+
 /* One edge being certified: q(t) = a + t delta for t in [0, 1]. */
 typedef struct sweep_edge {
     const manipulator *m;
@@ -1144,6 +1159,11 @@ typedef struct sweep_edge {
     double step_min;          /* t-length of edge_tolerance at the fastest shape */
     double gap_min;           /* t-length of 1e-7 m at the fastest shape */
     pb_engine_counters *counters;
+    /* Culling (cull_edge()): obstacle o can touch shape s somewhere on the edge only if bit o
+     * of near_obstacles[s] is set, self pair p only if bit p of near_pairs is. */
+    bool culled;
+    uint64_t near_obstacles[CULL_SHAPES];
+    uint64_t near_pairs[CULL_PAIRS / 64];
 } sweep_edge;
 
 /* The t-distance a clearance of `distance` metres certifies at `speed` (metres per unit t),
@@ -1161,6 +1181,9 @@ static double needed_distance(double reach, double speed)
     return (reach * speed + 1e-6) / (1.0 - 1e-5);
 }
 
+/* Up to this many obstacles, shape_reach() takes them nearest first. */
+#define REACH_SORTED 64
+
 /* How far shape s at `pose` certifies, at most `want`; false when it touches an obstacle.
  * Per obstacle: the sphere tree's bound, capped at the distance `want` needs; FCL's exact
  * distance (capped too) only where the spheres certify less than a fraction of that and
@@ -1172,8 +1195,35 @@ static bool shape_reach(const sweep_edge *e, size_t s, const pb_pose *pose, doub
     const robot_shape *shape = &m->shapes[s];
     const double v = e->speed[s];
     double rs = want;
-    for (size_t o = 0; o < m->n_obstacles; o++) {
+    /* The obstacles nearest the shape's bounding sphere first: the nearest mostly limits the
+     * reach, and the smaller reach it leaves makes the other queries cheaper; once the sphere
+     * is as far from the next obstacle as the reach needs, it is from all the rest too. */
+    uint8_t order[REACH_SORTED];
+    double root_gap[REACH_SORTED];
+    const bool sorted = m->n_obstacles <= REACH_SORTED;
+    size_t n_sorted = 0;
+    if (sorted) {
+        double rc[3];
+        transform_point(pose, m->nodes[shape->tree].c, rc);
+        const double rr = m->nodes[shape->tree].r;
+        for (size_t o = 0; o < m->n_obstacles; o++) {
+            if (e->culled && !(e->near_obstacles[s] >> o & 1))
+                continue;
+            const double gap = obstacle_distance(&m->obstacle_bounds[o], rc) - rr;
+            size_t j = n_sorted++;
+            for (; j > 0 && root_gap[j - 1] > gap; j--) {
+                root_gap[j] = root_gap[j - 1];
+                order[j] = order[j - 1];
+            }
+            root_gap[j] = gap;
+            order[j] = (uint8_t)o;
+        }
+    }
+    for (size_t k = 0; k < (sorted ? n_sorted : m->n_obstacles); k++) {
+        const size_t o = sorted ? order[k] : k;
         const double need = needed_distance(rs, v);
+        if (sorted && root_gap[k] >= need)
+            break;
         const double enough = min2(m->sphere_trust * need, m->sphere_near);
         bool inside = false;
         double d = shape_obstacle_bound(m, shape, pose, &m->obstacle_bounds[o], need, enough, &inside);
@@ -1219,7 +1269,7 @@ static bool pair_reach(const sweep_edge *e, size_t p, const pb_pose *poses, doub
      * bookshelf_thin:89: below 0.9 need rather than below `enough` took a sixth fewer
      * states for the same time per state) */
     if (bound < AXIS_WANTED * need)
-        bound = max2(bound, min2(need, pair_axis_bound(m, p, sa, pa, sb, pb)));
+        bound = max2(bound, min2(need, pair_axis_bound(m, p, sa, pa, sb, pb, need)));
     double rs = bound >= need ? want : certified_reach(bound, v);
     if (bound < enough) { /* bound is no bound then: see shape_pair_bound() */
         const pbf_geometry *ga = sa->hull ? sa->hull : sa->geometry, *gb = sb->hull ? sb->hull : sb->geometry;
@@ -1275,6 +1325,8 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
         r = rs;
     }
     for (size_t p = 0; p < m->n_pairs; p++) {
+        if (e->culled && !(e->near_pairs[p / 64] >> (p % 64) & 1))
+            continue;
         double v = 0.0;
         for (int i = 0; i < m->dim; i++)
             v += m->pair_sweep[p * (size_t)m->dim + (size_t)i] * fabs(e->delta[i]);
@@ -1289,6 +1341,43 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
     }
     *reach = r;
     return true;
+}
+
+/* Which obstacles and self pairs can touch on the edge at all: every point of shape s stays
+ * within speed[s] of where it is at t = 0, so inside the root sphere grown by that; an
+ * obstacle farther from the sphere's centre than that radius, or a pair whose root spheres
+ * are farther apart than the pair's relative motion, never touches, and is skipped at every
+ * t of the edge. Only for moving shapes and pairs: the others are checked in full at t = 0. */
+static void cull_edge(sweep_edge *e)
+{
+    const manipulator *m = e->m;
+    e->culled = false;
+    if (m->n_shapes > CULL_SHAPES || m->n_obstacles > CULL_OBSTACLES || m->n_pairs > CULL_PAIRS)
+        return;
+    pb_pose poses[CULL_SHAPES];
+    shape_poses(m, e->a, poses);
+    double c[CULL_SHAPES][3];
+    for (size_t s = 0; s < m->n_shapes; s++) {
+        transform_point(&poses[s], m->nodes[m->shapes[s].tree].c, c[s]);
+        e->near_obstacles[s] = 0;
+        const double reach = m->nodes[m->shapes[s].tree].r + e->speed[s] * (1.0 + 1e-9) + 1e-9;
+        for (size_t o = 0; o < m->n_obstacles; o++)
+            if (!(obstacle_distance(&m->obstacle_bounds[o], c[s]) > reach))
+                e->near_obstacles[s] |= UINT64_C(1) << o;
+    }
+    memset(e->near_pairs, 0, sizeof e->near_pairs);
+    for (size_t p = 0; p < m->n_pairs; p++) {
+        const uint32_t a = m->pairs[p][0], b = m->pairs[p][1];
+        double v = 0.0;
+        for (int i = 0; i < m->dim; i++)
+            v += m->pair_sweep[p * (size_t)m->dim + (size_t)i] * fabs(e->delta[i]);
+        const double dx = c[a][0] - c[b][0], dy = c[a][1] - c[b][1], dz = c[a][2] - c[b][2];
+        const double gap =
+            sqrt(dx * dx + dy * dy + dz * dz) - m->nodes[m->shapes[a].tree].r - m->nodes[m->shapes[b].tree].r;
+        if (v == 0.0 || !(gap > v * (1.0 + 1e-9) + 1e-9))
+            e->near_pairs[p / 64] |= UINT64_C(1) << (p % 64);
+    }
+    e->culled = true;
 }
 
 /* Certify the open interval (lo, hi) of t depth-first (when the breadth-first queue is
@@ -1345,6 +1434,7 @@ static bool visible_certified(const manipulator *m, const double *a, const doubl
     /* gaps between certified stretches narrower than this are rounding: no point moves
      * 1e-7 m across one, and certified_reach() keeps 1e-6 m to spare */
     e.gap_min = fastest > 0.0 ? 1e-7 / fastest : 1.0;
+    cull_edge(&e);
     double r0, r1;
     if (!edge_clearance(&e, 0.0, 1.0, true, &r0))
         return false;
@@ -1490,10 +1580,11 @@ static void destroy(void *self)
         pbf_geometry_destroy(m->shapes[s].hull);
         free(m->shapes[s].vertices);
     }
-    for (size_t o = 0; o < m->n_obstacles; o++) {
+    for (size_t o = 0; o < m->n_static_obstacles; o++) {
         pbf_geometry_destroy(m->obstacles[o]);
         free(m->obstacle_names[o]);
     }
+    manipulator_objects_destroy(m->objects);
     free(m->obstacle_bounds);
     free(m->nodes);
     free(m->leaf_points);
@@ -2066,6 +2157,34 @@ done:
     return st;
 }
 
+/* The cheap bounds' view of obstacle `geometry`, of `shape` at `pose` (see
+ * obstacle_signed_distance). */
+static void set_obstacle_bound(obstacle_bound *bound, const pb_shape *shape, const pb_pose *pose,
+                               const pbf_geometry *geometry)
+{
+    memset(bound, 0, sizeof *bound);
+    bound->type = shape->type;
+    memcpy(bound->r, pose->r, sizeof bound->r);
+    memcpy(bound->t, pose->t, sizeof bound->t);
+    if (shape->type == PB_SHAPE_BOX) {
+        for (int i = 0; i < 3; i++)
+            bound->half[i] = 0.5 * shape->size[i];
+    } else if (shape->type == PB_SHAPE_CYLINDER) {
+        bound->half[0] = shape->size[0];
+        bound->half[1] = 0.5 * shape->size[1];
+    } else if (shape->type == PB_SHAPE_SPHERE) {
+        bound->half[0] = shape->size[0];
+    }
+    double lo[3], hi[3], local[3], r2 = 0.0;
+    pbf_geometry_local_aabb(geometry, lo, hi);
+    for (int i = 0; i < 3; i++) {
+        local[i] = 0.5 * (lo[i] + hi[i]);
+        r2 += 0.25 * (hi[i] - lo[i]) * (hi[i] - lo[i]);
+    }
+    transform_point(pose, local, bound->center);
+    bound->radius = sqrt(r2) * (1.0 + 1e-9) + 1e-9;
+}
+
 static pb_status build_environment(manipulator *m, const pb_world *world, pb_diag *diag)
 {
     const size_t n = world->n_obstacles;
@@ -2082,35 +2201,14 @@ static pb_status build_environment(manipulator *m, const pb_world *world, pb_dia
                                      NULL, NULL, diag);
         if (st != PB_OK)
             return st;
-        m->n_obstacles++;
+        m->n_static_obstacles = ++m->n_obstacles;
         m->obstacle_poses[o] = world->obstacles[o].origin;
         const size_t len = strlen(world->obstacle_names[o]) + 1;
         if (!(m->obstacle_names[o] = malloc(len)))
             return PB_ERR_NOMEM;
         memcpy(m->obstacle_names[o], world->obstacle_names[o], len);
-        /* the cheap bounds' view of it (see obstacle_signed_distance) */
-        const pb_shape *shape = &world->obstacles[o];
-        obstacle_bound *bound = &m->obstacle_bounds[o];
-        bound->type = shape->type;
-        memcpy(bound->r, shape->origin.r, sizeof bound->r);
-        memcpy(bound->t, shape->origin.t, sizeof bound->t);
-        if (shape->type == PB_SHAPE_BOX) {
-            for (int i = 0; i < 3; i++)
-                bound->half[i] = 0.5 * shape->size[i];
-        } else if (shape->type == PB_SHAPE_CYLINDER) {
-            bound->half[0] = shape->size[0];
-            bound->half[1] = 0.5 * shape->size[1];
-        } else if (shape->type == PB_SHAPE_SPHERE) {
-            bound->half[0] = shape->size[0];
-        }
-        double lo[3], hi[3], local[3], r2 = 0.0;
-        pbf_geometry_local_aabb(m->obstacles[o], lo, hi);
-        for (int i = 0; i < 3; i++) {
-            local[i] = 0.5 * (lo[i] + hi[i]);
-            r2 += 0.25 * (hi[i] - lo[i]) * (hi[i] - lo[i]);
-        }
-        transform_point(&shape->origin, local, bound->center);
-        bound->radius = sqrt(r2) * (1.0 + 1e-9) + 1e-9;
+        set_obstacle_bound(&m->obstacle_bounds[o], &world->obstacles[o], &world->obstacles[o].origin,
+                           m->obstacles[o]);
     }
     if (n == 0)
         return PB_OK;
@@ -2162,8 +2260,9 @@ static pb_status check_default(const manipulator *m, const pb_world *world, cons
     return PB_OK;
 }
 
-static const char *const known_options[] = {"problem",    "resolution",     "weights",        "group",
-                                            "edge_check", "edge_tolerance", "edge_prefilter", NULL};
+static const char *const known_options[] = {"problem",        "resolution", "weights",
+                                            "group",          "edge_check", "edge_tolerance",
+                                            "edge_prefilter", "step_size",  NULL};
 
 static const char *const options_help[] = {
     "problem=SCENARIO:INDEX  which problem of a MotionBenchMaker flat file (default: the first)",
@@ -2173,6 +2272,8 @@ static const char *const options_help[] = {
     "edge_prefilter=R        certified: plain checks this far apart (radians) before certifying; 0: none "
     "(0.3)",
     "resolution=R            interpolated: spacing in radians (default 0.05, or the world's <resolution>)",
+    "step_size=R             tree planners' default step in radians (default 0.5; a planner's own step_size "
+    "wins)",
     "weights=W1,...,WD       per-joint metric weights (default 1)",
     "group=NAME              SRDF planning group (default: the world's)",
     NULL,
@@ -2213,6 +2314,12 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     text = pb_option_find(options, n_options, "edge_prefilter");
     if (text && (pb_parse_doubles(text, &prefilter, 1) != 1 || !(prefilter >= 0.0) || prefilter > 10.0)) {
         pb_diag_set(diag, NULL, 0, 0, "edge_prefilter: expected radians in [0, 10], got '%s'", text);
+        return PB_ERR_INVALID;
+    }
+    double step_size = PB_MANIPULATOR_DEFAULT_STEP;
+    text = pb_option_find(options, n_options, "step_size");
+    if (text && (pb_parse_doubles(text, &step_size, 1) != 1 || !(step_size > 0.0) || step_size > 100.0)) {
+        pb_diag_set(diag, NULL, 0, 0, "step_size: expected radians in (0, 100], got '%s'", text);
         return PB_ERR_INVALID;
     }
     const char *weights_text = pb_option_find(options, n_options, "weights");
@@ -2289,6 +2396,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
                         : world.resolution > 0.0 ? world.resolution
                                                  : PB_MANIPULATOR_DEFAULT_RESOLUTION;
     setup->bisection = true;
+    setup->step_size = step_size;
     m->certified = !check_text || strcmp(check_text, "certified") == 0;
     m->edge_tolerance = edge_tolerance;
     m->resolution = setup->resolution;
@@ -2374,6 +2482,12 @@ int pb_manipulator_joint_of(const pb_engine *engine, int i)
     return self_of(engine)->joint_of[i];
 }
 
+const char *pb_manipulator_coordinate_name(const pb_engine *engine, int i)
+{
+    const manipulator *m = self_of(engine);
+    return m && i >= 0 && i < m->dim ? m->robot.joints[m->joint_of[i]].name : NULL;
+}
+
 void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_poses)
 {
     forward_kinematics(self_of(engine), q, link_poses);
@@ -2402,4 +2516,79 @@ void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_
 pb_manipulator_counts pb_manipulator_get_counts(void)
 {
     return query_counts;
+}
+
+/* ---- the dynamic objects' obstacle layer (objects.h, objects.c) ---- */
+
+manipulator *manipulator_of(const pb_engine *engine)
+{
+    return pb_engine_get_impl(engine) == &pb_manipulator_impl ? pb_engine_self(engine) : NULL;
+}
+
+manipulator_objects **manipulator_objects_slot(manipulator *m)
+{
+    return &m->objects;
+}
+
+size_t manipulator_static_count(const manipulator *m)
+{
+    return m->n_static_obstacles;
+}
+
+pb_status manipulator_set_dynamic(manipulator *m, const pbf_geometry *const *geometries,
+                                  const pb_shape *shapes, const pb_pose *poses, const char *const *names,
+                                  size_t n)
+{
+    const size_t total = m->n_static_obstacles + n, cap = total ? total : 1;
+    m->n_obstacles = m->n_static_obstacles;
+    pbf_geometry **obstacles = realloc(m->obstacles, cap * sizeof *obstacles);
+    if (obstacles)
+        m->obstacles = obstacles;
+    pb_pose *obstacle_poses = realloc(m->obstacle_poses, cap * sizeof *obstacle_poses);
+    if (obstacle_poses)
+        m->obstacle_poses = obstacle_poses;
+    char **obstacle_names = realloc(m->obstacle_names, cap * sizeof *obstacle_names);
+    if (obstacle_names)
+        m->obstacle_names = obstacle_names;
+    obstacle_bound *bounds = realloc(m->obstacle_bounds, cap * sizeof *bounds);
+    if (bounds)
+        m->obstacle_bounds = bounds;
+    if (!obstacles || !obstacle_poses || !obstacle_names || !bounds)
+        return PB_ERR_NOMEM;
+    for (size_t k = 0; k < n; k++) {
+        const size_t o = m->n_static_obstacles + k;
+        /* the arrays hold mutable pointers for the static obstacles the engine owns; these are
+         * only read */
+        m->obstacles[o] = (pbf_geometry *)geometries[k];
+        m->obstacle_poses[o] = poses[k];
+        m->obstacle_names[o] = (char *)names[k];
+        set_obstacle_bound(&m->obstacle_bounds[o], &shapes[k], &poses[k], geometries[k]);
+    }
+    m->n_obstacles = total;
+    return PB_OK;
+}
+
+bool manipulator_geometry_hits(const manipulator *m, const pbf_geometry *geometry, const pb_pose *pose,
+                               size_t skip, const double *robot_q, char *what, size_t size)
+{
+    for (size_t o = 0; skip != MANIPULATOR_LINKS_ONLY && o < m->n_obstacles; o++) {
+        if (o == skip)
+            continue;
+        if (pbf_collide(geometry, pose->r, pose->t, m->obstacles[o], m->obstacle_poses[o].r,
+                        m->obstacle_poses[o].t)) {
+            snprintf(what, size, "%s '%s'", o < m->n_static_obstacles ? "obstacle" : "object",
+                     m->obstacle_names[o]);
+            return true;
+        }
+    }
+    if (!robot_q)
+        return false;
+    pb_pose poses[MAX_SHAPES];
+    shape_poses(m, robot_q, poses);
+    for (size_t s = 0; s < m->n_shapes; s++)
+        if (pbf_collide(geometry, pose->r, pose->t, m->shapes[s].geometry, poses[s].r, poses[s].t)) {
+            snprintf(what, size, "link '%s'", link_name(m, s));
+            return true;
+        }
+    return false;
 }
