@@ -1,7 +1,9 @@
 /* Simulation service benchmark (issue 8): service calls per second and p50/p99 latency of
  * get_entity_state and set_entity_state with 100 entities, over real WebSocket connections on
  * loopback (1 and 16 clients, each sending its next request when the previous answer is in),
- * and the time of one spawn validation (a footprint check against the map and every entity).
+ * and the time of one spawn validation (a footprint check against the map and every entity;
+ * in a manipulator scene, with the manipulator engine, an FCL check against the static
+ * obstacles, the arm and the other objects, and the engine's obstacle update).
  * The server runs in this process, in its own thread, exactly as `planbench serve` runs it.
  *
  * usage: bench_sim SOURCE_ROOT [SECONDS_PER_FIGURE] */
@@ -245,21 +247,96 @@ static void measure(int port, int n_clients, bool set_state, double seconds)
     free(all);
 }
 
-int main(int argc, char **argv)
+/* A simulation of worlds/FILE; NULL (with the reason in diag) when it does not load. */
+static pb_sim *open_world(const char *worlds, const char *robots, const char *file, pb_diag *diag)
 {
-    const char *root = argc > 1 ? argv[1] : ".";
-    const double seconds = argc > 2 ? atof(argv[2]) : 3.0;
-    char worlds[1024], robots[1024], world[1100];
-    snprintf(worlds, sizeof worlds, "%s/worlds", root);
-    snprintf(robots, sizeof robots, "%s/robots", root);
-    snprintf(world, sizeof world, "%s/sim_room1.xml", worlds);
+    char world[1100];
+    snprintf(world, sizeof world, "%s/%s", worlds, file);
     pb_sim_config config = pb_sim_config_default();
     config.worlds_dir = worlds;
     config.robots_dir = robots;
     config.world = world;
     pb_sim *sim = NULL;
+    return pb_sim_create(&sim, &config, diag) == PB_OK ? sim : NULL;
+}
+
+/* Spawn `uri` as "probe" at (x, y, z) and delete it again, n times: one table row, the time
+ * of one spawn + delete. */
+static void time_spawns(pb_sim *sim, const char *uri, double x, double y, double z, int n)
+{
+    const double t0 = pb_clock_seconds();
+    int ok = 0;
+    for (int i = 0; i < n; i++) {
+        pb_sim_spawn_request rq = {.name = "probe", .uri = uri, .initial_pose = {{x, y, z}, 0, 0, 0, 1}};
+        pb_sim_spawn_response rs;
+        pb_sim_result r;
+        pb_sim_spawn_entity(sim, &rq, &rs);
+        ok += rs.result.result == PB_SIM_RESULT_OK;
+        pb_sim_delete_entity(sim, "probe", &r);
+    }
+    printf("| %s | %.2f (%d of %d valid) |\n", uri + 8, (pb_clock_seconds() - t0) / n * 1e6, ok, n);
+    pb_sim_drain_events(sim, NULL, NULL);
+}
+
+/* Spawn validation in a manipulator scene (worlds/sim_arm_table.xml, needs the manipulator
+ * engine): a 10 cm box checked (FCL) against the static obstacles, the arm's links and eight
+ * other boxes, then added to the engine's obstacles, and deleted again. */
+static void scene_spawns(const char *worlds, const char *robots, int n_spawn)
+{
     pb_diag diag = {0};
-    if (pb_sim_create(&sim, &config, &diag) != PB_OK) {
+    printf("\n## spawn validation in a manipulator scene (sim_arm_table: spawn + delete, %d each)\n\n",
+           n_spawn);
+    pb_sim *sim = open_world(worlds, robots, "sim_arm_table.xml", &diag);
+    if (!sim) {
+        printf("skipped: %s\n", diag.message);
+        return;
+    }
+    /* eight boxes on the floor behind the arm */
+    char name[32];
+    int placed = 0;
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "b%d", i);
+        pb_sim_spawn_request rq = {
+            .name = name,
+            .uri = "model://crate3d",
+            .initial_pose = {{-0.7 - 0.15 * (i % 4), -0.3 + 0.2 * (i / 4), 0.06}, 0, 0, 0, 1}};
+        pb_sim_spawn_response rs;
+        pb_sim_spawn_entity(sim, &rq, &rs);
+        placed += rs.result.result == PB_SIM_RESULT_OK;
+    }
+    const char *kinds[] = {"model://crate3d", "model://ball", "model://can"};
+    const double half_height[] = {0.05, 0.04, 0.06}; /* robots/crate3d.xml, ball.xml, can.xml */
+    printf("entities: %zu (the arm, the world's can, %d boxes)\n\n| object | us per spawn + delete "
+           "|\n|---|---|\n",
+           pb_sim_entity_count(sim), placed);
+    /* 1 cm above the table top (z = 0.30), left of the divider (named pose table_left) */
+    for (int k = 0; k < 3; k++)
+        time_spawns(sim, kinds[k], 0.6, 0.45, 0.31 + half_height[k], n_spawn);
+    /* and one that is refused: on the table top */
+    const double t0 = pb_clock_seconds();
+    int refused = 0;
+    for (int i = 0; i < n_spawn; i++) {
+        pb_sim_spawn_request rq = {
+            .name = "probe", .uri = "model://crate3d", .initial_pose = {{0.6, 0.45, 0.3}, 0, 0, 0, 1}};
+        pb_sim_spawn_response rs;
+        pb_sim_spawn_entity(sim, &rq, &rs);
+        refused += rs.result.result == PB_SIM_SPAWN_INVALID_POSE;
+    }
+    printf("| crate3d into the table (refused) | %.2f (%d of %d refused) |\n",
+           (pb_clock_seconds() - t0) / n_spawn * 1e6, refused, n_spawn);
+    pb_sim_destroy(sim);
+}
+
+int main(int argc, char **argv)
+{
+    const char *root = argc > 1 ? argv[1] : ".";
+    const double seconds = argc > 2 ? atof(argv[2]) : 3.0;
+    char worlds[1024], robots[1024];
+    snprintf(worlds, sizeof worlds, "%s/worlds", root);
+    snprintf(robots, sizeof robots, "%s/robots", root);
+    pb_diag diag = {0};
+    pb_sim *sim = open_world(worlds, robots, "sim_room1.xml", &diag);
+    if (!sim) {
         fprintf(stderr, "bench_sim: %s\n", diag.message);
         return 1;
     }
@@ -319,22 +396,9 @@ int main(int argc, char **argv)
                     pb_sim_delete_entity(sim, "probe", &r);
                 }
             }
-    for (int k = 0; k < 3; k++) {
-        const double t0 = pb_clock_seconds();
-        int ok = 0;
-        for (int i = 0; i < n_spawn; i++) {
-            pb_sim_spawn_request rq = {
-                .name = "probe", .uri = kinds[k], .initial_pose = {{px[k], py[k], 0}, 0, 0, 0, 1}};
-            pb_sim_spawn_response rs;
-            pb_sim_result r;
-            pb_sim_spawn_entity(sim, &rq, &rs);
-            ok += rs.result.result == PB_SIM_RESULT_OK;
-            pb_sim_delete_entity(sim, "probe", &r);
-        }
-        printf("| %s | %.2f (%d of %d valid) |\n", kinds[k] + 8, (pb_clock_seconds() - t0) / n_spawn * 1e6,
-               ok, n_spawn);
-        pb_sim_drain_events(sim, NULL, NULL);
-    }
+    for (int k = 0; k < 3; k++)
+        time_spawns(sim, kinds[k], px[k], py[k], 0.0, n_spawn);
+    scene_spawns(worlds, robots, 2000);
     server_args args = {sim};
     pthread_t server;
     pthread_create(&server, NULL, server_main, &args);
