@@ -1888,13 +1888,9 @@ static pb_status make_geometry(const pb_shape *shape, const char *file, const ch
         *hull = NULL;
     switch (shape->type) {
     case PB_SHAPE_BOX:
-        *out = pbf_box_create(shape->size[0], shape->size[1], shape->size[2]);
-        break;
     case PB_SHAPE_CYLINDER:
-        *out = pbf_cylinder_create(shape->size[0], shape->size[1]);
-        break;
     case PB_SHAPE_SPHERE:
-        *out = pbf_sphere_create(shape->size[0]);
+        *out = manipulator_primitive_geometry(shape);
         break;
     case PB_SHAPE_MESH: {
         pb_mesh mesh;

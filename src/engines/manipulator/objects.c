@@ -63,16 +63,17 @@ static bool shape_valid(const pb_shape *shape)
     return true;
 }
 
-/* A valid primitive's FCL geometry; NULL when out of memory. */
-static pbf_geometry *make_primitive(const pb_shape *shape)
+pbf_geometry *manipulator_primitive_geometry(const pb_shape *shape)
 {
     switch (shape->type) {
     case PB_SHAPE_BOX:
         return pbf_box_create(shape->size[0], shape->size[1], shape->size[2]);
     case PB_SHAPE_CYLINDER:
         return pbf_cylinder_create(shape->size[0], shape->size[1]);
-    default:
+    case PB_SHAPE_SPHERE:
         return pbf_sphere_create(shape->size[0]);
+    default:
+        return NULL;
     }
 }
 
@@ -136,7 +137,7 @@ static pb_status add(manipulator *m, const pb_shape *shape, const pb_pose *pose,
     if (!*slot && !(*slot = calloc(1, sizeof **slot)))
         return PB_ERR_NOMEM;
     manipulator_objects *objects = *slot;
-    pbf_geometry *geometry = make_primitive(shape);
+    pbf_geometry *geometry = manipulator_primitive_geometry(shape);
     if (!geometry)
         return PB_ERR_NOMEM;
     const size_t len = strlen(name ? name : "") + 1;
@@ -229,7 +230,7 @@ static pb_status placement_hits(const pb_engine *engine, const pb_shape *shape, 
         return PB_ERR_UNSUPPORTED;
     if (!pose_valid(pose) || !shape_valid(shape))
         return PB_ERR_INVALID;
-    pbf_geometry *geometry = make_primitive(shape);
+    pbf_geometry *geometry = manipulator_primitive_geometry(shape);
     if (!geometry)
         return PB_ERR_NOMEM;
     size_t skip = links_only ? MANIPULATOR_LINKS_ONLY : SIZE_MAX, k;
@@ -263,7 +264,7 @@ pb_status pb_manipulator_shapes_overlap(const pb_shape *a, const pb_pose *pose_a
     *overlap = false;
     if (!shape_valid(a) || !shape_valid(b) || !pose_valid(pose_a) || !pose_valid(pose_b))
         return PB_ERR_INVALID;
-    pbf_geometry *ga = make_primitive(a), *gb = make_primitive(b);
+    pbf_geometry *ga = manipulator_primitive_geometry(a), *gb = manipulator_primitive_geometry(b);
     if (ga && gb)
         *overlap = pbf_collide(ga, pose_a->r, pose_a->t, gb, pose_b->r, pose_b->t);
     pbf_geometry_destroy(ga);

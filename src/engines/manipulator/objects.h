@@ -34,6 +34,9 @@ pb_status manipulator_set_dynamic(manipulator *m, const pbf_geometry *const *geo
  * Exact FCL checks. True with "obstacle 'a'", "object 'b'" or "link 'c'" in `what`. */
 bool manipulator_geometry_hits(const manipulator *m, const pbf_geometry *geometry, const pb_pose *pose,
                                size_t skip, const double *robot_q, char *what, size_t size);
+/** The FCL geometry of a box, cylinder or sphere (sizes as in pb_shape); NULL for another
+ * type or when out of memory. Static obstacles, link shapes and objects all come from here. */
+pbf_geometry *manipulator_primitive_geometry(const pb_shape *shape);
 /** Number of the world's static obstacles (objects follow them in the obstacle arrays). */
 size_t manipulator_static_count(const manipulator *m);
 
