@@ -1,9 +1,9 @@
 /* MotionBenchMaker Panda problems with the manipulator engine (issue 7).
  *
- *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO|all] [OPTION=VALUE]
+ *   bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] [SCENARIO|all] [OPTION=VALUE ...]
  *
- * OPTION=VALUE is an engine option (edge_prefilter=0.1), or with "planner." in front a planner
- * parameter (planner.step_size=1).
+ * Each OPTION=VALUE is an engine option (edge_prefilter=0.1), or with "planner." in front a planner
+ * parameter (planner.step_size=1 planner.balance=1).
  *
  * For every problem of the flat file (or of one SCENARIO, like "cage")
  * (../shared/anchor-problems/vamp-mbm/panda/ panda_mbm_flat.txt has 700): load it as a world (a problem whose
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: bench_mbm FLAT_FILE [PLANNER] [TIME_LIMIT_S] [SEEDS] [MAX_PROBLEMS] "
-                        "[SCENARIO|all] [OPTION=VALUE]\n");
+                        "[SCENARIO|all] [OPTION=VALUE ...]\n");
         return 2;
     }
     const char *file = argv[1];
@@ -61,15 +61,26 @@ int main(int argc, char **argv)
     const int seeds = argc > 4 ? atoi(argv[4]) : 1;
     const int max_problems = argc > 5 ? atoi(argv[5]) : 100000;
     const char *only = argc > 6 && strcmp(argv[6], "all") != 0 ? argv[6] : NULL;
-    /* one engine option for the planning engine, like edge_prefilter=0.1 */
-    char option_name[64] = "", option_value[64] = "";
-    if (argc > 7 && sscanf(argv[7], "%63[^=]=%63s", option_name, option_value) != 2) {
-        fprintf(stderr, "bench_mbm: expected OPTION=VALUE, got '%s'\n", argv[7]);
-        return 2;
+    /* engine options for the planning engine (edge_prefilter=0.1) and planner parameters
+     * (planner.step_size=1), in the order given */
+    enum { MAX_OPTIONS = 16 };
+    char option_name[MAX_OPTIONS][64], option_value[MAX_OPTIONS][64];
+    pb_option plan_options[MAX_OPTIONS + 1];
+    size_t n_engine_options = 1, n_planner_options = 0;
+    const char *planner_params[MAX_OPTIONS], *planner_values[MAX_OPTIONS];
+    for (int a = 7; a < argc; a++) {
+        const int k = a - 7;
+        if (k >= MAX_OPTIONS || sscanf(argv[a], "%63[^=]=%63s", option_name[k], option_value[k]) != 2) {
+            fprintf(stderr, "bench_mbm: expected at most %d OPTION=VALUE, got '%s'\n", MAX_OPTIONS, argv[a]);
+            return 2;
+        }
+        if (strncmp(option_name[k], "planner.", 8) == 0) {
+            planner_params[n_planner_options] = option_name[k] + 8;
+            planner_values[n_planner_options++] = option_value[k];
+        } else {
+            plan_options[n_engine_options++] = (pb_option){option_name[k], option_value[k]};
+        }
     }
-    /* planner.NAME=VALUE sets a planner parameter instead (planner.step_size=1) */
-    const bool planner_option = strncmp(option_name, "planner.", 8) == 0;
-    const char *planner_param = planner_option ? option_name + 8 : NULL;
     if (access(file, R_OK) != 0) {
         fprintf(stderr, "bench_mbm: %s not found: skipped\n", file);
         return 77;
@@ -108,10 +119,9 @@ int main(int argc, char **argv)
          * check the planner uses */
         const pb_option options[3] = {
             {"problem", names[p]}, {"edge_check", "interpolated"}, {"resolution", "0.005"}};
-        const pb_option plan_options[2] = {{"problem", names[p]}, {option_name, option_value}};
+        plan_options[0] = (pb_option){"problem", names[p]};
         const double t0 = pb_clock_seconds();
-        if (pb_engine_load(&engine, NULL, file, plan_options, option_name[0] && !planner_option ? 2 : 1,
-                           &diag) != PB_OK) {
+        if (pb_engine_load(&engine, NULL, file, plan_options, n_engine_options, &diag) != PB_OK) {
             printf("invalid %s: %s\n", names[p], diag.message);
             continue;
         }
@@ -128,9 +138,11 @@ int main(int argc, char **argv)
             pb_planner *planner = NULL;
             pb_planner_create(&planner, planner_name, engine, &diag);
             pb_planner_set_seed(planner, (uint64_t)s + 1);
-            if (planner_param && pb_planner_set_param(planner, planner_param, option_value, &diag) != PB_OK) {
-                fprintf(stderr, "bench_mbm: %s\n", diag.message);
-                return 2;
+            for (size_t k = 0; k < n_planner_options; k++) {
+                if (pb_planner_set_param(planner, planner_params[k], planner_values[k], &diag) != PB_OK) {
+                    fprintf(stderr, "bench_mbm: %s\n", diag.message);
+                    return 2;
+                }
             }
             pb_problem problem = {start, goal, 0.5};
             pb_stop stop = pb_stop_default();
@@ -171,12 +183,16 @@ int main(int argc, char **argv)
     qsort(times, n_runs, sizeof *times, cmp_double);
     qsort(cpu_times, n_runs, sizeof *cpu_times, cmp_double);
     const double median = percentile(times, n_runs, 0.5), p95 = percentile(times, n_runs, 0.95);
-    printf("\nbench_mbm %s %s %g %d %d\n", file, planner_name, time_limit, seeds, max_problems);
+    printf("\nbench_mbm %s %s %g %d %d %s", file, planner_name, time_limit, seeds, max_problems,
+           only ? only : "all");
+    for (int a = 7; a < argc; a++)
+        printf(" %s", argv[a]);
+    printf("\n");
     printf("problems %zu, valid %zu (start and goal collision-free under FCL meshes)\n", n_problems, n_valid);
     printf("runs %zu, solved %zu (%.2f%%) within %g s, paths failing the 10x re-check: %zu\n", n_runs,
            n_solved, n_runs ? 100.0 * (double)n_solved / (double)n_runs : 0.0, time_limit, n_path_errors);
-    printf("planning time: median %.3f ms, p95 %.3f ms (unsolved runs count as infinite)\n", median * 1e3,
-           p95 * 1e3);
+    printf("planning time: median %.3f ms, p95 %.3f ms, slowest %.3f ms (unsolved runs count as infinite)\n",
+           median * 1e3, p95 * 1e3, n_runs ? times[n_runs - 1] * 1e3 : NAN);
     printf("planning CPU time (this thread): median %.3f ms, p95 %.3f ms, total %.3f s, %.2f us per check\n",
            percentile(cpu_times, n_runs, 0.5) * 1e3, percentile(cpu_times, n_runs, 0.95) * 1e3, cpu_total,
            checks ? cpu_total / (double)checks * 1e6 : 0.0);

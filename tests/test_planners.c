@@ -389,6 +389,102 @@ static void test_birrt_bundled(const char *map, uint64_t budget, int floor_succe
     pb_image_finish(&picture);
 }
 
+/* ---- bi-RRT's balanced trees and dynamic domain (VAMP's RRTC settings) ---- */
+
+/* Watches the balance rule through the observer: at every sample, the node counts are those
+ * the planner decided on. Balanced, the tree just grown grows again exactly when the other
+ * has at least twice its nodes; otherwise the trees alternate (OMPL). */
+typedef struct balance_watch {
+    bool balance;
+    uint64_t nodes[2];
+    int last_tree; /* -1 before the first sample */
+    uint64_t samples, repeats, broken;
+} balance_watch;
+
+static void watch_balance(const pb_event *ev, void *payload)
+{
+    balance_watch *w = payload;
+    if (ev->type == PB_EVENT_NODE_ADDED) {
+        w->nodes[ev->tree]++;
+    } else if (ev->type == PB_EVENT_SAMPLE) {
+        if (w->last_tree >= 0) {
+            const int last = w->last_tree;
+            const bool repeat = ev->tree == last;
+            const bool should_repeat = w->balance && w->nodes[!last] >= 2 * w->nodes[last];
+            w->broken += repeat != should_repeat;
+            w->repeats += repeat;
+        }
+        w->last_tree = ev->tree;
+        w->samples++;
+    }
+}
+
+static void test_birrt_balance_dynamic_domain(void)
+{
+    /* A bug trap around the goal: a box open only on the side away from the start. */
+    CHECK(pb_image_init(&picture, 300, 300) == PB_OK);
+    fill_rect(100, 100, 200, 106);
+    fill_rect(100, 194, 200, 200);
+    fill_rect(100, 100, 106, 200);
+    fill_rect(194, 100, 200, 140);
+    fill_rect(194, 160, 200, 200);
+    char png[64];
+    pb_engine *engine = load_picture(png, sizeof png);
+    if (!engine)
+        return;
+    const double start[2] = {20.5, 20.5}, goal[2] = {150.5, 150.5};
+    const pb_problem problem = {start, goal, 15.0};
+    static const char *const settings[][2] = {
+        {"0", "0"}, /* OMPL's RRTConnect */
+        {"1", "0"},
+        {"0", "40"},
+        {"1", "40"}, /* VAMP's RRTC */
+    };
+    pb_result r;
+    pb_result_init(&r, 2);
+    for (size_t k = 0; k < sizeof settings / sizeof settings[0]; k++) {
+        pb_planner *planner = make_planner(engine, "birrt", 15.0);
+        pb_diag diag = {0};
+        const bool balance = settings[k][0][0] == '1', dynamic = settings[k][1][0] != '0';
+        CHECK(planner && pb_planner_set_param(planner, "balance", settings[k][0], &diag) == PB_OK);
+        CHECK(planner && pb_planner_set_param(planner, "dynamic_domain", settings[k][1], &diag) == PB_OK);
+        int solved = 0;
+        uint64_t repeats = 0, broken = 0, rejecting_runs = 0;
+        for (uint64_t seed = 1; planner && seed <= 10; seed++) {
+            balance_watch w = {.balance = balance, .last_tree = -1};
+            pb_planner_set_seed(planner, seed);
+            pb_planner_set_observer(planner, watch_balance, &w);
+            const pb_stop stop = budget_stop(100000, true);
+            pb_planner_solve(planner, &problem, &stop, &r);
+            pb_planner_set_observer(planner, NULL, NULL);
+            if (r.outcome == PB_OUTCOME_EXACT) {
+                solved++;
+                check_path(&r, start, goal, "birrt in the bug trap");
+            }
+            CHECK(w.samples == r.iterations);
+            repeats += w.repeats;
+            broken += w.broken;
+            /* Every iteration extends once (one edge check) unless the dynamic domain turned its
+             * sample away: fewer edge checks than iterations means samples were rejected. */
+            rejecting_runs += r.counters.n_visible < r.iterations;
+        }
+        printf("birrt balance=%s dynamic_domain=%s in the bug trap: %d of 10 solved, %llu repeated "
+               "extensions, %llu runs rejected samples\n",
+               settings[k][0], settings[k][1], solved, (unsigned long long)repeats,
+               (unsigned long long)rejecting_runs);
+        CHECK_MSG(solved == 10, "balance=%s dynamic_domain=%s: %d of 10 solved", settings[k][0],
+                  settings[k][1], solved);
+        CHECK_MSG(broken == 0, "balance=%s: %llu iterations broke the alternation rule", settings[k][0],
+                  (unsigned long long)broken);
+        CHECK(balance ? repeats > 0 : repeats == 0);
+        CHECK(dynamic ? rejecting_runs > 0 : rejecting_runs == 0);
+        pb_planner_destroy(planner);
+    }
+    pb_result_finish(&r);
+    pb_engine_destroy(engine);
+    pb_image_finish(&picture);
+}
+
 /* ---- shortcutting ---- */
 
 static void test_simplify(void)
@@ -595,6 +691,7 @@ int main(void)
     /* Budgets: narrow 20000 iterations, maze 400000 (step 50); floors: 19 and 18 of 20. */
     test_birrt_bundled("narrow.png", 20000, 19);
     test_birrt_bundled("maze.png", 400000, 18);
+    test_birrt_balance_dynamic_domain();
     test_simplify();
     test_informed_sampler();
     test_other_engines();

@@ -4,6 +4,13 @@
  * extensions until blocked or reached), and the trees swap roles. No goal bias: the goal
  * tree is rooted at the goal, so a path ends exactly there.
  *
+ * Two options, both off by default, give VAMP's RRTC: `balance` grows the smaller tree again
+ * while the other has at least twice its nodes (instead of strict alternation), and
+ * `dynamic_domain` (Yershova, Sim & LaValle 2005) turns away samples farther than a radius
+ * from their nearest node once an extension from that node has failed. Both pay off where one
+ * tree starts in a trap (a goal deep in a shelf): that tree gets the extensions, and samples
+ * that only hit its walls again are not checked.
+ *
  * Edges are always checked in the direction the final path runs (start side first): in the
  * goal tree from the child to its parent. Engines whose edge check depends on direction
  * (interpolated checks round differently) then agree with pb_path_validate. */
@@ -11,15 +18,31 @@
 #include "core/params.h"
 #include "core/tree.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct birrt_params {
     double step_size;
+    bool balance;
+    double dynamic_domain;
+    double dd_alpha;
+    double dd_min_radius;
 } birrt_params;
 
 static const pb_param_def birrt_param_defs[] = {
     PB_PARAM_STEP_SIZE(birrt_params),
+    {"balance", PB_PARAM_BOOL, offsetof(birrt_params, balance), 0.0, 0.0, 1.0,
+     "extend the smaller tree again while the other has at least twice its nodes (VAMP); "
+     "false alternates strictly (OMPL)"},
+    {"dynamic_domain", PB_PARAM_DOUBLE, offsetof(birrt_params, dynamic_domain), 0.0, 0.0, DBL_MAX,
+     "dynamic-domain radius (Yershova et al. 2005): a node whose extension failed only takes samples "
+     "within this distance; 0 turns it off (OMPL)"},
+    {"dd_alpha", PB_PARAM_DOUBLE, offsetof(birrt_params, dd_alpha), 0.0, 1e-4, 1.0,
+     "dynamic domain: a node's radius grows by this fraction on success, shrinks on failure"},
+    {"dd_min_radius", PB_PARAM_DOUBLE, offsetof(birrt_params, dd_min_radius), 0.0, 0.0, DBL_MAX,
+     "dynamic domain: the smallest radius; 0 means a quarter of dynamic_domain"},
 };
 
 enum { START_TREE = 0, GOAL_TREE = 1 };
@@ -31,6 +54,9 @@ typedef struct birrt {
     pb_engine *engine;
     double step;
     pb_tree trees[2];
+    double *radius[2]; /* dynamic domain: per node, INFINITY until its first failed extension */
+    uint32_t radius_cap[2];
+    double dd_radius, dd_alpha, dd_min;
     uint32_t closest; /* start-tree node nearest the goal, for approximate solutions */
     double closest_dist;
     pb_status status; /* PB_ERR_NOMEM when a tree could not grow */
@@ -114,6 +140,33 @@ static bool connect(birrt *b, int which, const double *target, uint32_t *reached
     }
 }
 
+/* Dynamic domain (Yershova, Sim & LaValle 2005, as VAMP's RRTC applies it): every node has a
+ * radius, infinite until an extension from it fails. Radii are stored only up to the highest
+ * node that has one; the rest are infinite. */
+static double dd_radius(const birrt *b, int which, uint32_t node)
+{
+    return node < b->radius_cap[which] ? b->radius[which][node] : INFINITY;
+}
+
+static void dd_set_radius(birrt *b, int which, uint32_t node, double r)
+{
+    if (node >= b->radius_cap[which]) {
+        uint32_t cap = b->radius_cap[which] ? b->radius_cap[which] : 64;
+        while (cap <= node)
+            cap *= 2;
+        double *grown = realloc(b->radius[which], cap * sizeof *grown);
+        if (!grown) {
+            b->status = PB_ERR_NOMEM;
+            return;
+        }
+        for (uint32_t i = b->radius_cap[which]; i < cap; i++)
+            grown[i] = INFINITY;
+        b->radius[which] = grown;
+        b->radius_cap[which] = cap;
+    }
+    b->radius[which][node] = r;
+}
+
 /* Path: start tree root .. a, then goal tree b .. root (a and b are the same configuration,
  * so b itself is skipped). */
 static pb_status join_paths(const birrt *b, uint32_t start_node, uint32_t goal_node, pb_path *out)
@@ -135,6 +188,9 @@ static pb_status birrt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_resul
         .step = pb_solve_step_size(ctx, params->step_size),
         .closest = 0,
         .status = PB_OK,
+        .dd_radius = params->dynamic_domain,
+        .dd_alpha = params->dd_alpha,
+        .dd_min = params->dd_min_radius > 0.0 ? params->dd_min_radius : 0.25 * params->dynamic_domain,
     };
     pb_status st = pb_tree_init(&b.trees[START_TREE], b.engine);
     if (st == PB_OK)
@@ -172,16 +228,27 @@ static pb_status birrt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_resul
         }
         double d;
         const uint32_t near = pb_tree_nearest(&b.trees[which], sample, &d);
-        uint32_t added;
-        if (extend(&b, which, near, d, sample, &added) != TRAPPED) {
-            const int other = !which;
-            uint32_t met;
-            if (connect(&b, other, pb_tree_q(&b.trees[which], added), &met)) {
-                joint[which] = added;
-                joint[other] = met;
+        const double near_radius = dd_radius(&b, which, near);
+        if (d <= near_radius) {
+            uint32_t added;
+            if (extend(&b, which, near, d, sample, &added) != TRAPPED) {
+                if (near_radius < INFINITY)
+                    dd_set_radius(&b, which, near, near_radius * (1.0 + b.dd_alpha));
+                const int other = !which;
+                uint32_t met;
+                if (connect(&b, other, pb_tree_q(&b.trees[which], added), &met)) {
+                    joint[which] = added;
+                    joint[other] = met;
+                }
+            } else if (b.dd_radius > 0.0) {
+                dd_set_radius(&b, which, near,
+                              near_radius == INFINITY ? b.dd_radius
+                                                      : fmax(near_radius * (1.0 - b.dd_alpha), b.dd_min));
             }
         }
-        which = !which;
+        /* Balanced: the smaller tree grows again while the other has twice its nodes. */
+        if (!params->balance || b.trees[!which].n < 2 * b.trees[which].n)
+            which = !which;
     }
 
     result->iterations = iterations;
@@ -206,6 +273,8 @@ static pb_status birrt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_resul
                         (double)(pb_tree_memory(&b.trees[0]) + pb_tree_memory(&b.trees[1])));
     pb_tree_finish(&b.trees[START_TREE]);
     pb_tree_finish(&b.trees[GOAL_TREE]);
+    free(b.radius[START_TREE]);
+    free(b.radius[GOAL_TREE]);
     return st;
 }
 
