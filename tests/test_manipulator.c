@@ -366,10 +366,11 @@ static uint64_t path_hash(const pb_path *path)
     return h;
 }
 
-/* Solve with `name` (and its parameters: NAME=VALUE strings up to a NULL, or NULL) and
- * re-check the path on `fine` (the same world at 10x the resolution). */
-static bool solve_and_check(pb_engine *engine, pb_engine *fine, const char *name, const char *const *params,
-                            const double *start, const double *goal, double time_limit, uint64_t *hash)
+/* Solve with `name` (and its n_params parameters) and re-check the path on `fine` (the same
+ * world at 10x the resolution). */
+static bool solve_and_check(pb_engine *engine, pb_engine *fine, const char *name, const pb_option *params,
+                            size_t n_params, const double *start, const double *goal, double time_limit,
+                            uint64_t *hash)
 {
     pb_diag diag = {0};
     pb_planner *planner = NULL;
@@ -377,16 +378,9 @@ static bool solve_and_check(pb_engine *engine, pb_engine *fine, const char *name
         CHECK_MSG(false, "%s: %s", name, diag.message);
         return false;
     }
-    for (size_t i = 0; params && params[i]; i++) {
-        char param[64];
-        snprintf(param, sizeof param, "%s", params[i]);
-        char *eq = strchr(param, '=');
-        CHECK(eq != NULL);
-        if (eq)
-            *eq = '\0';
-        CHECK_MSG(eq && pb_planner_set_param(planner, param, eq + 1, &diag) == PB_OK, "%s: %s", params[i],
-                  diag.message);
-    }
+    for (size_t i = 0; i < n_params; i++)
+        CHECK_MSG(pb_planner_set_param(planner, params[i].name, params[i].value, &diag) == PB_OK, "%s: %s",
+                  params[i].name, diag.message);
     const int dim = pb_engine_dim(engine);
     pb_problem problem = {start, goal, 0.5};
     pb_stop stop = pb_stop_default();
@@ -436,12 +430,12 @@ static void test_planners_on_own_world(void)
     CHECK(pb_engine_load(&stepped, NULL, path, bad_step, 1, &diag) == PB_ERR_INVALID &&
           strstr(diag.message, "step_size"));
     for (size_t i = 0; i < pb_planner_registry_count(); i++)
-        solve_and_check(engine, fine, pb_planner_impl_name(pb_planner_registry_get(i)), NULL, start, goal,
+        solve_and_check(engine, fine, pb_planner_impl_name(pb_planner_registry_get(i)), NULL, 0, start, goal,
                         10.0, NULL);
     /* the same seed gives the same path */
     uint64_t h1 = 0, h2 = 1;
-    solve_and_check(engine, fine, "rrt", NULL, start, goal, 10.0, &h1);
-    solve_and_check(engine, fine, "rrt", NULL, start, goal, 10.0, &h2);
+    solve_and_check(engine, fine, "rrt", NULL, 0, start, goal, 10.0, &h1);
+    solve_and_check(engine, fine, "rrt", NULL, 0, start, goal, 10.0, &h2);
     CHECK(h1 == h2);
     pb_engine_destroy(engine);
     pb_engine_destroy(fine);
@@ -461,8 +455,8 @@ static int test_mbm(void)
      * seconds); with VAMP's balanced trees and dynamic domain it takes a few thousand */
     static const char *const problems[] = {"bookshelf_small:1",  "bookshelf_tall:2", "box:3", "cage:4",
                                            "table_under_pick:5", "bookshelf_thin:89"};
-    static const char *const vamp_rrtc[] = {"balance=1", "dynamic_domain=4", "dd_min_radius=1", "step_size=2",
-                                            NULL};
+    static const pb_option vamp_rrtc[] = {
+        {"balance", "1"}, {"dynamic_domain", "4"}, {"dd_min_radius", "1"}, {"step_size", "2"}};
     int solved = 0;
     for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
         pb_engine *engine = NULL, *fine = NULL;
@@ -475,10 +469,10 @@ static int test_mbm(void)
             CHECK(pb_engine_dim(engine) == 7);
             double start[PB_MAX_DIM], goal[PB_MAX_DIM];
             CHECK(pb_engine_defaults(engine, start, goal));
-            const bool last = i + 1 == sizeof problems / sizeof problems[0];
-            solved += solve_and_check(engine, fine, planner,
-                                      last && strcmp(planner, "birrt") == 0 ? vamp_rrtc : NULL, start, goal,
-                                      10.0, NULL);
+            const bool vamp = i + 1 == sizeof problems / sizeof problems[0] && strcmp(planner, "birrt") == 0;
+            solved +=
+                solve_and_check(engine, fine, planner, vamp ? vamp_rrtc : NULL,
+                                vamp ? sizeof vamp_rrtc / sizeof vamp_rrtc[0] : 0, start, goal, 10.0, NULL);
         }
         pb_engine_destroy(engine);
         pb_engine_destroy(fine);
@@ -775,7 +769,7 @@ static void test_klampt_tx90(void)
     const double goal[6] = {-2.0, 1.2, 1.0, 0, 0.5, 0};
     CHECK(pb_engine_feasible(engine, zero) && pb_engine_feasible(engine, goal));
     CHECK(!pb_engine_visible(engine, zero, goal));
-    solve_and_check(engine, fine, "rrt", NULL, zero, goal, 20.0, NULL);
+    solve_and_check(engine, fine, "rrt", NULL, 0, zero, goal, 20.0, NULL);
     pb_engine_destroy(engine);
     pb_engine_destroy(fine);
 }

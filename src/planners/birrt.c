@@ -56,8 +56,8 @@ typedef struct birrt {
     pb_tree trees[2];
     double *radius[2]; /* dynamic domain: per node, INFINITY until its first failed extension */
     uint32_t radius_cap[2];
-    double dd_radius, dd_alpha, dd_min;
-    uint32_t closest; /* start-tree node nearest the goal, for approximate solutions */
+    double dd_first, dd_alpha, dd_min; /* radius given at the first failure, its factor, its floor */
+    uint32_t closest;                  /* start-tree node nearest the goal, for approximate solutions */
     double closest_dist;
     pb_status status; /* PB_ERR_NOMEM when a tree could not grow */
 } birrt;
@@ -188,7 +188,7 @@ static pb_status birrt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_resul
         .step = pb_solve_step_size(ctx, params->step_size),
         .closest = 0,
         .status = PB_OK,
-        .dd_radius = params->dynamic_domain,
+        .dd_first = params->dynamic_domain,
         .dd_alpha = params->dd_alpha,
         .dd_min = params->dd_min_radius > 0.0 ? params->dd_min_radius : 0.25 * params->dynamic_domain,
     };
@@ -240,9 +240,9 @@ static pb_status birrt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_resul
                     joint[which] = added;
                     joint[other] = met;
                 }
-            } else if (b.dd_radius > 0.0) {
+            } else if (b.dd_first > 0.0) {
                 dd_set_radius(&b, which, near,
-                              near_radius == INFINITY ? b.dd_radius
+                              near_radius == INFINITY ? b.dd_first
                                                       : fmax(near_radius * (1.0 - b.dd_alpha), b.dd_min));
             }
         }
