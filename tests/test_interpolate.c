@@ -2,7 +2,9 @@
  * the visiting orders, the classic thin-obstacle bug in both orders and both directions,
  * edge states counted apart from feasible calls, and angle wrap in the distance, the
  * interpolation and nearest-neighbour search. */
+#include "checkers/checkers.h"
 #include "checkers/interpolate.h"
+#include "planbench/impl/engine_impl.h"
 #include "core/nn.h"
 #include "harness.h"
 #include "planbench/planbench.h"
@@ -308,11 +310,191 @@ static void test_metric(void)
     pb_engine_destroy(engine);
 }
 
+/* ---- certified edges from a clearance (pb_edge_certified) ------------------------------ */
+
+/* Axis-aligned boxes in [-1, 1]^dim; the clearance is the exact Euclidean distance to the
+ * nearest box and to the bounds' faces. */
+#define MAX_BOXES 6
+typedef struct boxes {
+    int dim, n;
+    double lo[MAX_BOXES][PB_MAX_DIM], hi[MAX_BOXES][PB_MAX_DIM];
+} boxes;
+
+static bool boxes_feasible(const void *self, const double *q, pb_engine_counters *counters)
+{
+    (void)counters;
+    const boxes *b = self;
+    for (int i = 0; i < b->dim; i++)
+        if (!(q[i] >= -1.0 && q[i] <= 1.0))
+            return false;
+    for (int k = 0; k < b->n; k++) {
+        bool inside = true;
+        for (int i = 0; i < b->dim && inside; i++)
+            inside = q[i] >= b->lo[k][i] && q[i] <= b->hi[k][i];
+        if (inside)
+            return false;
+    }
+    return true;
+}
+
+static double boxes_clearance(const void *self, const double *q, pb_engine_counters *counters)
+{
+    const boxes *b = self;
+    if (!boxes_feasible(self, q, counters))
+        return 0.0;
+    double best = INFINITY;
+    for (int i = 0; i < b->dim; i++)
+        best = fmin(best, fmin(q[i] + 1.0, 1.0 - q[i]));
+    for (int k = 0; k < b->n; k++) {
+        double sum = 0.0;
+        for (int i = 0; i < b->dim; i++) {
+            const double d = fmax(0.0, fmax(b->lo[k][i] - q[i], q[i] - b->hi[k][i]));
+            sum += d * d;
+        }
+        best = fmin(best, sqrt(sum));
+    }
+    return best;
+}
+
+/* Does the segment a-b meet box [lo - pad, hi + pad] (slab test, exact up to rounding)? */
+static bool segment_meets_box(int dim, const double *a, const double *b, const double *lo, const double *hi,
+                              double pad)
+{
+    double t0 = 0.0, t1 = 1.0;
+    for (int i = 0; i < dim; i++) {
+        const double d = b[i] - a[i], l = lo[i] - pad, h = hi[i] + pad;
+        if (d == 0.0) {
+            if (a[i] < l || a[i] > h)
+                return false;
+            continue;
+        }
+        double u0 = (l - a[i]) / d, u1 = (h - a[i]) / d;
+        if (u0 > u1) {
+            const double tmp = u0;
+            u0 = u1;
+            u1 = tmp;
+        }
+        t0 = fmax(t0, u0);
+        t1 = fmin(t1, u1);
+        if (t0 > t1)
+            return false;
+    }
+    return true;
+}
+
+static void boxes_destroy(void *self)
+{
+    free(self);
+}
+
+static const pb_engine_impl boxes_impl = {
+    .name = "test_boxes",
+    .destroy = boxes_destroy,
+    .feasible = boxes_feasible,
+    .clearance = boxes_clearance,
+};
+
+static void test_certified(void)
+{
+    pb_rng rng;
+    pb_rng_seed(&rng, 17);
+    uint64_t n_free = 0, n_blocked = 0, queries = 0, edges = 0;
+    int false_free = 0, missed_free = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        const int dim = 2 + trial % 3;
+        boxes *b = calloc(1, sizeof *b);
+        b->dim = dim;
+        b->n = 1 + trial % MAX_BOXES;
+        for (int k = 0; k < b->n; k++) {
+            /* thin walls: one coordinate 1e-2 .. 1e-5 wide, the others wide */
+            const int thin = (int)pb_rng_range(&rng, 0.0, (double)dim);
+            const double width = pow(10.0, -pb_rng_range(&rng, 2.0, 5.0));
+            for (int i = 0; i < dim; i++) {
+                const double c = pb_rng_range(&rng, -0.8, 0.8);
+                const double half = i == thin ? 0.5 * width : pb_rng_range(&rng, 0.05, 0.6);
+                b->lo[k][i] = c - half;
+                b->hi[k][i] = c + half;
+            }
+        }
+        pb_engine_setup setup = pb_engine_setup_default(dim);
+        for (int i = 0; i < dim; i++) {
+            setup.lower[i] = -1.0;
+            setup.upper[i] = 1.0;
+        }
+        setup.resolution = 0.01;
+        pb_engine *engine = NULL;
+        pb_diag diag;
+        CHECK_MSG(pb_engine_create(&engine, &boxes_impl, b, &setup, &diag) == PB_OK, "%s", diag.message);
+        double floor_clearance = -1.0;
+        CHECK(pb_engine_edge_check(engine, &floor_clearance) == PB_EDGE_CHECK_CERTIFIED);
+        CHECK_NEAR(floor_clearance, 0.0025, 1e-15);
+        for (int e = 0; e < 60; e++) {
+            double qa[PB_MAX_DIM], qb[PB_MAX_DIM];
+            for (int i = 0; i < dim; i++) {
+                qa[i] = pb_rng_range(&rng, -0.99, 0.99);
+                qb[i] = pb_rng_range(&rng, -0.99, 0.99);
+            }
+            /* the reference: the exact segment against every box, and the bounds (convex) */
+            bool hits = !boxes_feasible(b, qa, NULL) || !boxes_feasible(b, qb, NULL);
+            bool clear_by_twice_floor = true;
+            for (int k = 0; k < b->n; k++) {
+                hits = hits || segment_meets_box(dim, qa, qb, b->lo[k], b->hi[k], 0.0);
+                if (segment_meets_box(dim, qa, qb, b->lo[k], b->hi[k], 2.0 * floor_clearance))
+                    clear_by_twice_floor = false;
+            }
+            for (int i = 0; i < dim; i++)
+                if (fmin(fmin(qa[i], qb[i]) + 1.0, 1.0 - fmax(qa[i], qb[i])) <= 2.0 * floor_clearance)
+                    clear_by_twice_floor = false;
+            pb_engine_reset_counters(engine);
+            const bool free_edge = pb_engine_visible(engine, qa, qb);
+            queries += pb_engine_get_counters(engine).n_edge_states;
+            edges++;
+            if (free_edge && hits)
+                false_free++;
+            if (!free_edge && clear_by_twice_floor)
+                missed_free++;
+            if (free_edge)
+                n_free++;
+            else
+                n_blocked++;
+            /* both directions give the same answer on a clear edge */
+            if (clear_by_twice_floor && !hits)
+                CHECK(pb_engine_visible(engine, qb, qa));
+        }
+        pb_engine_destroy(engine);
+    }
+    CHECK_MSG(false_free == 0, "%d edges through a wall answered free", false_free);
+    CHECK_MSG(missed_free == 0, "%d edges with twice the floor of clearance answered blocked", missed_free);
+    CHECK(n_free > 1000 && n_blocked > 1000); /* both answers exercised */
+    printf("certified: %llu edges (%llu free), %.1f clearance queries per edge\n", (unsigned long long)edges,
+           (unsigned long long)n_free, (double)queries / (double)edges);
+
+    /* A clearance below the floor is blocked even where the edge is free; NaN is blocked. */
+    boxes *b = calloc(1, sizeof *b);
+    b->dim = 2;
+    b->n = 1;
+    b->lo[0][0] = -0.5, b->hi[0][0] = 0.5, b->lo[0][1] = 0.0, b->hi[0][1] = 0.1;
+    pb_engine_setup setup = pb_engine_setup_default(2);
+    for (int i = 0; i < 2; i++) {
+        setup.lower[i] = -1.0;
+        setup.upper[i] = 1.0;
+    }
+    setup.clearance_floor = 0.05;
+    pb_engine *engine = NULL;
+    CHECK(pb_engine_create(&engine, &boxes_impl, b, &setup, NULL) == PB_OK);
+    const double below[2] = {-0.9, -0.02}, below_far[2] = {0.9, -0.02}; /* 0.02 under the box */
+    const double lower[2] = {-0.9, -0.3}, lower_far[2] = {0.9, -0.3};
+    CHECK(!pb_engine_visible(engine, below, below_far));
+    CHECK(pb_engine_visible(engine, lower, lower_far));
+    pb_engine_destroy(engine);
+}
+
 int main(void)
 {
     test_orders();
     test_thin_obstacle();
     test_counters_and_order_cost();
     test_metric();
+    test_certified();
     return pb_test_summary("interpolate");
 }

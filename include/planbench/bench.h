@@ -151,6 +151,8 @@ typedef struct pb_bench_record {
     uint64_t iterations, nodes, n_feasible, n_visible, n_pixels;
     double memory_mb;           /**< peak resident set of the child process */
     double setup_s;             /**< fork to ready: process start, engine load, planner creation */
+    pb_edge_check edge_check;   /**< how the engine checked edges (meaningful when status is OK) */
+    double edge_resolution;     /**< sampled: the spacing; certified: the clearance floor (0: none) */
     pb_cost_sample *cost_trace; /**< owned by the results */
     size_t n_cost_trace;
 } pb_bench_record;

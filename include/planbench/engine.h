@@ -28,6 +28,22 @@ typedef struct pb_engine_counters {
     uint64_t n_pixels;      /**< pixels read (image engines), inside and outside edges */
 } pb_engine_counters;
 
+/** What an engine's edge check guarantees (pb_engine_edge_check()). */
+typedef enum pb_edge_check {
+    /** Configurations along the edge at a fixed spacing (the engine's resolution): a
+     * collision shorter than the spacing can pass between two samples. */
+    PB_EDGE_CHECK_SAMPLED,
+    /** Every configuration of the continuous motion is feasible when visible() says so
+     * (clearance steps, interval boxes or swept volumes); a stretch too tight to certify
+     * counts as blocked. */
+    PB_EDGE_CHECK_CERTIFIED,
+    /** The edge is a discrete rule of the engine, checked exactly: image maps walk the
+     * Bresenham pixel line between the endpoints' pixels (the rule of sbp-env and of the OMPL
+     * harness), which can cut the corner of a pixel the continuous segment crosses. */
+    PB_EDGE_CHECK_PIXEL_LINE,
+    PB_EDGE_CHECK_COUNT
+} pb_edge_check;
+
 /** One engine option, "name" = "value", as given on a command line or in a benchmark
  * script. Both strings are borrowed for the duration of the call they are passed to. */
 typedef struct pb_option {
@@ -88,6 +104,19 @@ bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods)
 /** The engine's default start and goal (from the map file, for instance). Returns false and
  * leaves the outputs alone when it has none. Each output gets `dim` values. */
 bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal);
+
+/** What the engine's edge check guarantees; `*resolution` (may be NULL) gets the spacing of
+ * sampled checks, or for certified checks the clearance floor below which a stretch counts
+ * as blocked (0 when the engine has none). */
+pb_edge_check pb_engine_edge_check(const pb_engine *engine, double *resolution);
+/** "sampled", "certified" or "pixel_line", as written in JSON and benchmark records. Static. */
+const char *pb_edge_check_str(pb_edge_check check);
+
+/** Did one of the engine's callbacks misbehave during queries (a clearance callback that
+ * returned a negative number, NaN or infinity, say)? PB_OK when not; otherwise the first
+ * such error, described in `diag` (may be NULL). The query it happened in answered
+ * "blocked". pb_planner_solve() checks it and fails with PB_ERR_INVALID. */
+pb_status pb_engine_fault(const pb_engine *engine, pb_diag *diag);
 
 /** The counters since creation or the last reset. */
 pb_engine_counters pb_engine_get_counters(const pb_engine *engine);
@@ -178,6 +207,9 @@ const char *pb_engine_impl_name(const pb_engine_impl *impl);
 const char *pb_engine_impl_summary(const pb_engine_impl *impl);
 const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl);
 const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl);
+/** How a registered engine checks edges, one line starting with the kind (see
+ * pb_edge_check_str()); the kind of a loaded engine is pb_engine_edge_check(). Static. */
+const char *pb_engine_impl_edges(const pb_engine_impl *impl);
 /** Find a registered engine by name or alias; NULL if none. */
 const pb_engine_impl *pb_engine_registry_find(const char *name);
 

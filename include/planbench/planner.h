@@ -158,8 +158,10 @@ void pb_planner_set_seed(pb_planner *planner, uint64_t seed);
 void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload);
 
 /** Solve `problem` under `stop`, filling `result` (initialised by the caller with the
- * engine's dim). Returns an error only when the problem is malformed (wrong goal radius) or
- * memory runs out; every planning outcome, including an infeasible start, is in `result`. */
+ * engine's dim). Returns an error only when the problem is malformed (wrong goal radius),
+ * memory runs out, or one of the engine's callbacks misbehaved (PB_ERR_INVALID, the path
+ * discarded; pb_engine_fault() says what happened); every planning outcome, including an
+ * infeasible start, is in `result`. */
 pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop,
                            pb_result *result);
 

@@ -35,6 +35,12 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
     pb_json_write_number(out, rec->memory_mb);
     fputs(", \"setup_s\": ", out);
     pb_json_write_number(out, rec->setup_s);
+    if (rec->status == PB_BENCH_RUN_OK) {
+        fputs(", \"edge_check\": ", out);
+        pb_json_write_string(out, pb_edge_check_str(rec->edge_check));
+        fputs(", \"edge_resolution\": ", out);
+        pb_json_write_number(out, rec->edge_resolution);
+    }
     fputs(", \"cost_trace\": [", out);
     for (size_t i = 0; i < rec->n_cost_trace; i++) {
         fputs(i ? ", [" : "[", out);
@@ -260,6 +266,13 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
             ok = ok && rec->outcome != PB_OUTCOME_COUNT;
         } else if (strcmp(key, "solved") == 0) {
             ok = read_bool(&c, &rec->solved);
+        } else if (strcmp(key, "edge_check") == 0) {
+            ok = read_string(&c, text, sizeof text);
+            rec->edge_check = PB_EDGE_CHECK_COUNT;
+            for (int k = 0; k < PB_EDGE_CHECK_COUNT; k++)
+                if (strcmp(text, pb_edge_check_str((pb_edge_check)k)) == 0)
+                    rec->edge_check = (pb_edge_check)k;
+            ok = ok && rec->edge_check != PB_EDGE_CHECK_COUNT;
         } else if (strcmp(key, "cost_trace") == 0) {
             ok = read_trace(&c, rec);
         } else {
@@ -289,6 +302,8 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
                 rec->memory_mb = v;
             else if (strcmp(key, "setup_s") == 0)
                 rec->setup_s = v;
+            else if (strcmp(key, "edge_resolution") == 0)
+                rec->edge_resolution = v;
         }
         if (!ok)
             return false;

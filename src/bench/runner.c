@@ -239,6 +239,8 @@ typedef struct child_message {
     double time_s, time_to_first_s, cost, setup_s;
     uint64_t iterations, nodes, n_feasible, n_visible, n_pixels;
     uint64_t n_trace;
+    int32_t edge_check;
+    double edge_resolution;
     char text[96];
 } child_message;
 
@@ -372,6 +374,7 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         msg.n_feasible = result.counters.n_feasible;
         msg.n_visible = result.counters.n_visible;
         msg.n_pixels = result.counters.n_pixels;
+        msg.edge_check = (int32_t)pb_engine_edge_check(engine, &msg.edge_resolution);
         const size_t n = result.n_cost_trace;
         msg.n_trace = n < MAX_TRACE ? n : MAX_TRACE;
         trace = malloc((msg.n_trace ? msg.n_trace : 1) * sizeof *trace);
@@ -514,6 +517,10 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
             rec->n_visible = msg.n_visible;
             rec->n_pixels = msg.n_pixels;
             rec->setup_s = msg.setup_s;
+            rec->edge_check = msg.edge_check >= 0 && msg.edge_check < PB_EDGE_CHECK_COUNT
+                                  ? (pb_edge_check)msg.edge_check
+                                  : PB_EDGE_CHECK_SAMPLED;
+            rec->edge_resolution = msg.edge_resolution;
             if (msg.n_trace) {
                 rec->cost_trace = malloc(msg.n_trace * sizeof *rec->cost_trace);
                 if (rec->cost_trace) {

@@ -2,7 +2,7 @@
 #ifndef PB_CHECKERS_H
 #define PB_CHECKERS_H
 
-#include "planbench/engine.h"
+#include "planbench/impl/engine_impl.h"
 #include "io/png_map.h"
 
 /** Walk the integer Bresenham line from pixel (x0, y0) to pixel (x1, y1), both endpoints
@@ -21,5 +21,28 @@ typedef bool (*pb_state_check_fn)(const void *self, const double *q, pb_engine_c
  * counters->n_edge_states. Returns true when all are feasible. */
 bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check, const double *a,
                           const double *b, double resolution, bool bisection, pb_engine_counters *counters);
+
+/** Signature of a clearance query (pb_engine_impl.clearance). */
+typedef double (*pb_clearance_fn)(const void *self, const double *q, pb_engine_counters *counters);
+
+/** The default geodesic of a setup: linear in every coordinate, wrapping ones the short way
+ * round and taken back into [lower, lower + period); `t` >= 1 gives `b` exactly. */
+void pb_setup_interpolate(const pb_engine_setup *setup, const double *a, const double *b, double t,
+                          double *out);
+/** The default metric of a setup: weighted Euclidean, wrapping coordinates the short way. */
+double pb_setup_distance(const pb_engine_setup *setup, const double *a, const double *b);
+/** The clearance floor certified checks use: setup->clearance_floor, or a quarter of the
+ * resolution when that is 0. */
+double pb_setup_clearance_floor(const pb_engine_setup *setup);
+
+/** The certified edge check: along pb_setup_interpolate()'s segment from `a` to `b`, each
+ * clearance query at a configuration q certifies every configuration within clearance(q)
+ * of it (the segment has constant speed in the setup's metric). Uncertified stretches are
+ * cut at their midpoints, depth first, until they are covered; a clearance below the floor
+ * (pb_setup_clearance_floor()) anywhere, NaN included, answers "blocked". Each query adds
+ * one to counters->n_edge_states. The stack is bounded: every stretch is at most half its
+ * parent. */
+bool pb_edge_certified(const pb_engine_setup *setup, const void *self, pb_clearance_fn clearance,
+                       const double *a, const double *b, pb_engine_counters *counters);
 
 #endif

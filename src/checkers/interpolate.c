@@ -2,6 +2,8 @@
 #include "checkers/interpolate.h"
 #include "checkers/checkers.h"
 
+#include "core/metric.h"
+
 #include <math.h>
 
 uint64_t pb_edge_segments(double length, double resolution)
@@ -75,6 +77,100 @@ bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_ch
         counters->n_edge_states++;
         if (!check(self, q, counters))
             return false;
+    }
+    return true;
+}
+
+void pb_setup_interpolate(const pb_engine_setup *setup, const double *a, const double *b, double t,
+                          double *out)
+{
+    for (int i = 0; i < setup->dim; i++) {
+        const double period = setup->periods[i];
+        if (t >= 1.0) {
+            out[i] = b[i]; /* the exact endpoint, not a rounded one */
+            continue;
+        }
+        double v = a[i] + t * pb_coord_delta(a[i], b[i], period);
+        if (period > 0.0) {
+            /* back into [lower, lower + period) */
+            const double lo = setup->lower[i];
+            v = lo + fmod(v - lo, period);
+            if (v < lo)
+                v += period;
+        }
+        out[i] = v;
+    }
+}
+
+double pb_setup_distance(const pb_engine_setup *setup, const double *a, const double *b)
+{
+    double sum = 0.0;
+    for (int i = 0; i < setup->dim; i++) {
+        const double d = setup->weights[i] * pb_coord_delta(a[i], b[i], setup->periods[i]);
+        sum += d * d;
+    }
+    return sqrt(sum);
+}
+
+double pb_setup_clearance_floor(const pb_engine_setup *setup)
+{
+    return setup->clearance_floor > 0.0 ? setup->clearance_floor : 0.25 * setup->resolution;
+}
+
+/* Stretches [lo, hi] of t not yet certified; depth first, so at most one per halving. */
+#define CERTIFY_STACK 160
+
+bool pb_edge_certified(const pb_engine_setup *setup, const void *self, pb_clearance_fn clearance,
+                       const double *a, const double *b, pb_engine_counters *counters)
+{
+    const double floor_clearance = pb_setup_clearance_floor(setup);
+    const double length = pb_setup_distance(setup, a, b);
+    if (!isfinite(length))
+        return false;
+    /* A clearance c at q(t) certifies |s - t| < c / length; the factor keeps the rounding
+     * of interpolated configurations (relative 1e-16) on the safe side. */
+    const double shrink = 1.0 - 1e-9;
+    counters->n_edge_states++;
+    const double ca = clearance(self, a, counters);
+    if (!(ca >= floor_clearance))
+        return false;
+    if (ca * shrink > length)
+        return true;
+    counters->n_edge_states++;
+    const double cb = clearance(self, b, counters);
+    if (!(cb >= floor_clearance))
+        return false;
+    double stack_lo[CERTIFY_STACK], stack_hi[CERTIFY_STACK];
+    int top = 0;
+    const double lo0 = ca * shrink / length, hi0 = 1.0 - cb * shrink / length;
+    if (lo0 < hi0) {
+        stack_lo[top] = lo0;
+        stack_hi[top++] = hi0;
+    }
+    double q[PB_MAX_DIM];
+    while (top > 0) {
+        top--;
+        const double lo = stack_lo[top], hi = stack_hi[top];
+        const double mid = 0.5 * (lo + hi);
+        pb_setup_interpolate(setup, a, b, mid, q);
+        counters->n_edge_states++;
+        const double c = clearance(self, q, counters);
+        if (!(c >= floor_clearance))
+            return false;
+        const double reach = c * shrink / length;
+        /* each piece is at most half of [lo, hi], so depth first the stack holds about one
+         * piece per halving, and halvings stop once a piece is shorter than the floor's
+         * reach: log2(length / floor) levels. A full stack answers blocked, never free. */
+        if (top + 2 > CERTIFY_STACK)
+            return false;
+        if (mid + reach < hi) {
+            stack_lo[top] = mid + reach;
+            stack_hi[top++] = hi;
+        }
+        if (mid - reach > lo) {
+            stack_lo[top] = lo;
+            stack_hi[top++] = mid - reach;
+        }
     }
     return true;
 }

@@ -136,6 +136,7 @@ int cli_list(int argc, char **argv)
             printf(")");
         }
         printf(": %s\n", pb_engine_impl_summary(e));
+        printf("      edges: %s\n", pb_engine_impl_edges(e));
         for (const char *const *o = pb_engine_impl_options_help(e); *o; o++)
             printf("      %s\n", *o);
     }

@@ -406,6 +406,17 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     pb_json_write_string(out, a->planner);
     fputs(", \"engine\": ", out);
     pb_json_write_string(out, pb_engine_name(engine));
+    double edge_resolution = 0.0;
+    const pb_edge_check edge_check = pb_engine_edge_check(engine, &edge_resolution);
+    fputs(", \"edge_check\": ", out);
+    pb_json_write_string(out, pb_edge_check_str(edge_check));
+    if (edge_check == PB_EDGE_CHECK_SAMPLED) {
+        fputs(", \"edge_resolution\": ", out);
+        pb_json_write_number(out, edge_resolution);
+    } else if (edge_check == PB_EDGE_CHECK_CERTIFIED) {
+        fputs(", \"clearance_floor\": ", out);
+        pb_json_write_number(out, edge_resolution);
+    }
     fputs(", \"map\": ", out);
     if (map)
         pb_json_write_string(out, map);
@@ -619,9 +630,16 @@ int cli_plan(int argc, char **argv)
             exit_code = rc;
             goto done;
         }
-    } else if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK) {
-        cli_error("planning failed: out of memory");
-        goto done;
+    } else {
+        const pb_status solved = pb_planner_solve(planner, &problem, &stop, &result);
+        if (solved != PB_OK) {
+            pb_diag fault = {0};
+            if (pb_engine_fault(engine, &fault) != PB_OK)
+                cli_error("planning failed: %s", fault.message);
+            else
+                cli_error("planning failed: out of memory");
+            goto done;
+        }
     }
     if (a.simplify && result.path.n > 1 && result.outcome == PB_OUTCOME_EXACT) {
         /* Its own stream, derived from the seed, so simplifying never changes the plan. */

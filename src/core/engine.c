@@ -63,6 +63,18 @@ pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *se
                     impl->name, setup->step_size);
         goto fail;
     }
+    if (impl->clearance && impl->interpolate && !impl->visible) {
+        /* pb_edge_certified() walks the setup's straight segment */
+        pb_diag_set(diag, NULL, 0, 0,
+                    "%s: a clearance() needs the default interpolation or a visible() of its own",
+                    impl->name);
+        goto fail;
+    }
+    if (!(setup->clearance_floor >= 0.0) || !isfinite(setup->clearance_floor)) {
+        pb_diag_set(diag, NULL, 0, 0, "%s: the clearance floor must be finite and not negative (got %g)",
+                    impl->name, setup->clearance_floor);
+        goto fail;
+    }
     engine_shared *shared = calloc(1, sizeof *shared);
     pb_engine *engine = calloc(1, sizeof *engine);
     if (!shared || !engine) {
@@ -84,6 +96,9 @@ pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *se
     shared->extent = sqrt(sum);
     if (!(shared->setup.resolution > 0.0))
         shared->setup.resolution = shared->extent / 1000.0;
+    shared->setup.clearance_floor = pb_setup_clearance_floor(&shared->setup);
+    if (!impl->visible)
+        shared->setup.edge_check = impl->clearance ? PB_EDGE_CHECK_CERTIFIED : PB_EDGE_CHECK_SAMPLED;
     atomic_init(&shared->refs, 1);
     engine->shared = shared;
     *out = engine;
@@ -207,6 +222,8 @@ bool pb_engine_visible(pb_engine *engine, const double *a, const double *b)
     const engine_shared *s = engine->shared;
     if (s->impl->visible)
         return s->impl->visible(s->self, a, b, &engine->counters);
+    if (s->impl->clearance)
+        return pb_edge_certified(&s->setup, s->self, s->impl->clearance, a, b, &engine->counters);
     return pb_edge_interpolated(engine, s->self, s->impl->feasible, a, b, s->setup.resolution,
                                 s->setup.bisection, &engine->counters);
 }
@@ -216,39 +233,16 @@ double pb_engine_distance(const pb_engine *engine, const double *a, const double
     const engine_shared *s = engine->shared;
     if (s->impl->distance)
         return s->impl->distance(s->self, a, b);
-    const pb_engine_setup *st = &s->setup;
-    double sum = 0.0;
-    for (int i = 0; i < st->dim; i++) {
-        const double d = st->weights[i] * pb_coord_delta(a[i], b[i], st->periods[i]);
-        sum += d * d;
-    }
-    return sqrt(sum);
+    return pb_setup_distance(&s->setup, a, b);
 }
 
 void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t, double *out)
 {
     const engine_shared *s = engine->shared;
-    if (s->impl->interpolate) {
+    if (s->impl->interpolate)
         s->impl->interpolate(s->self, a, b, t, out);
-        return;
-    }
-    const pb_engine_setup *st = &s->setup;
-    for (int i = 0; i < st->dim; i++) {
-        const double period = st->periods[i];
-        if (t >= 1.0) {
-            out[i] = b[i]; /* the exact endpoint, not a rounded one */
-            continue;
-        }
-        double v = a[i] + t * pb_coord_delta(a[i], b[i], period);
-        if (period > 0.0) {
-            /* back into [lower, lower + period) */
-            const double lo = st->lower[i];
-            v = lo + fmod(v - lo, period);
-            if (v < lo)
-                v += period;
-        }
-        out[i] = v;
-    }
+    else
+        pb_setup_interpolate(&s->setup, a, b, t, out);
 }
 
 void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out)
@@ -280,6 +274,45 @@ bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal)
     memcpy(start, st->default_start, (size_t)st->dim * sizeof(double));
     memcpy(goal, st->default_goal, (size_t)st->dim * sizeof(double));
     return true;
+}
+
+pb_edge_check pb_engine_edge_check(const pb_engine *engine, double *resolution)
+{
+    const pb_engine_setup *st = &engine->shared->setup;
+    if (resolution) {
+        switch (st->edge_check) {
+        case PB_EDGE_CHECK_SAMPLED:
+            *resolution = st->resolution;
+            break;
+        case PB_EDGE_CHECK_CERTIFIED:
+            *resolution = st->clearance_floor;
+            break;
+        default:
+            *resolution = 0.0;
+            break;
+        }
+    }
+    return st->edge_check;
+}
+
+const char *pb_edge_check_str(pb_edge_check check)
+{
+    switch (check) {
+    case PB_EDGE_CHECK_SAMPLED:
+        return "sampled";
+    case PB_EDGE_CHECK_CERTIFIED:
+        return "certified";
+    case PB_EDGE_CHECK_PIXEL_LINE:
+        return "pixel_line";
+    default:
+        return "unknown";
+    }
+}
+
+pb_status pb_engine_fault(const pb_engine *engine, pb_diag *diag)
+{
+    const engine_shared *s = engine->shared;
+    return s->impl->fault ? s->impl->fault(s->self, diag) : PB_OK;
 }
 
 pb_engine_counters pb_engine_get_counters(const pb_engine *engine)
@@ -367,4 +400,9 @@ const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl)
 const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl)
 {
     return impl->options_help ? impl->options_help : no_strings;
+}
+
+const char *pb_engine_impl_edges(const pb_engine_impl *impl)
+{
+    return impl->edges ? impl->edges : "sampled: configurations at the engine's resolution";
 }

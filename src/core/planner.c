@@ -391,5 +391,11 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
     if (result->outcome != PB_OUTCOME_EXACT && result->outcome != PB_OUTCOME_APPROXIMATE)
         pb_path_clear(&result->path);
     result->cost = result->path.n > 0 ? pb_path_length(&result->path, planner->engine) : INFINITY;
+    if (st == PB_OK && pb_engine_fault(planner->engine, NULL) != PB_OK) {
+        /* an engine callback misbehaved: its answers, and so this path, cannot be trusted */
+        pb_path_clear(&result->path);
+        result->cost = INFINITY;
+        st = PB_ERR_INVALID;
+    }
     return st;
 }

@@ -249,6 +249,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     setup->upper[0] = e->map.width;
     setup->upper[1] = e->map.height;
     setup->resolution = 1.0;
+    setup->edge_check = PB_EDGE_CHECK_PIXEL_LINE;
     st = pb_bitmap_read_defaults(&e->map, path, "planbench:start", "planbench:goal", 2, "X,Y",
                                  setup->default_start, setup->default_goal, &setup->has_defaults, diag);
     if (st != PB_OK) {
@@ -270,6 +271,8 @@ const pb_engine_impl pb_image2d_impl = {
     .destroy = destroy,
     .feasible = feasible,
     .visible = visible,
+    .edges = "pixel_line: the Bresenham line between the endpoints' pixels, every pixel read (no sampling; "
+             "the continuous segment may cut an occupied pixel's corner)",
     .get_data = get_data,
     .render = render,
     .obstacle_add = obstacle_add,

@@ -22,7 +22,13 @@ typedef struct pb_engine_setup {
     double periods[PB_MAX_DIM]; /**< > 0 for a wrapping coordinate (2*pi for an angle), 0 otherwise */
     bool opaque_metric;         /**< `distance` is a black box: nearest neighbours use a linear scan */
     double resolution;          /**< default visible(): spacing of interpolated checks, metric units */
-    bool bisection;             /**< default visible(): check in bisection order (else sequential) */
+    /** What the engine's own visible() guarantees (engines without one: the core sets
+     * SAMPLED, or CERTIFIED when the engine has a clearance()). */
+    pb_edge_check edge_check;
+    /** Certified checks: a stretch whose clearance is below this counts as blocked (metric
+     * units); 0: a quarter of `resolution`. */
+    double clearance_floor;
+    bool bisection;    /**< default visible(): check in bisection order (else sequential) */
     double step_size;  /**< tree planners' default step (metric units); 0: 2% of the bounds' diagonal */
     bool has_defaults; /**< start and goal below are the engine's defaults */
     double default_start[PB_MAX_DIM];
@@ -38,6 +44,9 @@ struct pb_engine_impl {
     const char *const *aliases;      /**< NULL-terminated, may be NULL */
     const char *summary;             /**< one line for `planbench list` */
     const char *const *options_help; /**< NULL-terminated "name=VALUE  what it does" lines, may be NULL */
+    /** One line for `planbench list`: how edges are checked, starting with the edge-check
+     * kind ("certified: ...", "sampled: ...", "pixel_line: ..."). NULL: "sampled". */
+    const char *edges;
 
     /** True when this engine is the natural reader of `path` (by its extension, say). NULL:
      * never chosen automatically. */
@@ -54,6 +63,14 @@ struct pb_engine_impl {
     bool (*feasible)(const void *self, const double *q, pb_engine_counters *counters);
     /** Optional: the edge check. NULL: the core's interpolated check at setup.resolution. */
     bool (*visible)(const void *self, const double *a, const double *b, pb_engine_counters *counters);
+    /** Optional: a lower bound on the distance from `q` to the nearest infeasible
+     * configuration, in the setup's metric (weighted Euclidean with wrap, whatever
+     * `distance` is): every configuration closer to `q` than the value is feasible. 0 when
+     * `q` is infeasible or too close to tell. With it and no visible(), the core's edge
+     * check is certified (pb_edge_certified()). Must be thread-safe on `self`. */
+    double (*clearance)(const void *self, const double *q, pb_engine_counters *counters);
+    /** Optional: the first error a callback made during queries (see pb_engine_fault()). */
+    pb_status (*fault)(const void *self, pb_diag *diag);
     /** Optional: the metric. NULL: weighted Euclidean with wrap, from setup. */
     double (*distance)(const void *self, const double *a, const double *b);
     /** Optional: geodesic interpolation. NULL: linear, wrapping coordinates the short way. */
