@@ -11,6 +11,12 @@
  * set from a to b equals the set from b to a. */
 bool pb_line_free(const pb_bitmap *map, long x0, long y0, long x1, long y1, uint64_t *pixels);
 
+/** Is every point of the continuous segment from `a` to `b` (pixel coordinates) on a free
+ * pixel inside the map? Reads every pixel the segment passes through (its supercover; at a
+ * pixel corner, or within rounding of one, both side pixels too), so a path of such edges
+ * never crosses an occupied pixel at any resolution. `*pixels` grows by the pixels read. */
+bool pb_segment_free(const pb_bitmap *map, const double *a, const double *b, uint64_t *pixels);
+
 /** Signature of a state check used inside edge checks. */
 typedef bool (*pb_state_check_fn)(const void *self, const double *q, pb_engine_counters *counters);
 

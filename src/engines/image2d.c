@@ -1,6 +1,8 @@
 /* The 2D image engine: a PNG map, white pixels free. C-space [0,W) x [0,H), x = column,
  * y = row from the top. feasible(q) reads pixel (floor x, floor y); visible(a, b) walks the
- * integer Bresenham line between those same pixels. */
+ * integer Bresenham line between those same pixels (the rule of sbp-env and of the OMPL
+ * harness, reported as "pixel_line"), or with edge_check=certified every pixel the
+ * continuous segment passes through, so that every point of the edge is feasible. */
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
 #include "checkers/shapes2d.h"
@@ -21,6 +23,7 @@ typedef struct dyn_obstacle {
 
 typedef struct image2d {
     pb_bitmap map;
+    bool certified; /* edges read the segment's supercover, not the Bresenham line */
     /* The dynamic layer, apart from the read-only map: feasible() and visible() look at it
      * only when n_live > 0, so planning on a plain map costs one branch. */
     dyn_obstacle *obstacles;
@@ -52,6 +55,8 @@ COLD_PATH static bool visible_with_obstacles(const image2d *e, const double *a, 
     for (uint32_t i = 0; i < e->n_slots; i++)
         if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_hits_segment(&e->obstacles[i].shape, a, b))
             return false;
+    if (e->certified)
+        return pb_segment_free(&e->map, a, b, &counters->n_pixels);
     return pb_line_free(&e->map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
 }
 
@@ -198,6 +203,8 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     const image2d *e = self;
     if (e->n_live != 0)
         return visible_with_obstacles(e, a, b, counters);
+    if (e->certified)
+        return pb_segment_free(map, a, b, &counters->n_pixels);
     return pb_line_free(map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
 }
 
@@ -226,11 +233,16 @@ static void destroy(void *self)
 static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
-    static const char *const known[] = {NULL};
+    static const char *const known[] = {"edge_check", NULL};
     *self_out = NULL;
     pb_status st = pb_option_check_known(options, n_options, known, "image2d", diag);
     if (st != PB_OK)
         return st;
+    const char *check = pb_option_find(options, n_options, "edge_check");
+    if (check && strcmp(check, "pixel_line") != 0 && strcmp(check, "certified") != 0) {
+        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'pixel_line' or 'certified', got '%s'", check);
+        return PB_ERR_INVALID;
+    }
     if (!path) {
         pb_diag_set(diag, NULL, 0, 0, "the image engine needs a PNG map");
         return PB_ERR_INVALID;
@@ -245,11 +257,12 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         free(e);
         return st;
     }
+    e->certified = check && strcmp(check, "certified") == 0;
     *setup = pb_engine_setup_default(2);
     setup->upper[0] = e->map.width;
     setup->upper[1] = e->map.height;
     setup->resolution = 1.0;
-    setup->edge_check = PB_EDGE_CHECK_PIXEL_LINE;
+    setup->edge_check = e->certified ? PB_EDGE_CHECK_CERTIFIED : PB_EDGE_CHECK_PIXEL_LINE;
     st = pb_bitmap_read_defaults(&e->map, path, "planbench:start", "planbench:goal", 2, "X,Y",
                                  setup->default_start, setup->default_goal, &setup->has_defaults, diag);
     if (st != PB_OK) {
@@ -262,17 +275,24 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
 
 static const char *const aliases[] = {"image", "2d", NULL};
 
+static const char *const options_help[] = {
+    "edge_check=CHECK    pixel_line (default: the Bresenham line, as sbp-env and OMPL's harness) or "
+    "certified (every pixel the segment crosses)",
+    NULL,
+};
+
 const pb_engine_impl pb_image2d_impl = {
     .name = "image2d",
     .aliases = aliases,
     .summary = "2D PNG map: white (255,255,255) pixels are free; Bresenham edges",
+    .options_help = options_help,
     .accepts_path = accepts_path,
     .load = load,
     .destroy = destroy,
     .feasible = feasible,
     .visible = visible,
-    .edges = "pixel_line: the Bresenham line between the endpoints' pixels, every pixel read (no sampling; "
-             "the continuous segment may cut an occupied pixel's corner)",
+    .edges = "pixel_line (default): the Bresenham line between the endpoints' pixels, every pixel read (the "
+             "continuous segment may cut an occupied pixel's corner); certified with edge_check=certified",
     .get_data = get_data,
     .render = render,
     .obstacle_add = obstacle_add,

@@ -5,7 +5,9 @@ usage: check_path.py RESULT.json [MAP.png]
 
 Checks: outcome exact, the path begins exactly at the start and ends exactly at the goal,
 every waypoint's pixel is free, every edge's Bresenham pixels (closed form, between the
-floor pixels) are free, and the reported cost equals the path's Euclidean length. The PNG
+floor pixels) are free, and the reported cost equals the path's Euclidean length. When the
+result says "edge_check": "certified", every point of each continuous edge must lie on a
+free pixel instead: points every 1/50 pixel and both sides of every pixel-border crossing. The PNG
 decoder here handles what maps/generate.py writes (8-bit grey or RGB, not interlaced).
 """
 import json
@@ -72,6 +74,30 @@ def line_pixels(x0, y0, x1, y1):
             yield x0 + (off if dx >= 0 else -off), y0 + (i if dy >= 0 else -i)
 
 
+def segment_free(free, a, b):
+    n = int(math.ceil(math.dist(a, b) * 50)) + 1
+    for i in range(n + 1):
+        t = i / n
+        x, y = a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])
+        if not free(math.floor(x), math.floor(y)):
+            return (x, y)
+    for axis in (0, 1):
+        d = b[axis] - a[axis]
+        if d == 0:
+            continue
+        v = math.ceil(min(a[axis], b[axis]))
+        while v <= max(a[axis], b[axis]):
+            t = (v - a[axis]) / d
+            p = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+            for side in (0, -1):
+                cell = [math.floor(p[0]), math.floor(p[1])]
+                cell[axis] = int(v) + side
+                if not free(*cell):
+                    return p
+            v += 1
+    return None
+
+
 def main():
     r = json.load(open(sys.argv[1]))
     assert r["outcome"] == "exact", r["outcome"]
@@ -84,6 +110,10 @@ def main():
     for a, b in zip(path, path[1:]):
         pa = (math.floor(a[0]), math.floor(a[1]))
         pb = (math.floor(b[0]), math.floor(b[1]))
+        if r.get("edge_check") == "certified":
+            hit = segment_free(free, a, b)
+            assert hit is None, f"certified edge {a} -> {b} passes over an obstacle pixel at {hit}"
+            continue
         for x, y in line_pixels(*pa, *pb):
             assert free(x, y), f"edge {a} -> {b} crosses the obstacle pixel ({x}, {y})"
     print(f"ok: {len(path)} waypoints, cost {r['cost']:.6g}")

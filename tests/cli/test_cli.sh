@@ -84,6 +84,17 @@ for map in room1 maze forest narrow; do
     expect 0 "rrt on $map" -- "$PB" rrt "maps/$map.png" --json --seed 3 --step 40
     $CHECK_PATH "$T/out" >/dev/null || fail "path on $map does not re-validate"
 done
+# edge_check=certified: every point of every continuous edge on a free pixel, for every
+# planner (a Bresenham line may cut an occupied pixel's corner; these may not)
+for planner in rrt birrt rrtstar informedrrt prm lazyprm bitstar rrdt; do
+    expect 0 "$planner certified on forest" -- "$PB" "$planner" maps/forest.png --json --seed 5 \
+        --engine-option edge_check=certified --max-iterations 20000
+    grep -q '"edge_check": "certified"' "$T/out" || fail "$planner: the JSON does not say the edges are certified"
+    $CHECK_PATH "$T/out" >/dev/null || fail "$planner certified path on forest does not re-validate"
+done
+expect 2 "edge_check=maybe" -- "$PB" rrt maps/room1.png --engine-option edge_check=maybe
+grep -q "edge_check: expected 'pixel_line' or 'certified'" "$T/err" || fail "edge_check=maybe: no clear message"
+
 # --simplify: never longer, endpoints kept, every new edge free
 expect 0 "--simplify" -- "$PB" rrt maps/room1.png --json --seed 4 --simplify
 $CHECK_PATH "$T/out" >/dev/null || fail "simplified path does not re-validate"
