@@ -43,6 +43,10 @@ double pb_path_length(const pb_path *path, const pb_engine *engine);
 bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start, const double *goal,
                       pb_diag *diag);
 
+/** The random shortcuts a path is given when it is simplified (`--simplify`, the
+ * simulation's plans): the one place that decides the effort. */
+#define PB_SIMPLIFY_TRIES 200
+
 /** Shorten a path in place (shortcutting): `max_random_tries` random shortcuts between two
  * points drawn uniformly by arc length (possibly inside edges, joined when the new edges are
  * free and the path gets shorter), then a greedy pass (from each waypoint to the farthest

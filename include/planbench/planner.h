@@ -150,6 +150,12 @@ pb_status pb_planner_set_param(pb_planner *planner, const char *name, const char
 pb_status pb_planner_set_param_double(pb_planner *planner, const char *name, double value, pb_diag *diag);
 /** Read a parameter as a number. PB_ERR_NOT_FOUND when the planner has no such parameter. */
 pb_status pb_planner_get_param(const pb_planner *planner, const char *name, double *value);
+
+/** The goal radius a query gets when its user gives none: the planner's step size (its
+ * `step_size` parameter when positive), else the engine's default step
+ * (pb_engine_default_step()). The one place that decides it, for the command line, the
+ * benchmark runner and the simulation service. */
+double pb_planner_default_goal_radius(const pb_planner *planner);
 bool pb_planner_has_param(const pb_planner *planner, const char *name);
 
 /** Seed of the planner's random stream for the next solve (default 1). */

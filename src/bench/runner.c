@@ -341,11 +341,9 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
     } else {
         const pb_bench_planner *pl = &s->planners[planner_index];
         pb_planner_set_seed(planner, s->seed + run);
-        double step = 0.0;
-        if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
-            step = pb_engine_default_step(engine);
-        const double radius =
-            s->problems[problem].goal_radius > 0.0 ? s->problems[problem].goal_radius : step;
+        const double radius = s->problems[problem].goal_radius > 0.0
+                                  ? s->problems[problem].goal_radius
+                                  : pb_planner_default_goal_radius(planner);
         pb_problem query = {.start = start, .goal = goal, .goal_radius = radius};
         pb_stop stop = pb_stop_default();
         stop.time_limit_s = s->time_limit_s;

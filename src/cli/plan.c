@@ -593,11 +593,10 @@ int cli_plan(int argc, char **argv)
         }
     }
 
-    double step = 0.0;
-    if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
-        step = pb_engine_default_step(engine);
-    pb_problem problem = {
-        .start = start, .goal = goal, .goal_radius = a.goal_radius > 0.0 ? a.goal_radius : step};
+    pb_problem problem = {.start = start,
+                          .goal = goal,
+                          .goal_radius =
+                              a.goal_radius > 0.0 ? a.goal_radius : pb_planner_default_goal_radius(planner)};
     pb_stop stop = pb_stop_default();
     stop.time_limit_s = a.time_limit;
     stop.max_iterations = a.max_iterations;
@@ -646,7 +645,8 @@ int cli_plan(int argc, char **argv)
         pb_rng rng;
         pb_rng_seed(&rng, a.seed ^ 0x5349u);
         double after = result.cost;
-        if (pb_path_simplify(&result.path, engine, &rng, 200, &a.cost_before_simplify, &after) != PB_OK) {
+        if (pb_path_simplify(&result.path, engine, &rng, PB_SIMPLIFY_TRIES, &a.cost_before_simplify,
+                             &after) != PB_OK) {
             cli_error("--simplify: out of memory");
             goto done;
         }

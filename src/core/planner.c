@@ -265,6 +265,14 @@ pb_status pb_planner_get_param(const pb_planner *planner, const char *name, doub
     return PB_OK;
 }
 
+double pb_planner_default_goal_radius(const pb_planner *planner)
+{
+    double step = 0.0;
+    if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
+        step = pb_engine_default_step(planner->engine);
+    return step;
+}
+
 void pb_planner_set_seed(pb_planner *planner, uint64_t seed)
 {
     planner->seed = seed;
