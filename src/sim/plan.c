@@ -228,7 +228,8 @@ static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, c
     pb_stop stop = pb_stop_default();
     stop.time_limit_s = job->time_limit;
     stop.cancel = &job->cancel;
-    const pb_problem problem = {start, goal, goal_radius};
+    const pb_problem problem = {start, goal,
+                                goal_radius > 0.0 ? goal_radius : pb_planner_default_goal_radius(planner)};
     job->status = pb_planner_solve(planner, &problem, &stop, result);
     job->outcome =
         job->cancel && result->outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result->outcome);
@@ -237,7 +238,7 @@ static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, c
         return false;
     pb_rng rng;
     pb_rng_seed(&rng, job->seed);
-    pb_path_simplify(&result->path, space, &rng, 50, NULL, NULL);
+    pb_path_simplify(&result->path, space, &rng, PB_SIMPLIFY_TRIES, NULL, NULL);
     job->cost = pb_path_length(&result->path, space);
     return true;
 }
@@ -290,7 +291,7 @@ void sim_plan_run(pb_sim_plan_job *job)
             double start[SIM_Q], goal[SIM_Q];
             sim_space_from_full(fp, job->start, start);
             sim_space_from_full(fp, job->goal, goal);
-            if (solve(job, space, start, goal, 3.0, &result))
+            if (solve(job, space, start, goal, 0.0, &result)) /* the planner's default radius */
                 keep_path(job, &result.path, SIM_Q, fp);
             pb_result_finish(&result);
         }
