@@ -12,7 +12,7 @@
 #include "harness.h"
 #include "picture.h"
 #include "planbench/planbench.h"
-#include "planners/rrtstar_core.h"
+#include "planners/informed.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,6 +10,24 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *pb_bench_status_str(pb_bench_status status)
+{
+    switch (status) {
+    case PB_BENCH_RUN_OK:
+        return "ok";
+    case PB_BENCH_RUN_CRASHED:
+        return "crashed";
+    case PB_BENCH_RUN_KILLED_TIME:
+        return "killed: time";
+    case PB_BENCH_RUN_KILLED_MEMORY:
+        return "killed: memory";
+    case PB_BENCH_RUN_ERROR:
+        return "error";
+    default:
+        return "unknown";
+    }
+}
+
 void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_bench_record *rec)
 {
     fputs("{\"problem\": ", out);

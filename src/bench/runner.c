@@ -42,24 +42,6 @@ pb_bench_options pb_bench_options_default(void)
     return (pb_bench_options){.jobs = 0};
 }
 
-const char *pb_bench_status_str(pb_bench_status status)
-{
-    switch (status) {
-    case PB_BENCH_RUN_OK:
-        return "ok";
-    case PB_BENCH_RUN_CRASHED:
-        return "crashed";
-    case PB_BENCH_RUN_KILLED_TIME:
-        return "killed: time";
-    case PB_BENCH_RUN_KILLED_MEMORY:
-        return "killed: memory";
-    case PB_BENCH_RUN_ERROR:
-        return "error";
-    default:
-        return "unknown";
-    }
-}
-
 void pb_bench_results_destroy(pb_bench_results *results)
 {
     if (!results)

@@ -20,13 +20,18 @@ bool pb_segment_free(const pb_bitmap *map, const double *a, const double *b, uin
 /** Signature of a state check used inside edge checks. */
 typedef bool (*pb_state_check_fn)(const void *self, const double *q, pb_engine_counters *counters);
 
-/** The interpolated edge check: configurations along the engine's geodesic from `a` to `b`
- * at spacing at most `resolution` (metric units), both endpoints included, each checked with
- * `check(self, q)`. With `bisection` the order is endpoints, midpoint, quarter points, ...
- * (finds a collision sooner); otherwise a to b. Every configuration checked adds one to
- * counters->n_edge_states. Returns true when all are feasible. */
-bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check, const double *a,
-                          const double *b, double resolution, bool bisection, pb_engine_counters *counters);
+/** Signature of an engine's geodesic (pb_engine_impl.interpolate). */
+typedef void (*pb_interpolate_fn)(const void *self, const double *a, const double *b, double t, double *out);
+
+/** The interpolated (sampled) edge check: configurations along the geodesic from `a` to `b`
+ * (`interpolate`, or pb_setup_interpolate() when NULL) at spacing at most
+ * setup->resolution for an edge `length` long (metric units), both endpoints included, each
+ * checked with `check(self, q)`. With setup->bisection the order is endpoints, midpoint,
+ * quarter points, ... (finds a collision sooner); otherwise a to b. Every configuration
+ * checked adds one to counters->n_edge_states. Returns true when all are feasible. */
+bool pb_edge_interpolated(const pb_engine_setup *setup, const void *self, pb_state_check_fn check,
+                          pb_interpolate_fn interpolate, double length, const double *a, const double *b,
+                          pb_engine_counters *counters);
 
 /** Signature of a clearance query (pb_engine_impl.clearance). */
 typedef double (*pb_clearance_fn)(const void *self, const double *q, pb_engine_counters *counters);

@@ -56,12 +56,13 @@ bool pb_edge_order_next(pb_edge_order *order, uint64_t *index)
     return false;
 }
 
-bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_check_fn check, const double *a,
-                          const double *b, double resolution, bool bisection, pb_engine_counters *counters)
+bool pb_edge_interpolated(const pb_engine_setup *setup, const void *self, pb_state_check_fn check,
+                          pb_interpolate_fn interpolate, double length, const double *a, const double *b,
+                          pb_engine_counters *counters)
 {
     double q[PB_MAX_DIM];
     /* n segments of length <= resolution: n + 1 configurations, endpoints included. */
-    const uint64_t n = pb_edge_segments(pb_engine_distance(engine, a, b), resolution);
+    const uint64_t n = pb_edge_segments(length, setup->resolution);
 
     counters->n_edge_states++;
     if (!check(self, a, counters))
@@ -70,10 +71,14 @@ bool pb_edge_interpolated(const pb_engine *engine, const void *self, pb_state_ch
     if (!check(self, b, counters))
         return false;
     pb_edge_order order;
-    pb_edge_order_init(&order, n, bisection);
+    pb_edge_order_init(&order, n, setup->bisection);
     uint64_t i;
     while (pb_edge_order_next(&order, &i)) {
-        pb_engine_interpolate(engine, a, b, (double)i / (double)n, q);
+        const double t = (double)i / (double)n;
+        if (interpolate)
+            interpolate(self, a, b, t, q);
+        else
+            pb_setup_interpolate(setup, a, b, t, q);
         counters->n_edge_states++;
         if (!check(self, q, counters))
             return false;

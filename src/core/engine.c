@@ -224,8 +224,8 @@ bool pb_engine_visible(pb_engine *engine, const double *a, const double *b)
         return s->impl->visible(s->self, a, b, &engine->counters);
     if (s->impl->clearance)
         return pb_edge_certified(&s->setup, s->self, s->impl->clearance, a, b, &engine->counters);
-    return pb_edge_interpolated(engine, s->self, s->impl->feasible, a, b, s->setup.resolution,
-                                s->setup.bisection, &engine->counters);
+    return pb_edge_interpolated(&s->setup, s->self, s->impl->feasible, s->impl->interpolate,
+                                pb_engine_distance(engine, a, b), a, b, &engine->counters);
 }
 
 double pb_engine_distance(const pb_engine *engine, const double *a, const double *b)

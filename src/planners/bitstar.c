@@ -33,7 +33,7 @@
 #include "core/arena.h"
 #include "core/nn_batch.h"
 #include "planners/roadmap.h"
-#include "planners/rrtstar_core.h"
+#include "planners/informed.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -17,7 +17,7 @@
  * condition under the engine's own metric, giving up after a bounded number of tries and
  * using the plain uniform sample (plain RRT* sampling); pruning is unchanged, as it only
  * needs the triangle inequality. */
-#include "planners/rrtstar_core.h"
+#include "planners/informed.h"
 
 #include <math.h>
 #include <string.h>
@@ -154,29 +154,3 @@ bool pb_informed_sample(const pb_informed_sampler *sampler, const pb_engine *eng
     pb_engine_sample(engine, rng, out);
     return false;
 }
-
-static const pb_param_def informed_param_defs[] = {
-    PB_RRTSTAR_PARAM_DEFS,
-    {"prune_threshold", PB_PARAM_DOUBLE, offsetof(pb_rrtstar_params, prune_threshold), 0.0, 0.05, 1.0,
-     "prune the tree when the best cost fell by this fraction since the last prune; 0 = at every "
-     "improvement"},
-};
-
-static pb_status informed_solve(const void *params, pb_solve_ctx *ctx, pb_result *result)
-{
-    return pb_rrtstar_solve(params, true, ctx, result);
-}
-
-static const char *const informed_aliases[] = {"informed_rrtstar", "informedrrtstar", NULL};
-
-const pb_planner_impl pb_informedrrt_impl = {
-    .name = "informedrrt",
-    .aliases = informed_aliases,
-    .summary =
-        "Informed RRT* (Gammell et al. 2014): RRT* sampling the informed ellipsoid and pruning, anytime",
-    .params = informed_param_defs,
-    .n_params = sizeof informed_param_defs / sizeof informed_param_defs[0],
-    .params_size = sizeof(pb_rrtstar_params),
-    .anytime = true,
-    .solve = informed_solve,
-};

@@ -2,7 +2,7 @@
 #include "planners/roadmap.h"
 #include "core/arena.h"
 #include "core/nn_batch.h"
-#include "planners/rrtstar_core.h" /* pb_unit_ball_volume */
+#include "planners/informed.h" /* pb_unit_ball_volume */
 
 #include <math.h>
 #include <stddef.h>

@@ -26,6 +26,7 @@
  * PB_EVENT_EDGE_REMOVED for each removed node under its old id, and node ids after a prune
  * are the new ones. */
 #include "planners/rrtstar_core.h"
+#include "planners/informed.h"
 #include "core/tree.h"
 
 #include <assert.h>

@@ -210,8 +210,9 @@ bool sim_space_segment(pb_engine *space, const double *a, const double *b, doubl
     return false;
 }
 
-/* Run the job's planner on `space` from `start` to `goal`: the outcome, the status and `why`
- * into the job; true when `result` (initialised here, finished by the caller) holds an exact
+/* Run the job's planner on `space` from `start` to `goal` (goal_radius 0: the planner's
+ * default, pb_planner_default_goal_radius()): the outcome, the status and `why` into the
+ * job; true when `result` (initialised here, finished by the caller) holds an exact
  * path, shortened. */
 static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, const double *goal,
                   double goal_radius, pb_result *result)
