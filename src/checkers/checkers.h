@@ -3,7 +3,7 @@
 #define PB_CHECKERS_H
 
 #include "planbench/impl/engine_impl.h"
-#include "io/png_map.h"
+#include "core/bitmap.h"
 
 /** Walk the integer Bresenham line from pixel (x0, y0) to pixel (x1, y1), both endpoints
  * included, and stop at the first pixel that is outside the map or occupied. Returns true

@@ -109,44 +109,6 @@ fail:
     return PB_ERR_INVALID;
 }
 
-pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path, const pb_option *options,
-                         size_t n_options, pb_diag *diag)
-{
-    *out = NULL;
-    const pb_engine_impl *impl = NULL;
-    if (engine_name) {
-        impl = pb_engine_registry_find(engine_name);
-        if (!impl) {
-            pb_diag_set(diag, NULL, 0, 0, "unknown engine '%s' (see 'planbench list')", engine_name);
-            return PB_ERR_NOT_FOUND;
-        }
-    } else if (path) {
-        for (size_t i = 0; i < pb_engine_registry_count() && !impl; i++) {
-            const pb_engine_impl *candidate = pb_engine_registry_get(i);
-            if (candidate->accepts_path && candidate->accepts_path(path))
-                impl = candidate;
-        }
-        if (!impl) {
-            pb_diag_set(diag, path, 0, 0,
-                        "no engine reads this kind of file (expected a .png map); choose one with --engine");
-            return PB_ERR_INVALID;
-        }
-    } else {
-        pb_diag_set(diag, NULL, 0, 0, "no map or engine given");
-        return PB_ERR_INVALID;
-    }
-    if (!impl->load) {
-        pb_diag_set(diag, NULL, 0, 0, "engine '%s' can only be made from C", impl->name);
-        return PB_ERR_UNSUPPORTED;
-    }
-    void *self = NULL;
-    pb_engine_setup setup = pb_engine_setup_default(0);
-    pb_status st = impl->load(&self, &setup, path, options, n_options, diag);
-    if (st != PB_OK)
-        return st;
-    return pb_engine_create(out, impl, self, &setup, diag);
-}
-
 void pb_engine_destroy(pb_engine *engine)
 {
     if (!engine)

@@ -160,14 +160,10 @@ static double load_param(const void *params, const pb_param_def *def)
     return 0.0;
 }
 
-pb_status pb_planner_create(pb_planner **out, const char *name, pb_engine *engine, pb_diag *diag)
+pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, pb_engine *engine,
+                                 pb_diag *diag)
 {
     *out = NULL;
-    const pb_planner_impl *impl = pb_planner_registry_find(name);
-    if (!impl) {
-        pb_diag_set(diag, NULL, 0, 0, "unknown planner '%s' (see 'planbench list')", name);
-        return PB_ERR_NOT_FOUND;
-    }
     pb_planner *p = calloc(1, sizeof *p);
     void *params = calloc(1, impl->params_size ? impl->params_size : 1);
     if (!p || !params) {

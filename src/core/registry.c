@@ -1,9 +1,13 @@
 /* The registries of engines and planners: NULL-terminated tables the CLI, the benchmark
- * runner and the service look names up in. A new engine or planner adds one line to each
- * of the two places below. */
+ * runner and the service look names up in, and the two calls that make an engine or a
+ * planner by name (pb_engine_load, pb_planner_create). This file knows every engine and
+ * planner; nothing in the library below it calls it, so the wrappers (engine.c,
+ * planner.c), the engines and the planners never form a circle with it. A new engine or
+ * planner adds one line to each of the two places below. */
 #include "planbench/impl/engine_impl.h"
 #include "planbench/impl/planner_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const pb_engine_impl pb_image2d_impl;
@@ -72,4 +76,53 @@ const pb_planner_impl *pb_planner_registry_find(const char *name)
         if (name_matches(name, planners[i]->name, planners[i]->aliases))
             return planners[i];
     return NULL;
+}
+
+pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path, const pb_option *options,
+                         size_t n_options, pb_diag *diag)
+{
+    *out = NULL;
+    const pb_engine_impl *impl = NULL;
+    if (engine_name) {
+        impl = pb_engine_registry_find(engine_name);
+        if (!impl) {
+            pb_diag_set(diag, NULL, 0, 0, "unknown engine '%s' (see 'planbench list')", engine_name);
+            return PB_ERR_NOT_FOUND;
+        }
+    } else if (path) {
+        for (size_t i = 0; i < pb_engine_registry_count() && !impl; i++) {
+            const pb_engine_impl *candidate = pb_engine_registry_get(i);
+            if (candidate->accepts_path && candidate->accepts_path(path))
+                impl = candidate;
+        }
+        if (!impl) {
+            pb_diag_set(diag, path, 0, 0,
+                        "no engine reads this kind of file (expected a .png map); choose one with --engine");
+            return PB_ERR_INVALID;
+        }
+    } else {
+        pb_diag_set(diag, NULL, 0, 0, "no map or engine given");
+        return PB_ERR_INVALID;
+    }
+    if (!impl->load) {
+        pb_diag_set(diag, NULL, 0, 0, "engine '%s' can only be made from C", impl->name);
+        return PB_ERR_UNSUPPORTED;
+    }
+    void *self = NULL;
+    pb_engine_setup setup = pb_engine_setup_default(0);
+    pb_status st = impl->load(&self, &setup, path, options, n_options, diag);
+    if (st != PB_OK)
+        return st;
+    return pb_engine_create(out, impl, self, &setup, diag);
+}
+
+pb_status pb_planner_create(pb_planner **out, const char *name, pb_engine *engine, pb_diag *diag)
+{
+    *out = NULL;
+    const pb_planner_impl *impl = pb_planner_registry_find(name);
+    if (!impl) {
+        pb_diag_set(diag, NULL, 0, 0, "unknown planner '%s' (see 'planbench list')", name);
+        return PB_ERR_NOT_FOUND;
+    }
+    return pb_planner_create_impl(out, impl, engine, diag);
 }

@@ -75,8 +75,8 @@ static void collect_text(decode_state *s, png_infop info, pb_bitmap *out)
     png_textp text = NULL;
     int n = 0;
     png_get_text(s->png, info, &text, &n);
-    for (int i = 0; i < n && out->n_text < PB_PNG_MAX_TEXT; i++) {
-        pb_png_text *t = &out->text[out->n_text++];
+    for (int i = 0; i < n && out->n_text < PB_BITMAP_MAX_TEXT; i++) {
+        pb_bitmap_text_chunk *t = &out->text[out->n_text++];
         snprintf(t->key, sizeof t->key, "%s", text[i].key ? text[i].key : "");
         snprintf(t->value, sizeof t->value, "%s", text[i].text ? text[i].text : "");
     }
@@ -234,30 +234,6 @@ pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag)
     const bool ok = decode(s, out);
     fclose(fp);
     return finish_decode(s, ok, path, out, diag);
-}
-
-void pb_bitmap_finish(pb_bitmap *map)
-{
-    if (!map)
-        return;
-    free(map->bits);
-    memset(map, 0, sizeof *map);
-}
-
-const char *pb_bitmap_text(const pb_bitmap *map, const char *key)
-{
-    for (size_t i = 0; i < map->n_text; i++)
-        if (strcmp(map->text[i].key, key) == 0)
-            return map->text[i].value;
-    return NULL;
-}
-
-uint64_t pb_bitmap_count_free(const pb_bitmap *map)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < map->words_per_row * (size_t)map->height; i++)
-        n += (uint64_t)__builtin_popcountll(map->bits[i]);
-    return n;
 }
 
 static pb_status read_vector(const pb_bitmap *map, const char *path, const char *key, int dim,

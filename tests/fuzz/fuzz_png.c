@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (map.width <= 0 || map.height <= 0 || (uint64_t)map.width * (uint64_t)map.height > PB_PNG_MAX_PIXELS ||
-        map.words_per_row < ((size_t)map.width + 63) / 64 || map.n_text > PB_PNG_MAX_TEXT)
+        map.words_per_row < ((size_t)map.width + 63) / 64 || map.n_text > PB_BITMAP_MAX_TEXT)
         abort();
     /* read the last word and every word (ASan checks the allocation is as large as claimed) */
     volatile bool corner = pb_bitmap_free(&map, map.width - 1, map.height - 1);

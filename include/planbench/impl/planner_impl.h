@@ -69,6 +69,12 @@ void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost,
  * (pb_engine_default_step(): 2% of the bounds' diagonal unless the engine has its own). */
 double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size);
 
+/** Make a planner from its table, registered or not (pb_planner_create() finds a registered
+ * one by name): parameters at their defaults, seed 1. Owned by the caller
+ * (pb_planner_destroy); `engine` is borrowed for the planner's lifetime. */
+pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, pb_engine *engine,
+                                 pb_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
