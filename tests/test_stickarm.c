@@ -1,7 +1,9 @@
 /* The 4D stick-arm engine: feasible and visible against a brute-force reference (its own
- * arm geometry and closed-form Bresenham) on random inputs over the bundled 4D map, the
- * one-pixel motion bound between consecutive edge checks, rotations in place through an
- * obstacle, angle wrap, the angle conventions, the map's defaults, and planning. */
+ * arm geometry and closed-form Bresenham) on random inputs over the bundled 4D map and on
+ * random maps; the certified edge check never answers "free" for an edge on which any
+ * configuration, checked at 1/20 pixel of arm motion, is infeasible; the sampled check's
+ * one-pixel motion bound; rotations in place through an obstacle, angle wrap, the angle
+ * conventions, the map's defaults, and every planner's path re-checked finely. */
 #include "harness.h"
 #include "io/png_map.h"
 #include "planbench/impl/engine_impl.h"
@@ -123,6 +125,29 @@ static bool reference_visible(const double *a, const double *b, uint64_t n)
     return true;
 }
 
+/* The independent check of a certified answer: configurations at most 1/20 pixel of arm
+ * motion apart, each against the reference rasterisation. */
+static bool reference_visible_fine(const double *a, const double *b)
+{
+    return reference_visible(a, b, 20 * reference_segments(a, b));
+}
+
+/* `check` NULL: the default (certified) edge check; "sampled" for the former one. */
+static pb_engine *load_arm_checked(const char *path, const char *order, const char *check)
+{
+    pb_option options[2];
+    size_t n = 0;
+    if (order)
+        options[n++] = (pb_option){"edge_order", order};
+    if (check)
+        options[n++] = (pb_option){"edge_check", check};
+    pb_engine *engine = NULL;
+    pb_diag diag;
+    const pb_status st = pb_engine_load(&engine, "4d", path, options, n, &diag);
+    CHECK_MSG(st == PB_OK, "%s: %s", path, diag.message);
+    return engine;
+}
+
 static pb_engine *load_arm(const char *path, const char *order)
 {
     pb_option options[1] = {{"edge_order", order}};
@@ -183,7 +208,17 @@ static void test_random_on_bundled_map(void)
     CHECK_MSG(n_feasible > trials / 5 && n_feasible < trials * 9 / 10, "%d of %d feasible: a poor test",
               n_feasible, trials);
 
+    /* the sampled check, as it was: exactly the reference's configurations */
+    pb_engine *sampled = load_arm_checked(path, NULL, "sampled");
+    if (!sampled) {
+        pb_engine_destroy(engine);
+        return;
+    }
+    double resolution = 0;
+    CHECK(pb_engine_edge_check(sampled, &resolution) == PB_EDGE_CHECK_SAMPLED && resolution == 1.0);
+    CHECK(pb_engine_edge_check(engine, &resolution) == PB_EDGE_CHECK_CERTIFIED);
     int visible_mismatches = 0, fine_violations = 0, n_visible = 0, n_edges = 0;
+    int false_free = 0, sampled_false_free = 0, certified_free = 0, conservative = 0;
     for (int i = 0; i < 3000; i++) {
         double a[4], b[4];
         random_config(&rng, a);
@@ -195,19 +230,36 @@ static void test_random_on_bundled_map(void)
         b[3] = wrap(a[3] + pb_rng_range(&rng, -1.5, 1.5));
         n_edges++;
         const uint64_t n = reference_segments(a, b);
-        const bool got = pb_engine_visible(engine, a, b);
+        const bool got = pb_engine_visible(sampled, a, b);
         if (got != reference_visible(a, b, n))
             visible_mismatches++;
         if (!got && reference_visible(a, b, 10 * n))
             fine_violations++; /* the engine's configurations are among the finer ones */
         n_visible += got;
+        const bool fine = reference_visible_fine(a, b);
+        if (got && !fine)
+            sampled_false_free++;
+        const bool certified = pb_engine_visible(engine, a, b);
+        certified_free += certified;
+        if (certified && !fine)
+            false_free++;
+        if (!certified && fine)
+            conservative++;
     }
     CHECK_MSG(visible_mismatches == 0, "%d visible mismatches of %d", visible_mismatches, n_edges);
     CHECK(fine_violations == 0);
     CHECK_MSG(n_visible > n_edges / 10 && n_visible < n_edges * 9 / 10, "%d of %d visible: a poor test",
               n_visible, n_edges);
+    CHECK_MSG(false_free == 0, "%d certified edges are blocked at 1/20 pixel", false_free);
+    /* conservative only near obstacles: most free edges certify */
+    CHECK_MSG(certified_free > 0 && conservative < certified_free / 2, "%d free edges refused, %d certified",
+              conservative, certified_free);
+    printf("bundled map: %d edges, certified %d free (%d free ones refused as too tight), sampled %d free of "
+           "which %d blocked at 1/20 px\n",
+           n_edges, certified_free, conservative, n_visible, sampled_false_free);
     pb_engine_counters c = pb_engine_get_counters(engine);
     CHECK(c.n_edge_states > c.n_visible && c.n_pixels > 0);
+    pb_engine_destroy(sampled);
     pb_engine_destroy(engine);
 }
 
@@ -350,6 +402,127 @@ static void test_picture(void)
     pb_engine_destroy(engine);
 }
 
+/* Random maps of scattered single pixels and discs (the pixel corners a link can sweep over
+ * between two samples): certified edges against the 1/20-pixel reference. The sampled
+ * check is run too, to show the test finds what it is for. */
+static void test_random_maps(void)
+{
+    pb_rng rng;
+    pb_rng_seed(&rng, 99);
+    int false_free = 0, sampled_false_free = 0, n_free = 0, n_edges = 0;
+    char path[64];
+    snprintf(path, sizeof path, "test_stickarm_random_%ld.png", (long)getpid());
+    for (int trial = 0; trial < 12; trial++) {
+        pb_image image;
+        if (pb_image_init(&image, 200, 200) != PB_OK)
+            return;
+        const pb_color black = {0, 0, 0};
+        for (int k = 0; k < 30 + 10 * trial; k++) {
+            const double x = pb_rng_range(&rng, 0, 200), y = pb_rng_range(&rng, 0, 200);
+            if (k % 3 == 0)
+                pb_image_draw_disc(&image, x, y, pb_rng_range(&rng, 1.0, 6.0), black);
+            else
+                memset(image.rgb + ((size_t)(int)y * 200 + (size_t)(int)x) * 3, 0, 3);
+        }
+        pb_diag diag;
+        const bool saved = pb_image_save_png(&image, path, &diag) == PB_OK;
+        pb_image_finish(&image);
+        CHECK_MSG(saved, "%s", diag.message);
+        pb_engine *engine = load_arm_checked(path, NULL, NULL);
+        pb_engine *sampled = load_arm_checked(path, NULL, "sampled");
+        if (!engine || !sampled) {
+            pb_engine_destroy(engine);
+            pb_engine_destroy(sampled);
+            break;
+        }
+        bitmap = pb_engine_get_data(engine, "bitmap");
+        for (int e = 0; e < 400; e++) {
+            double a[4], b[4];
+            a[0] = pb_rng_range(&rng, 30, 170);
+            a[1] = pb_rng_range(&rng, 30, 170);
+            a[2] = pb_rng_range(&rng, -M_PI, M_PI);
+            a[3] = pb_rng_range(&rng, -M_PI, M_PI);
+            if (!reference_feasible(a))
+                continue;
+            b[0] = a[0] + pb_rng_range(&rng, -15, 15);
+            b[1] = a[1] + pb_rng_range(&rng, -15, 15);
+            b[2] = wrap(a[2] + pb_rng_range(&rng, -0.8, 0.8));
+            b[3] = wrap(a[3] + pb_rng_range(&rng, -0.8, 0.8));
+            n_edges++;
+            const bool fine = reference_visible_fine(a, b);
+            const bool got = pb_engine_visible(engine, a, b);
+            n_free += got;
+            if (got && !fine)
+                false_free++;
+            if (pb_engine_visible(sampled, a, b) && !fine)
+                sampled_false_free++;
+        }
+        pb_engine_destroy(engine);
+        pb_engine_destroy(sampled);
+    }
+    unlink(path);
+    CHECK_MSG(false_free == 0, "%d of %d certified edges are blocked at 1/20 pixel", false_free, n_edges);
+    CHECK_MSG(n_free > n_edges / 20, "only %d of %d edges certified: a poor test", n_free, n_edges);
+    printf(
+        "random maps: %d edges, %d certified free, 0 blocked finely; the sampled check let %d blocked edges "
+        "through\n",
+        n_edges, n_free, sampled_false_free);
+}
+
+/* Every planner on the bundled map: each path edge re-checked at 1/20 pixel of arm motion. */
+static void test_planners(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/maps/4d.png", pb_test_source_root());
+    pb_engine *engine = load_arm(path, NULL);
+    if (!engine)
+        return;
+    bitmap = pb_engine_get_data(engine, "bitmap");
+    double start[4], goal[4];
+    pb_engine_defaults(engine, start, goal);
+    const char *planners[] = {"rrt", "birrt", "rrtstar", "informedrrt", "prm", "lazyprm", "bitstar", "rrdt"};
+    for (size_t k = 0; k < sizeof planners / sizeof planners[0]; k++) {
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            pb_planner *planner = NULL;
+            pb_diag diag;
+            CHECK(pb_planner_create(&planner, planners[k], engine, &diag) == PB_OK);
+            if (!planner)
+                continue;
+            pb_planner_set_seed(planner, seed);
+            const pb_problem problem = {start, goal, pb_planner_default_goal_radius(planner)};
+            pb_stop stop = pb_stop_default();
+            stop.max_iterations = 20000;
+            stop.first_solution = true;
+            pb_result result;
+            pb_result_init(&result, 4);
+            CHECK(pb_planner_solve(planner, &problem, &stop, &result) == PB_OK);
+            if (result.outcome == PB_OUTCOME_EXACT) {
+                const double *first = pb_path_at(&result.path, 0);
+                const double *last = pb_path_at(&result.path, result.path.n - 1);
+                CHECK(memcmp(first, start, sizeof start) == 0 && memcmp(last, goal, sizeof goal) == 0);
+                double cost = 0.0;
+                int blocked = 0;
+                for (size_t i = 1; i < result.path.n; i++) {
+                    const double *a = pb_path_at(&result.path, i - 1), *b = pb_path_at(&result.path, i);
+                    cost += pb_engine_distance(engine, a, b);
+                    if (!reference_feasible(a) || !reference_visible_fine(a, b))
+                        blocked++;
+                }
+                CHECK_MSG(blocked == 0, "%s seed %llu: %d path edges blocked at 1/20 pixel", planners[k],
+                          (unsigned long long)seed, blocked);
+                CHECK_NEAR(cost, result.cost, 1e-9 * fmax(1.0, cost));
+            } else {
+                /* rrdt is the one planner allowed to fail here (see test_planners.c) */
+                CHECK_MSG(strcmp(planners[k], "rrdt") == 0, "%s seed %llu: %s", planners[k],
+                          (unsigned long long)seed, pb_outcome_str(result.outcome));
+            }
+            pb_result_finish(&result);
+            pb_planner_destroy(planner);
+        }
+    }
+    pb_engine_destroy(engine);
+}
+
 static void test_errors(void)
 {
     char path[4096];
@@ -364,6 +537,9 @@ static void test_errors(void)
     const pb_option unknown[] = {{"expr", "x0 > 0"}};
     CHECK(pb_engine_load(&engine, "4d", path, unknown, 1, &diag) == PB_ERR_INVALID);
     CHECK(strstr(diag.message, "no option 'expr'") != NULL);
+    const pb_option bad_check[] = {{"edge_check", "maybe"}};
+    CHECK(pb_engine_load(&engine, "4d", path, bad_check, 1, &diag) == PB_ERR_INVALID);
+    CHECK(strstr(diag.message, "edge_check: expected 'certified' or 'sampled'") != NULL);
     CHECK(pb_engine_load(&engine, "4d", NULL, NULL, 0, &diag) == PB_ERR_INVALID);
     CHECK(strstr(diag.message, "needs a PNG map") != NULL);
     CHECK(pb_engine_load(&engine, "4d", "no-such-map.png", NULL, 0, &diag) != PB_OK);
@@ -408,10 +584,10 @@ static void test_plan(void)
     int blocked = 0;
     for (size_t i = 1; i < result.path.n; i++) {
         const double *a = pb_path_at(&result.path, i - 1), *b = pb_path_at(&result.path, i);
-        if (!reference_visible(a, b, 10 * reference_segments(a, b)))
+        if (!reference_visible_fine(a, b))
             blocked++;
     }
-    CHECK_MSG(blocked == 0, "%d path edges blocked at a ten times finer spacing", blocked);
+    CHECK_MSG(blocked == 0, "%d path edges blocked at a twenty times finer spacing", blocked);
     printf("4D RRT: %zu configurations, cost %.1f, %.2f s, %llu visible, %llu edge states\n", result.path.n,
            result.cost, result.time_s, (unsigned long long)result.counters.n_visible,
            (unsigned long long)result.counters.n_edge_states);
@@ -428,5 +604,7 @@ int main(void)
     test_picture();
     test_errors();
     test_plan();
+    test_random_maps();
+    test_planners();
     return pb_test_summary("stickarm");
 }

@@ -119,6 +119,11 @@ check_path "$T/out" 2 plugin "$(python3 -c 'print(200 ** 0.5 / 200)')" 1
 expect 0 "4d on maps/4d.png" -- "$PB" rrt maps/4d.png --engine 4d --json
 cp "$T/out" "$T/arm.json"
 grep -q '"engine": "stickarm4d"' "$T/arm.json" || fail "4d JSON lacks the engine name"
+grep -q '"edge_check": "certified", "clearance_floor": 0.05' "$T/arm.json" || fail "4d JSON does not say its edges are certified"
+expect 0 "4d edge_check=sampled" -- "$PB" birrt maps/4d.png --engine 4d --engine-option edge_check=sampled --json
+grep -q '"edge_check": "sampled", "edge_resolution": 1,' "$T/out" || fail "4d sampled JSON does not say so"
+expect 0 "planbench list" -- "$PB" list
+grep -A1 '^  stickarm4d' "$T/out" | grep -q 'edges: certified' || fail "planbench list does not say how 4d edges are checked"
 check_path "$T/arm.json" 4 arm
 python3 -c "
 import json, math, sys
