@@ -177,9 +177,13 @@ static void test_expression_engine(void)
             mismatches++;
     }
     CHECK(mismatches == 0);
-    /* default resolution: 1/200 of the diagonal, so a diagonal edge has 201 states */
+    /* default resolution: 1/1000 of the diagonal (sampled checks; an expression's edges are
+     * certified and refuse stretches tighter than a quarter of it) */
     const pb_engine_setup *setup = pb_engine_get_setup(engine);
-    CHECK_NEAR(setup->resolution, sqrt(200.0) / 200.0, 1e-12);
+    CHECK_NEAR(setup->resolution, sqrt(200.0) / 1000.0, 1e-12);
+    double floor_clearance = 0.0;
+    CHECK(pb_engine_edge_check(engine, &floor_clearance) == PB_EDGE_CHECK_CERTIFIED);
+    CHECK_NEAR(floor_clearance, sqrt(200.0) / 4000.0, 1e-12);
     CHECK(setup->bisection);
     pb_engine_destroy(engine);
 
@@ -357,6 +361,177 @@ static void test_plan_and_recheck(void)
     }
 }
 
+/* ---- certified edges ----------------------------------------------------------------- */
+
+/* Thin walls x0 in [0.3, 0.3 + w] (or an angle band in a wrapping coordinate) crossed by
+ * edges in both directions: certified, every crossing is blocked whatever the width; the
+ * sampled check at the default resolution misses the thinnest. */
+static void test_thin_walls(void)
+{
+    const double widths[] = {1e-2, 1e-3, 1e-4};
+    for (size_t k = 0; k < 3; k++) {
+        char text[128];
+        snprintf(text, sizeof text, "x0 < 0.3 or x0 > %.17g", 0.3 + widths[k]);
+        pb_diag diag;
+        pb_engine *certified = load("-5:5,-5:5", text, NULL, NULL, &diag);
+        pb_engine *sampled = load("-5:5,-5:5", text, "edge_check", "sampled", &diag);
+        CHECK(certified && sampled);
+        if (!certified || !sampled) {
+            pb_engine_destroy(certified);
+            pb_engine_destroy(sampled);
+            continue;
+        }
+        pb_rng rng;
+        pb_rng_seed(&rng, 40 + k);
+        int crossings = 0, certified_free = 0, sampled_free = 0;
+        for (int e = 0; e < 400; e++) {
+            double a[2] = {pb_rng_range(&rng, -4.9, 0.29), pb_rng_range(&rng, -4.9, 4.9)};
+            double b[2] = {pb_rng_range(&rng, 0.31 + widths[k], 4.9), pb_rng_range(&rng, -4.9, 4.9)};
+            if (e % 2) { /* the other direction */
+                const double t0 = a[0], t1 = a[1];
+                a[0] = b[0], a[1] = b[1], b[0] = t0, b[1] = t1;
+            }
+            crossings++;
+            certified_free += pb_engine_visible(certified, a, b);
+            sampled_free += pb_engine_visible(sampled, a, b);
+        }
+        CHECK_MSG(certified_free == 0, "width %g: %d of %d crossings certified free", widths[k],
+                  certified_free, crossings);
+        if (widths[k] < 1e-3)
+            CHECK_MSG(sampled_free > 0,
+                      "width %g: the sampled check caught every crossing: the test shows nothing", widths[k]);
+        /* edges beside the wall are still free */
+        const double p[2] = {-4, -4}, q[2] = {0.2, 4};
+        CHECK(pb_engine_visible(certified, p, q) && pb_engine_visible(certified, q, p));
+        pb_engine_destroy(certified);
+        pb_engine_destroy(sampled);
+    }
+
+    /* The corner of `abs(x0) > 0.3 or x1 > 4`: the edge from (0.1, 4.19) to (0.5, 3.79) is
+     * blocked only where t is in [0.475, 0.5], 0.014 long; five samples at 1/200 of the
+     * diagonal (the former default) miss it. */
+    pb_diag diag;
+    pb_engine *corner = load("-5:5,-5:5", "abs(x0) > 0.3 or x1 > 4", NULL, NULL, &diag);
+    pb_engine *coarse =
+        load("-5:5,-5:5", "abs(x0) > 0.3 or x1 > 4", "resolution", "0.0707106781186548", &diag);
+    if (corner && coarse) {
+        pb_option sampled_options[] = {{"bounds", "-5:5,-5:5"},
+                                       {"expr", "abs(x0) > 0.3 or x1 > 4"},
+                                       {"resolution", "0.0707106781186548"},
+                                       {"edge_check", "sampled"}};
+        pb_engine *old = NULL;
+        CHECK(pb_engine_load(&old, "blackbox", NULL, sampled_options, 4, &diag) == PB_OK);
+        const double a[2] = {0.1, 4.19}, b[2] = {0.5, 3.79};
+        CHECK(pb_engine_feasible(corner, a) && pb_engine_feasible(corner, b));
+        CHECK(!pb_engine_visible(corner, a, b) && !pb_engine_visible(corner, b, a));
+        CHECK(!pb_engine_visible(coarse, a, b)); /* certified whatever the resolution */
+        if (old)
+            CHECK_MSG(pb_engine_visible(old, a, b), "the former sampled check now catches the corner");
+        pb_engine_destroy(old);
+    }
+    pb_engine_destroy(corner);
+    pb_engine_destroy(coarse);
+
+    /* an angle coordinate: the wall x1 in [3.1, 3.1 + 1e-4] near the seam at pi */
+    pb_engine *angle =
+        load("-5:5,-3.14159265358979:3.14159265358979", "x1 < 3.1 or x1 > 3.1001", "angles", "1", &diag);
+    CHECK_MSG(angle != NULL, "%s", diag.message);
+    if (angle) {
+        const double a[2] = {0, 3.0}, b[2] = {0, -3.0}; /* the short way crosses the seam and the wall */
+        const double c[2] = {0, -3.0}, d[2] = {0, -2.0};
+        CHECK(!pb_engine_visible(angle, a, b) && !pb_engine_visible(angle, b, a));
+        CHECK(pb_engine_visible(angle, c, d));
+        const double e[2] = {0, 3.11}, f[2] = {0, -3.0}; /* from beyond the wall across the seam: free */
+        CHECK(pb_engine_visible(angle, e, f));
+        pb_engine_destroy(angle);
+    }
+}
+
+/* The disc world's exact clearance, for the C API's clearance callback. */
+static double discs_clearance(const double *q, void *ctx)
+{
+    discs *w = ctx;
+    double best = INFINITY;
+    for (int i = 0; i < w->dim; i++)
+        best = fmin(best, fmin(q[i] + 5.0, 5.0 - q[i]));
+    for (int k = 0; k < N_DISCS; k++) {
+        double d2 = 0.0;
+        for (int i = 0; i < w->dim; i++)
+            d2 += (q[i] - w->centre[k][i]) * (q[i] - w->centre[k][i]);
+        best = fmin(best, sqrt(d2) - w->radius[k]);
+    }
+    return fmax(best, 0.0);
+}
+
+static double bad_value;
+static double bad_clearance(const double *q, void *ctx)
+{
+    (void)q;
+    (void)ctx;
+    return bad_value;
+}
+
+static void test_clearance_callback(void)
+{
+    discs w;
+    make_discs(&w, 2, 77);
+    pb_blackbox_params params = pb_blackbox_params_default(2);
+    for (int i = 0; i < 2; i++) {
+        params.lower[i] = -5;
+        params.upper[i] = 5;
+    }
+    params.feasible = discs_free;
+    params.clearance = discs_clearance;
+    params.ctx = &w;
+    pb_engine *engine = NULL;
+    pb_diag diag;
+    CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_OK);
+    if (!engine)
+        return;
+    CHECK(pb_engine_edge_check(engine, NULL) == PB_EDGE_CHECK_CERTIFIED);
+    pb_rng rng;
+    pb_rng_seed(&rng, 8);
+    int false_free = 0, n_free = 0;
+    for (int e = 0; e < 2000; e++) {
+        const double a[2] = {pb_rng_range(&rng, -5, 5), pb_rng_range(&rng, -5, 5)};
+        const double b[2] = {pb_rng_range(&rng, -5, 5), pb_rng_range(&rng, -5, 5)};
+        const bool got = pb_engine_visible(engine, a, b);
+        n_free += got;
+        if (got && !segment_free(&w, a, b, 20000))
+            false_free++;
+    }
+    CHECK_MSG(false_free == 0, "%d certified edges collide at 1/20000 of their length", false_free);
+    CHECK(n_free > 100);
+    CHECK(pb_engine_fault(engine, &diag) == PB_OK);
+    pb_engine_destroy(engine);
+
+    /* a clearance that is negative, NaN or infinite: the solve fails and says so */
+    const double bad[] = {-1.0, NAN, INFINITY};
+    for (int k = 0; k < 3; k++) {
+        bad_value = bad[k];
+        params.clearance = bad_clearance;
+        CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_OK);
+        if (!engine)
+            continue;
+        pb_planner *planner = NULL;
+        CHECK(pb_planner_create(&planner, "rrt", engine, &diag) == PB_OK);
+        const double start[2] = {-4.5, -4.5}, goal[2] = {4.5, 4.5};
+        const pb_problem problem = {start, goal, 0.5};
+        pb_stop stop = pb_stop_default();
+        stop.max_iterations = 2000;
+        pb_result result;
+        pb_result_init(&result, 2);
+        CHECK(pb_planner_solve(planner, &problem, &stop, &result) == PB_ERR_INVALID);
+        CHECK(result.path.n == 0);
+        memset(&diag, 0, sizeof diag);
+        CHECK(pb_engine_fault(engine, &diag) == PB_ERR_INVALID);
+        CHECK_MSG(strstr(diag.message, "the clearance callback returned") != NULL, "%s", diag.message);
+        pb_result_finish(&result);
+        pb_planner_destroy(planner);
+        pb_engine_destroy(engine);
+    }
+}
+
 int main(void)
 {
     test_against_reference();
@@ -364,5 +539,7 @@ int main(void)
     test_errors();
     test_render();
     test_plan_and_recheck();
+    test_thin_walls();
+    test_clearance_callback();
     return pb_test_summary("blackbox");
 }

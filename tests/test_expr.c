@@ -303,6 +303,159 @@ static void test_random_against_tree(void)
     CHECK(mismatches == 0);
 }
 
+/* ---- interval evaluation ------------------------------------------------------------ */
+
+/* Does the interval hold the value (NaN only when the interval says NaN is possible)? */
+static bool interval_holds(pb_expr_interval v, double value)
+{
+    if (isnan(value))
+        return v.nan;
+    return v.lo <= value && value <= v.hi;
+}
+
+/* `text` over random boxes (some thin, some wide, some around 0 and the poles): the interval
+ * holds the value at the corners and at random points of each box; returns the failures. */
+static int check_intervals(const char *text, pb_rng *rng, int n_boxes)
+{
+    pb_expr *expr = NULL;
+    pb_expr_error error;
+    if (pb_expr_compile(&expr, text, N_VARS, &error) != PB_OK) {
+        CHECK_MSG(false, "'%s' did not compile: %s", text, error.message);
+        return 1;
+    }
+    int failures = 0;
+    for (int box = 0; box < n_boxes; box++) {
+        double lo[N_VARS], hi[N_VARS];
+        for (int i = 0; i < N_VARS; i++) {
+            const double scale = box % 4 == 0 ? 20.0 : box % 4 == 1 ? 3.0 : box % 4 == 2 ? 0.5 : 1e-6;
+            const double c = pb_rng_range(rng, -4, 4), w = pb_rng_range(rng, 0, scale);
+            lo[i] = c - w;
+            hi[i] = c + w;
+            if (box % 9 == 0)
+                lo[i] = hi[i] = c; /* a point box */
+        }
+        const pb_expr_interval v = pb_expr_eval_interval(expr, lo, hi);
+        const pb_expr_truth truth = pb_expr_eval_box(expr, lo, hi);
+        for (int k = 0; k < 64 + 8; k++) {
+            double x[N_VARS];
+            for (int i = 0; i < N_VARS; i++)
+                x[i] = k < 8 ? ((k >> i) & 1 ? hi[i] : lo[i]) : pb_rng_range(rng, lo[i], hi[i]);
+            const double value = pb_expr_eval(expr, x);
+            const bool bad = !interval_holds(v, value) || (truth == PB_EXPR_TRUE && !(value != 0.0)) ||
+                             (truth == PB_EXPR_FALSE && value != 0.0);
+            if (bad && failures++ < 3)
+                CHECK_MSG(false,
+                          "'%s' over [%g, %g] x [%g, %g] x [%g, %g]: [%.17g, %.17g]%s, truth %d, but %.17g",
+                          text, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], v.lo, v.hi, v.nan ? " or NaN" : "",
+                          (int)truth, value);
+        }
+    }
+    pb_expr_destroy(expr);
+    return failures;
+}
+
+static void test_intervals(void)
+{
+    /* every operator, alone and combined */
+    static const char *const texts[] = {
+        "x0 + x1",
+        "x0 - x1",
+        "x0 * x1",
+        "x0 / x1",
+        "x0 ^ x1",
+        "x0 ^ 2",
+        "x0 ^ 3",
+        "x0 ^ -2",
+        "x0 ^ -1",
+        "x0 ^ 0.5",
+        "pow(x0, x1)",
+        "-x0",
+        "sin(x0)",
+        "cos(x0)",
+        "tan(x0)",
+        "asin(x0 / 4)",
+        "acos(x0 / 4)",
+        "atan(x0)",
+        "sqrt(x0)",
+        "abs(x0)",
+        "exp(x0)",
+        "log(x0)",
+        "floor(x0)",
+        "ceil(x0)",
+        "min(x0, x1)",
+        "max(x0, x1)",
+        "atan2(x0, x1)",
+        "hypot(x0, x1)",
+        "x0 < x1",
+        "x0 <= x1",
+        "x0 > x1",
+        "x0 >= x1",
+        "x0 == x1",
+        "x0 != x1",
+        "floor(x0) == floor(x1)",
+        "not (x0 < x1)",
+        "x0 < 0 and x1 > 0",
+        "x0 < 0 or x1 > 0",
+        "x0 < 0 and x1 > 0 and x2 < 1",
+        "(x0 < 0 or x1 > 0) and not (x2 > 1 or x0 > 2)",
+        "sqrt(x0) < 1 or log(x1) > 0",
+        "x0 / x1 > 1 and x2 != 0",
+        "min(sqrt(x0), x1) > 0",
+        "max(log(x0), x1) < 1",
+        "cos(x0) * sin(x1) > -0.22",
+        "abs(x0) > 0.3 or x1 > 4",
+        "tan(x0 * x1) + exp(-x2 ^ 2) > 0.5",
+        "hypot(x0 - 1, x1 + 1) > 1.5 and atan2(x1, x0) < 1",
+        "x0 * x0 - 2 * x0 * x1 + x1 * x1 >= 0",
+    };
+    pb_rng rng;
+    pb_rng_seed(&rng, 31);
+    int failures = 0;
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        failures += check_intervals(texts[i], &rng, 300);
+    CHECK_MSG(failures == 0, "%d sampled values outside their intervals", failures);
+
+    /* random expressions of every operator, nested */
+    gen g;
+    const double x[N_VARS] = {0.5, -0.5, 1.5};
+    int random_failures = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        pb_rng_seed(&g.rng, 5000 + (uint64_t)trial);
+        g.len = 0;
+        g.text[0] = '\0';
+        if (trial % 2 == 0)
+            gen_condition(&g, 4, x);
+        else
+            gen_number(&g, 4, x);
+        random_failures += check_intervals(g.text, &rng, 20);
+    }
+    CHECK_MSG(random_failures == 0, "%d failures on random expressions", random_failures);
+
+    /* tight where it can be: a point box is its value, a box inside the free set is true */
+    pb_expr *expr = NULL;
+    CHECK(pb_expr_compile(&expr, "cos(x0) * sin(x1) > -0.22", 2, NULL) == PB_OK);
+    const double lo[2] = {0.1, 0.1}, hi[2] = {0.2, 0.2};
+    CHECK(pb_expr_eval_box(expr, lo, hi) == PB_EXPR_TRUE);
+    const double blo[2] = {3.0, -1.6}, bhi[2] = {3.1, -1.5}; /* cos ~ -1, sin ~ -1: product ~ 1 > -0.22 */
+    CHECK(pb_expr_eval_box(expr, blo, bhi) == PB_EXPR_TRUE);
+    const double flo[2] = {3.0, 1.5}, fhi[2] = {3.1, 1.6}; /* product ~ -1: blocked */
+    CHECK(pb_expr_eval_box(expr, flo, fhi) == PB_EXPR_FALSE);
+    pb_expr_destroy(expr);
+    /* undefined somewhere: unknown, never true */
+    CHECK(pb_expr_compile(&expr, "1 / x0 > -1000", 1, NULL) == PB_OK);
+    const double zlo[1] = {-0.5}, zhi[1] = {0.5};
+    CHECK(pb_expr_eval_box(expr, zlo, zhi) == PB_EXPR_UNKNOWN);
+    pb_expr_destroy(expr);
+    CHECK(pb_expr_compile(&expr, "sqrt(x0) > -1", 1, NULL) == PB_OK);
+    CHECK(pb_expr_eval_box(expr, zlo, zhi) == PB_EXPR_UNKNOWN); /* NaN below 0 is false */
+    const double plo[1] = {0.0}, phi[1] = {0.5};
+    CHECK(pb_expr_eval_box(expr, plo, phi) == PB_EXPR_TRUE);
+    pb_expr_destroy(expr);
+    CHECK(pb_expr_compile(&expr, "log(x0) < 100", 1, NULL) == PB_OK);
+    CHECK(pb_expr_eval_box(expr, zlo, zhi) == PB_EXPR_UNKNOWN);
+    pb_expr_destroy(expr);
+}
+
 /* ---- errors ------------------------------------------------------------------------- */
 
 static void test_errors(void)
@@ -427,6 +580,7 @@ int main(void)
     test_documented_example();
     test_optimiser();
     test_random_against_tree();
+    test_intervals();
     test_errors();
     return pb_test_summary("expr");
 }

@@ -235,8 +235,8 @@ static void test_metric(void)
     CHECK(pb_blackbox_create(&engine, &params, NULL) == PB_OK);
     const double a5[5] = {0, 0, 0, 0, 0}, b5[5] = {1, 2, 3, 4, 5};
     CHECK_NEAR(pb_engine_distance(engine, a5, b5), sqrt(55.0), 1e-12);
-    /* default resolution: 1/200 of the bounds' diagonal */
-    const double step = sqrt(5 * 400.0) / 200.0;
+    /* default resolution: 1/1000 of the bounds' diagonal */
+    const double step = sqrt(5 * 400.0) / 1000.0;
     const double far[5] = {10 * step * 0.999, 0, 0, 0, 0};
     pb_engine_visible(engine, a5, far);
     CHECK_MSG(pb_engine_get_counters(engine).n_edge_states == 11, "%llu states for 10 resolutions",
@@ -277,10 +277,13 @@ static void test_metric(void)
         CHECK_NEAR(d, 2 * M_PI - 6.2, 1e-9);
         pb_nn_destroy(nn);
     }
-    /* an edge across the wrap checks configurations near +-pi, never near 0 */
+    /* an edge across the wrap checks configurations near +-pi, never near 0: as many as the
+     * short way (0.0832) needs at 1/1000 of the diagonal, not the long way's */
     pb_engine_counters before = pb_engine_get_counters(engine);
     CHECK(pb_engine_visible(engine, a, b));
-    CHECK(pb_engine_get_counters(engine).n_edge_states - before.n_edge_states <= 3);
+    const double resolution = sqrt(200.0 + 4 * M_PI * M_PI) / 1000.0;
+    CHECK(pb_engine_get_counters(engine).n_edge_states - before.n_edge_states <=
+          (uint64_t)ceil((2 * M_PI - 6.2) / resolution) + 1);
     pb_engine_destroy(engine);
 
     /* a custom metric is used by distance and by nearest-neighbour search (linear scan) */

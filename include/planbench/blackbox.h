@@ -11,8 +11,11 @@
  *     pb_engine *engine;
  *     pb_status status = pb_blackbox_create(&engine, &params, &diag);
  *
- * Edges are checked by interpolation (pb_engine_visible): configurations along the straight
- * segment at a spacing of at most `resolution`, both endpoints included, in bisection order.
+ * Edges (pb_engine_visible) are certified when the engine has a `clearance` callback: steps
+ * by the clearance cover every configuration of the straight segment. Without one they are
+ * sampled: configurations along the segment at a spacing of at most `resolution`, both
+ * endpoints included, in bisection order; a collision shorter than that can be missed.
+ * pb_engine_edge_check() says which.
  *
  * From the command line the same engine is `--engine blackbox` with `--bounds` and either
  * `--expr` (an expression over x0, x1, ...) or `--plugin` (a shared object, see below). */
@@ -34,6 +37,14 @@ typedef bool (*pb_blackbox_feasible_fn)(const double *q, void *ctx);
  * configuration to itself. */
 typedef double (*pb_blackbox_distance_fn)(const double *a, const double *b, void *ctx);
 
+/** A lower bound on the distance from `q` (dim values, inside the bounds) to the nearest
+ * infeasible configuration, in the engine's Euclidean metric (with `periods`; a custom
+ * `distance` does not change it): every configuration closer to `q` is free. 0 when `q` is
+ * infeasible or too close to tell. A negative, NaN or infinite answer is an error: the
+ * edge being checked counts as blocked and the solve fails, naming the value and the
+ * configuration (pb_engine_fault()). Called from every thread that queries the engine. */
+typedef double (*pb_blackbox_clearance_fn)(const double *q, void *ctx);
+
 /** What a black-box engine is made from. Start from pb_blackbox_params_default(). */
 typedef struct pb_blackbox_params {
     int dim;                  /**< number of coordinates, 1..PB_MAX_DIM */
@@ -44,11 +55,14 @@ typedef struct pb_blackbox_params {
     /** Optional. NULL: Euclidean distance (with `periods` below). When set, nearest-neighbour
      * search falls back to a linear scan, as it cannot prune with an unknown metric. */
     pb_blackbox_distance_fn distance;
+    /** Optional. When set, edges are certified by clearance steps (see above). */
+    pb_blackbox_clearance_fn clearance;
     /** Borrowed by the engine, passed to the callbacks; must outlive the engine. */
     void *ctx;
-    /** Spacing of the configurations checked along an edge, in the metric's units. 0 (the
-     * default): 1/200 of the bounds' diagonal sqrt(sum_i (upper_i - lower_i)^2). With a
-     * custom `distance`, set it explicitly in that metric's units. */
+    /** Spacing of the configurations checked along a sampled edge, in the metric's units. 0
+     * (the default): 1/1000 of the bounds' diagonal sqrt(sum_i (upper_i - lower_i)^2). With a
+     * custom `distance`, set it explicitly in that metric's units. Certified edges refuse a
+     * stretch whose clearance is below a quarter of it. */
     double resolution;
     /** Check edges from a to b in order rather than midpoint first (the default, bisection,
      * finds a collision sooner; both check the same configurations). */
@@ -90,16 +104,20 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
  *       (NULL when absent).
  *   void planbench_fini(void *ctx);                                            optional
  *       Called with that context before the object is unloaded, when the engine is destroyed.
+ *   double planbench_clearance(const double *q, void *ctx);                    optional
+ *       A lower bound on the distance from q to the obstacles (pb_blackbox_clearance_fn);
+ *       with it the plugin's edges are certified.
  *
  * Build one with `cc -shared -fPIC -o libmyworld.so myworld.c`; examples/plugin_world.c is
  * a complete one. */
 
 /** The names of the plugin symbols above. */
-#define PB_PLUGIN_FEASIBLE "planbench_feasible"
-#define PB_PLUGIN_BOUNDS   "planbench_bounds"
-#define PB_PLUGIN_DEFAULTS "planbench_defaults"
-#define PB_PLUGIN_INIT     "planbench_init"
-#define PB_PLUGIN_FINI     "planbench_fini"
+#define PB_PLUGIN_FEASIBLE  "planbench_feasible"
+#define PB_PLUGIN_BOUNDS    "planbench_bounds"
+#define PB_PLUGIN_DEFAULTS  "planbench_defaults"
+#define PB_PLUGIN_INIT      "planbench_init"
+#define PB_PLUGIN_FINI      "planbench_fini"
+#define PB_PLUGIN_CLEARANCE "planbench_clearance"
 
 /** Signatures of the plugin symbols. */
 typedef int (*pb_plugin_bounds_fn)(double *lower, double *upper, int max_dim);

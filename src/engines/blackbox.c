@@ -1,20 +1,37 @@
 /* The black-box ("functor") engine: a C-space given by bounds and a function that says
  * whether a configuration is free. The function is a C callback (pb_blackbox_create), an
  * expression compiled by engines/expr.c (`--expr`), or a symbol of a shared object
- * (`--plugin`, see blackbox.h for the ABI). Edges are the core's interpolated check. */
+ * (`--plugin`, see blackbox.h for the ABI).
+ *
+ * Edges, by what the engine knows:
+ * - an expression: certified by interval boxes (expr_interval.c). The edge is split where a
+ *   wrapping coordinate crosses its seam; each stretch's bounding box is evaluated with
+ *   interval arithmetic: certainly free covers the stretch, certainly blocked (or a point of
+ *   it that is blocked) blocks the edge, unknown halves it, down to the clearance floor,
+ *   below which the stretch counts as blocked. A wall of any width is caught: a box that
+ *   holds a blocked point is never certainly free.
+ * - a clearance callback: certified by clearance steps (pb_edge_certified()); a clearance
+ *   that is negative, NaN or infinite is a fault (pb_engine_fault()) and blocks the edge.
+ * - neither: sampled at the resolution (default 1/1000 of the bounds' diagonal), the core's
+ *   interpolated check; `edge_check=sampled` asks for it in the other cases too. */
 #include "planbench/blackbox.h"
 #include "planbench/impl/engine_impl.h"
+#include "checkers/checkers.h"
+#include "core/metric.h"
 #include "engines/expr.h"
 
 #include <dlfcn.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 /* The default edge resolution is this fraction of the bounds' diagonal. */
-#define DEFAULT_RESOLUTION_FRACTION (1.0 / 200.0)
+#define DEFAULT_RESOLUTION_FRACTION (1.0 / 1000.0)
+/* Stretches of an edge waiting to be certified by boxes, depth first. */
+#define BOX_STACK 160
 /* Largest side of the picture of a 2D black box, in pixels. */
 #define RENDER_SIZE 800
 
@@ -26,7 +43,14 @@ typedef struct blackbox {
     bool wraps; /* some period > 0 */
     pb_blackbox_feasible_fn feasible;
     pb_blackbox_distance_fn distance;
+    pb_blackbox_clearance_fn clearance;
     void *ctx;
+    pb_edge_check edge_check; /* certified (expression or clearance) or sampled */
+    pb_engine_setup setup;    /* a copy of the engine's, for the edge checks */
+    /* the first bad clearance: 0 none, 1 being written, 2 written */
+    atomic_int fault;
+    double fault_value;
+    double fault_q[PB_MAX_DIM];
     pb_expr *expr; /* owned, when made from an expression (then ctx == expr) */
     void *plugin;  /* owned dlopen handle, when made from a plugin */
     pb_plugin_fini_fn fini;
@@ -73,6 +97,176 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
     return bb->feasible(wrapped, bb->ctx);
 }
 
+/* q with its wrapping coordinates taken into [lower, lower + period); false when q is
+ * outside the bounds (or NaN). */
+static bool wrap_into_bounds(const blackbox *bb, const double *q, double *out)
+{
+    for (int i = 0; i < bb->dim; i++) {
+        double v = q[i];
+        const double period = bb->periods[i];
+        if (period > 0.0 && isfinite(v) && (v < bb->lower[i] || v >= bb->lower[i] + period)) {
+            v = bb->lower[i] + fmod(v - bb->lower[i], period);
+            if (v < bb->lower[i])
+                v += period;
+        }
+        if (!(v >= bb->lower[i] && v <= bb->upper[i]))
+            return false;
+        out[i] = v;
+    }
+    return true;
+}
+
+/* The user's clearance, checked: a negative, NaN or infinite value is recorded as the
+ * engine's fault and answers 0 (blocked). */
+static double checked_clearance(const void *self, const double *q, pb_engine_counters *counters)
+{
+    (void)counters;
+    blackbox *bb = (blackbox *)self; /* only the fault record is written, once, atomically */
+    double w[PB_MAX_DIM];
+    if (!wrap_into_bounds(bb, q, w))
+        return 0.0;
+    const double c = bb->clearance(w, bb->ctx);
+    if (c >= 0.0 && isfinite(c))
+        return c;
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&bb->fault, &expected, 1)) {
+        bb->fault_value = c;
+        memcpy(bb->fault_q, w, (size_t)bb->dim * sizeof *w);
+        atomic_store(&bb->fault, 2);
+    }
+    return 0.0;
+}
+
+static pb_status fault(const void *self, pb_diag *diag)
+{
+    const blackbox *bb = self;
+    if (atomic_load(&((blackbox *)bb)->fault) != 2)
+        return PB_OK;
+    char where[256];
+    size_t used = 0;
+    for (int i = 0; i < bb->dim && used < sizeof where - 32; i++)
+        used += (size_t)snprintf(where + used, sizeof where - used, "%s%g", i ? ", " : "", bb->fault_q[i]);
+    pb_diag_set(diag, NULL, 0, 0,
+                "the clearance callback returned %g at (%s): it must be a finite distance, 0 or more",
+                bb->fault_value, where);
+    return PB_ERR_INVALID;
+}
+
+/* ---- certified edges of an expression: interval boxes -------------------------------- */
+
+/* The bounding box of the edge's stretch [t0, t1] (q(t) = a + t delta, less shift for the
+ * wrapping coordinates), rounded outwards and kept inside the bounds. */
+static void stretch_box(const blackbox *bb, const double *a, const double *delta, const double *shift,
+                        double t0, double t1, double *lo, double *hi)
+{
+    for (int i = 0; i < bb->dim; i++) {
+        const double v0 = a[i] + t0 * delta[i] - shift[i], v1 = a[i] + t1 * delta[i] - shift[i];
+        lo[i] = fmax(nextafter(nextafter(fmin(v0, v1), -INFINITY), -INFINITY), bb->lower[i]);
+        hi[i] = fmin(nextafter(nextafter(fmax(v0, v1), INFINITY), INFINITY), bb->upper[i]);
+    }
+}
+
+/* Certify q(t) for t in [s0, s1], a stretch on which no wrapping coordinate crosses its seam. */
+static bool certify_stretch(const blackbox *bb, const double *a, const double *delta, double s0, double s1,
+                            double length, pb_engine_counters *counters)
+{
+    const double floor_length = pb_setup_clearance_floor(&bb->setup);
+    /* which copy of each wrapping coordinate's period the stretch is in */
+    double shift[PB_MAX_DIM];
+    for (int i = 0; i < bb->dim; i++) {
+        shift[i] = 0.0;
+        const double period = bb->periods[i];
+        if (period > 0.0) {
+            const double mid = a[i] + 0.5 * (s0 + s1) * delta[i];
+            shift[i] = floor((mid - bb->lower[i]) / period) * period;
+        }
+    }
+    double stack_lo[BOX_STACK], stack_hi[BOX_STACK];
+    int top = 0;
+    stack_lo[top] = s0;
+    stack_hi[top++] = s1;
+    double lo[PB_MAX_DIM], hi[PB_MAX_DIM], q[PB_MAX_DIM];
+    while (top > 0) {
+        top--;
+        const double t0 = stack_lo[top], t1 = stack_hi[top];
+        stretch_box(bb, a, delta, shift, t0, t1, lo, hi);
+        counters->n_edge_states++;
+        const pb_expr_truth truth = pb_expr_eval_box(bb->expr, lo, hi);
+        if (truth == PB_EXPR_TRUE)
+            continue;
+        if (truth == PB_EXPR_FALSE)
+            return false;
+        /* unknown: a blocked point settles it, a stretch below the floor is too tight */
+        const double mid = 0.5 * (t0 + t1);
+        for (int i = 0; i < bb->dim; i++)
+            q[i] = a[i] + mid * delta[i];
+        counters->n_edge_states++;
+        if (!feasible(bb, q, counters))
+            return false;
+        if ((t1 - t0) * length < floor_length || top + 2 > BOX_STACK)
+            return false;
+        stack_lo[top] = mid;
+        stack_hi[top++] = t1;
+        stack_lo[top] = t0;
+        stack_hi[top++] = mid;
+    }
+    return true;
+}
+
+static bool visible_boxes(const blackbox *bb, const double *a, const double *b, pb_engine_counters *counters)
+{
+    counters->n_edge_states++;
+    if (!feasible(bb, a, counters))
+        return false;
+    counters->n_edge_states++;
+    if (!feasible(bb, b, counters))
+        return false;
+    double wa[PB_MAX_DIM], delta[PB_MAX_DIM];
+    wrap_into_bounds(bb, a, wa);
+    /* the seams crossed, as times along the edge */
+    double cuts[PB_MAX_DIM + 2];
+    int n_cuts = 0;
+    cuts[n_cuts++] = 0.0;
+    for (int i = 0; i < bb->dim; i++) {
+        delta[i] = pb_coord_delta(wa[i], b[i], bb->periods[i]);
+        const double period = bb->periods[i];
+        if (period > 0.0 && delta[i] != 0.0) {
+            const double end = wa[i] + delta[i];
+            const double seam = delta[i] > 0.0 ? bb->lower[i] + period : bb->lower[i];
+            if ((delta[i] > 0.0 && end > seam) || (delta[i] < 0.0 && end < seam))
+                cuts[n_cuts++] = (seam - wa[i]) / delta[i];
+        }
+    }
+    cuts[n_cuts++] = 1.0;
+    /* a handful of cuts: insertion sort */
+    for (int i = 1; i < n_cuts; i++)
+        for (int k = i; k > 0 && cuts[k] < cuts[k - 1]; k--) {
+            const double t = cuts[k];
+            cuts[k] = cuts[k - 1];
+            cuts[k - 1] = t;
+        }
+    const double length = pb_setup_distance(&bb->setup, a, b);
+    for (int k = 0; k + 1 < n_cuts; k++)
+        if (cuts[k + 1] > cuts[k] && !certify_stretch(bb, wa, delta, cuts[k], cuts[k + 1], length, counters))
+            return false;
+    return true;
+}
+
+static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
+{
+    const blackbox *bb = self;
+    if (bb->edge_check == PB_EDGE_CHECK_CERTIFIED) {
+        if (bb->expr)
+            return visible_boxes(bb, a, b, counters);
+        counters->n_edge_states += 2;
+        if (!feasible(bb, a, counters) || !feasible(bb, b, counters))
+            return false;
+        return pb_edge_certified(&bb->setup, bb, checked_clearance, a, b, counters);
+    }
+    const double length = bb->distance ? bb->distance(a, b, bb->ctx) : pb_setup_distance(&bb->setup, a, b);
+    return pb_edge_interpolated(&bb->setup, bb, feasible, NULL, length, a, b, counters);
+}
+
 static double custom_distance(const void *self, const double *a, const double *b)
 {
     const blackbox *bb = self;
@@ -113,15 +307,17 @@ static pb_status render(const void *self, pb_image *image, double *scale, pb_dia
     return PB_OK;
 }
 
-static const char *const known_options[] = {"bounds",     "expr",   "plugin", "resolution",
-                                            "edge_order", "angles", NULL};
+static const char *const known_options[] = {"bounds",     "expr",   "plugin",     "resolution",
+                                            "edge_order", "angles", "edge_check", NULL};
 
 static const char *const options_help[] = {
     "bounds=L:U,L:U,...  the box of the C-space, one LOWER:UPPER per coordinate (--bounds)",
     "expr=EXPR           free where EXPR over x0, x1, ... is true, e.g. 'cos(x0)*sin(x1) > -0.22' (--expr)",
     "plugin=FILE         free where FILE's planbench_feasible(q, ctx) says so (--plugin; see blackbox.h)",
-    "resolution=R        spacing of edge checks (--resolution; default 1/200 of the bounds' diagonal)",
-    "edge_order=ORDER    bisection (default: midpoint first) or sequential",
+    "resolution=R        spacing of sampled edge checks (--resolution; default 1/1000 of the bounds' "
+    "diagonal); certified checks refuse stretches tighter than a quarter of it",
+    "edge_check=CHECK    certified (the default with --expr or a plugin's planbench_clearance) or sampled",
+    "edge_order=ORDER    sampled checks: bisection (default: midpoint first) or sequential",
     "angles=I,J,...      coordinates that are angles: distance and interpolation wrap (period 2*pi)",
     NULL,
 };
@@ -133,8 +329,11 @@ static const char *const aliases[] = {"functor", NULL};
 #define BLACKBOX_IMPL_FIELDS                                                                                 \
     .name = "blackbox", .aliases = aliases,                                                                  \
     .summary = "a C-space given by bounds and a function: an expression (--expr), a plugin "                 \
-               "(--plugin) or a C callback; interpolated edges",                                             \
-    .options_help = options_help, .destroy = destroy, .feasible = feasible, .render = render
+               "(--plugin) or a C callback",                                                                 \
+    .edges = "certified with an expression (interval boxes) or a clearance callback (clearance steps); "     \
+             "sampled at the resolution otherwise, or with edge_check=sampled",                              \
+    .options_help = options_help, .destroy = destroy, .feasible = feasible, .visible = visible,              \
+    .fault = fault, .render = render
 
 static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag);
@@ -262,6 +461,7 @@ static pb_status load_plugin(blackbox *bb, const char *file, bool have_bounds, p
         }
         setup->has_defaults = dim > 0;
     }
+    find_symbol(bb->plugin, PB_PLUGIN_CLEARANCE, &bb->clearance, sizeof bb->clearance);
     pb_plugin_init_fn init_fn = NULL;
     if (find_symbol(bb->plugin, PB_PLUGIN_INIT, &init_fn, sizeof init_fn))
         bb->ctx = init_fn();
@@ -311,6 +511,11 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     const char *resolution = pb_option_find(options, n_options, "resolution");
     const char *edge_order = pb_option_find(options, n_options, "edge_order");
     const char *angles = pb_option_find(options, n_options, "angles");
+    const char *edge_check = pb_option_find(options, n_options, "edge_check");
+    if (edge_check && strcmp(edge_check, "certified") != 0 && strcmp(edge_check, "sampled") != 0) {
+        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'certified' or 'sampled', got '%s'", edge_check);
+        return PB_ERR_INVALID;
+    }
     if (expr && plugin) {
         pb_diag_set(diag, NULL, 0, 0, "the blackbox engine takes --expr or --plugin, not both");
         return PB_ERR_INVALID;
@@ -391,6 +596,19 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
             bb->wraps = true;
         }
     }
+    const bool can_certify = bb->expr || bb->clearance;
+    if (edge_check && strcmp(edge_check, "certified") == 0 && !can_certify) {
+        pb_diag_set(diag, NULL, 0, 0,
+                    "edge_check=certified needs an expression or a plugin that exports '" PB_PLUGIN_CLEARANCE
+                    "'");
+        destroy(bb);
+        return PB_ERR_INVALID;
+    }
+    bb->edge_check = can_certify && !(edge_check && strcmp(edge_check, "sampled") == 0)
+                         ? PB_EDGE_CHECK_CERTIFIED
+                         : PB_EDGE_CHECK_SAMPLED;
+    setup->edge_check = bb->edge_check;
+    bb->setup = *setup;
     *self_out = bb;
     return PB_OK;
 }
@@ -461,6 +679,7 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
     bb->dim = params->dim;
     bb->feasible = params->feasible;
     bb->distance = params->distance;
+    bb->clearance = params->clearance;
     bb->ctx = params->ctx;
     for (int i = 0; i < params->dim; i++) {
         bb->lower[i] = setup.lower[i] = params->lower[i];
@@ -478,6 +697,9 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
         params->resolution > 0.0 ? params->resolution : DEFAULT_RESOLUTION_FRACTION * sqrt(diagonal);
     setup.bisection = !params->sequential_edges;
     setup.opaque_metric = params->distance != NULL;
+    bb->edge_check = params->clearance ? PB_EDGE_CHECK_CERTIFIED : PB_EDGE_CHECK_SAMPLED;
+    setup.edge_check = bb->edge_check;
+    bb->setup = setup;
     return pb_engine_create(out, params->distance ? &blackbox_custom_metric_impl : &pb_blackbox_impl, bb,
                             &setup, diag);
 }

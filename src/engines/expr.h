@@ -57,6 +57,27 @@ void pb_expr_destroy(pb_expr *expr);
  * program is only read. */
 double pb_expr_eval(const pb_expr *expr, const double *x);
 
+/** An interval [lo, hi] of values, and whether NaN is among them too. Infinite ends are
+ * allowed. */
+typedef struct pb_expr_interval {
+    double lo, hi;
+    bool nan;
+} pb_expr_interval;
+
+/** Evaluate over the box lo[i] <= xi <= hi[i] (each at least n_vars values) with interval
+ * arithmetic rounded outwards: the result contains the value of pb_expr_eval() at every
+ * point of the box (a condition's interval lies within [0, 1]). Operations undefined
+ * somewhere in the box set `nan`. Thread-safe. */
+pb_expr_interval pb_expr_eval_interval(const pb_expr *expr, const double *lo, const double *hi);
+
+/** What an expression is over a box: true (non-zero) at every point, false (zero) at every
+ * point, or unknown (either, or NaN possible somewhere). */
+typedef enum pb_expr_truth { PB_EXPR_FALSE, PB_EXPR_TRUE, PB_EXPR_UNKNOWN } pb_expr_truth;
+
+/** The truth of the expression over the box lo[i] <= xi <= hi[i], from
+ * pb_expr_eval_interval(): never TRUE or FALSE unless it holds at every point. */
+pb_expr_truth pb_expr_eval_box(const pb_expr *expr, const double *lo, const double *hi);
+
 /** Is the program's value a condition (true/false) rather than a number? */
 bool pb_expr_is_condition(const pb_expr *expr);
 

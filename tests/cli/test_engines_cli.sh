@@ -8,6 +8,7 @@ set -u
 PB=$1
 ROOT=$2
 PLUGIN=$3
+PLUGIN_SAMPLED=$4
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$ROOT" || exit 1
@@ -104,16 +105,30 @@ is_png "$T/bb.png" || fail "blackbox --save-image wrote no PNG"
 # ---- the black box from a plugin ----
 expect 0 "plugin with its own bounds and defaults" -- "$PB" rrt --engine blackbox --plugin "$PLUGIN" --json
 cp "$T/out" "$T/plugin.json"
-# The plugin's wall has square corners at its gap, and RRT's edges through the gap graze
-# them: an edge may cut a corner by less than the resolution, which any interpolated check
-# (at any resolution) allows. So the plugin's paths are re-checked at the planner's own
-# resolution; the ten-times-finer re-check runs on the smooth expression world above and in
-# tests/test_blackbox.c.
-check_path "$T/plugin.json" 2 plugin "$(python3 -c 'print(200 ** 0.5 / 200)')" 1
+# With planbench_clearance the plugin's edges are certified: re-checked ten times finer than
+# the old default resolution, corners of the wall's gap included.
+grep -q '"edge_check": "certified"' "$T/plugin.json" || fail "the plugin with a clearance is not certified"
+check_path "$T/plugin.json" 2 plugin "$(python3 -c 'print(200 ** 0.5 / 200)')"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r['start']!=[1,1] or r['goal']!=[9,1])" "$T/plugin.json" ||
     fail "the plugin's default start and goal were not used"
 expect 0 "plugin with --bounds, start and goal" -- "$PB" rrt --engine blackbox --plugin "$PLUGIN" --bounds 0:10,0:10 start 1,9 goal 9,9 --json
-check_path "$T/out" 2 plugin "$(python3 -c 'print(200 ** 0.5 / 200)')" 1
+check_path "$T/out" 2 plugin "$(python3 -c 'print(200 ** 0.5 / 200)')"
+# Without one it samples, at 1/1000 of the diagonal, and says so. Its edges may cut a corner
+# of the gap by less than the resolution, which any sampled check allows: re-checked at the
+# planner's own resolution.
+expect 0 "plugin without a clearance" -- "$PB" rrt --engine blackbox --plugin "$PLUGIN_SAMPLED" --json
+grep -q '"edge_check": "sampled", "edge_resolution": 0.01414213562373' "$T/out" ||
+    fail "the plugin without a clearance does not say it samples at 1/1000 of the diagonal"
+check_path "$T/out" 2 plugin "$(python3 -c 'print(200 ** 0.5 / 1000)')" 1
+expect 2 "edge_check=certified without a clearance" -- "$PB" rrt --engine blackbox --plugin "$PLUGIN_SAMPLED" --engine-option edge_check=certified
+grep -q "needs an expression or a plugin that exports 'planbench_clearance'" "$T/err" || fail "certified without a clearance: unclear message"
+# A broken clearance is an error that names the callback and the value, never a path.
+for bad in -1 nan inf; do
+    PLUGIN_WORLD_BAD_CLEARANCE=$bad expect 2 "clearance $bad" -- "$PB" rrt --engine blackbox --plugin "$PLUGIN" --json
+    grep -qi "clearance callback returned $bad at (" "$T/err" || fail "clearance $bad: unclear message: $(cat "$T/err")"
+    [ ! -s "$T/out" ] || fail "clearance $bad: a result was printed"
+done
+unset PLUGIN_WORLD_BAD_CLEARANCE
 
 # ---- the 4D stick arm on the bundled map ----
 expect 0 "4d on maps/4d.png" -- "$PB" rrt maps/4d.png --engine 4d --json

@@ -1,8 +1,11 @@
 /* Fuzz target for the black-box engine's expression compiler: any input either compiles
  * to a program that evaluates without a fault, or fails with an error whose column lies
- * inside the text (or just past its end). */
+ * inside the text (or just past its end). A compiled program's interval over a few boxes
+ * must hold its value at the boxes' corners and centres (the certified edge check's
+ * soundness). */
 #include "engines/expr.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const double value = pb_expr_eval(expr, points[i]);
             if (pb_expr_is_condition(expr) && !(value == 0.0 || value == 1.0))
                 abort(); /* conditions are exactly 0 or 1 */
+        }
+        static const double boxes[][2][4] = {
+            {{-1, -1, -1, -1}, {1, 1, 1, 1}},
+            {{0.5, -2, 3, 0}, {0.6, -1.9, 3.5, 1e-9}},
+            {{-1e6, 1e-300, -4, 2}, {1e6, 1e-200, 4, 2}},
+        };
+        for (size_t b = 0; b < sizeof boxes / sizeof boxes[0]; b++) {
+            const double *lo = boxes[b][0], *hi = boxes[b][1];
+            const pb_expr_interval v = pb_expr_eval_interval(expr, lo, hi);
+            const pb_expr_truth truth = pb_expr_eval_box(expr, lo, hi);
+            for (int k = 0; k < 17; k++) {
+                double x[4];
+                for (int i = 0; i < 4; i++)
+                    x[i] = k == 16 ? 0.5 * (lo[i] + hi[i]) : ((k >> i) & 1) ? hi[i] : lo[i];
+                const double value = pb_expr_eval(expr, x);
+                if (isnan(value) ? !v.nan : !(v.lo <= value && value <= v.hi))
+                    abort(); /* the interval misses a value */
+                if ((truth == PB_EXPR_TRUE && !(value != 0.0)) || (truth == PB_EXPR_FALSE && value != 0.0))
+                    abort();
+            }
         }
         pb_expr_destroy(expr);
     } else {
