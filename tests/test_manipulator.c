@@ -441,6 +441,74 @@ static void test_planners_on_own_world(void)
     pb_engine_destroy(fine);
 }
 
+/* Issue 14: RRdT solves the manipulator world like the other planners. Ten seeds under the
+ * same iteration budget as RRT-Connect; every path re-checked at ten times the resolution,
+ * its cost as reported; and its median cost no worse than twice RRT's on the same seeds (it
+ * was 60 against 8 when its rewiring never found a neighbour within a step). */
+static void test_rrdt_seeds(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
+    pb_engine *engine = NULL, *fine = NULL;
+    pb_diag diag = {0};
+    CHECK(pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK);
+    CHECK(pb_engine_load(&fine, NULL, path, fine_options, 2, &diag) == PB_OK);
+    if (!engine || !fine) {
+        pb_engine_destroy(engine);
+        pb_engine_destroy(fine);
+        return;
+    }
+    double start[PB_MAX_DIM], goal[PB_MAX_DIM];
+    pb_engine_defaults(engine, start, goal);
+    const char *names[2] = {"rrdt", "birrt"};
+    double costs[2][10];
+    int solved[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        for (uint64_t seed = 1; seed <= 10; seed++) {
+            pb_planner *planner = NULL;
+            CHECK(pb_planner_create(&planner, names[k], engine, &diag) == PB_OK);
+            if (!planner)
+                continue;
+            pb_planner_set_seed(planner, seed);
+            pb_problem problem = {start, goal, 0.5};
+            pb_stop stop = pb_stop_default();
+            stop.max_iterations = 20000;
+            stop.first_solution = true;
+            pb_result result;
+            pb_result_init(&result, 6);
+            CHECK(pb_planner_solve(planner, &problem, &stop, &result) == PB_OK);
+            costs[k][seed - 1] = INFINITY;
+            if (result.outcome == PB_OUTCOME_EXACT) {
+                solved[k]++;
+                CHECK_MSG(pb_path_validate(&result.path, fine, start, goal, &diag), "%s seed %llu: %s", names[k],
+                          (unsigned long long)seed, diag.message);
+                CHECK_NEAR(pb_path_length(&result.path, engine), result.cost, 1e-9 * result.cost);
+                costs[k][seed - 1] = result.cost;
+            }
+            pb_result_finish(&result);
+            pb_planner_destroy(planner);
+        }
+    }
+    CHECK_MSG(solved[0] == 10, "rrdt solved %d of 10 seeds within 20000 iterations", solved[0]);
+    /* medians */
+    double median[2];
+    for (int k = 0; k < 2; k++) {
+        for (int i = 1; i < 10; i++)
+            for (int j = i; j > 0 && costs[k][j] < costs[k][j - 1]; j--) {
+                const double t = costs[k][j];
+                costs[k][j] = costs[k][j - 1];
+                costs[k][j - 1] = t;
+            }
+        median[k] = 0.5 * (costs[k][4] + costs[k][5]);
+    }
+    printf("pbarm6_divider, 10 seeds, 20000 iterations: rrdt %d solved, median cost %.2f; birrt %d, %.2f\n",
+           solved[0], median[0], solved[1], median[1]);
+    CHECK_MSG(median[0] <= 2.0 * median[1], "rrdt's median cost %.2f is over twice birrt's %.2f", median[0],
+              median[1]);
+    pb_engine_destroy(engine);
+    pb_engine_destroy(fine);
+}
+
 static int test_mbm(void)
 {
     const char *shared = pb_test_shared_root();
@@ -787,6 +855,7 @@ int main(void)
     test_self_collision();
     test_wrap();
     test_planners_on_own_world();
+    test_rrdt_seeds();
     test_mbm();
     test_sphere_bounds();
     test_mbm_yaml();

@@ -91,8 +91,12 @@ static void test_zigzag(void)
     pb_result r;
     pb_result_init(&r, 2);
     /* Determinism pins: the path hash for seed 3 under an iteration budget. */
-    const uint64_t pins[N_PLANNERS] = {0x0799af52458614cdull, 0x89efc4df3c1cbd30ull, 0x9ef81861135a59b5ull,
-                                       0xa8bb7dfb2e74b587ull};
+    const uint64_t pins[N_PLANNERS] = {
+        0x0799af52458614cdull, 0x89efc4df3c1cbd30ull, 0x9ef81861135a59b5ull,
+        0x52aab37c00430d21ull}; /* rrdt re-pinned in session 5: its walk is drawn in the engine's
+                                 * metric, with momentum, the rooted tree takes
+                                 * uniform samples and every tree is rewired with
+                                 * RRT*'s k nearest (issue 14) */
     for (size_t p = 0; p < N_PLANNERS; p++) {
         pb_planner *planner = make(planners[p], engine);
         if (!planner)

@@ -469,7 +469,9 @@ static void test_random_maps(void)
         n_edges, n_free, sampled_false_free);
 }
 
-/* Every planner on the bundled map: each path edge re-checked at 1/20 pixel of arm motion. */
+/* Every planner on the bundled map, under the same iteration budget (20000, RRT-Connect's in
+ * the other tests): each solves, and each path edge is re-checked at 1/20 pixel of arm
+ * motion, start and goal exact, cost as reported. */
 static void test_planners(void)
 {
     char path[4096];
@@ -482,7 +484,9 @@ static void test_planners(void)
     pb_engine_defaults(engine, start, goal);
     const char *planners[] = {"rrt", "birrt", "rrtstar", "informedrrt", "prm", "lazyprm", "bitstar", "rrdt"};
     for (size_t k = 0; k < sizeof planners / sizeof planners[0]; k++) {
-        for (uint64_t seed = 1; seed <= 2; seed++) {
+        /* RRdT ten seeds (issue 14: it timed out on every seed), the others two */
+        const uint64_t seeds = strcmp(planners[k], "rrdt") == 0 ? 10 : 2;
+        for (uint64_t seed = 1; seed <= seeds; seed++) {
             pb_planner *planner = NULL;
             pb_diag diag;
             CHECK(pb_planner_create(&planner, planners[k], engine, &diag) == PB_OK);
@@ -512,9 +516,8 @@ static void test_planners(void)
                           (unsigned long long)seed, blocked);
                 CHECK_NEAR(cost, result.cost, 1e-9 * fmax(1.0, cost));
             } else {
-                /* rrdt is the one planner allowed to fail here (see test_planners.c) */
-                CHECK_MSG(strcmp(planners[k], "rrdt") == 0, "%s seed %llu: %s", planners[k],
-                          (unsigned long long)seed, pb_outcome_str(result.outcome));
+                CHECK_MSG(false, "%s seed %llu: %s", planners[k], (unsigned long long)seed,
+                          pb_outcome_str(result.outcome));
             }
             pb_result_finish(&result);
             pb_planner_destroy(planner);

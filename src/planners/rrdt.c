@@ -1,8 +1,9 @@
 /* RRdT* (Lai, Ramos & Francis, ICRA 2019): Rapidly-exploring Random disjointed-Trees.
  *
  * A forest: the rooted tree (tree 0, from the start) and local trees, each grown by a local
- * sampler that random-walks (a Gaussian step of walk_scale * step_size per coordinate /
- * sqrt(d), around its last successful node). The samplers are the arms of a bandit:
+ * sampler that random-walks (a Gaussian step of walk_scale * step_size / sqrt(d) in each
+ * coordinate under the engine's metric, that is divided by the coordinate's metric weight,
+ * around its last successful node). The samplers are the arms of a bandit:
  *
  *   - arm 0 walks in the rooted tree, arms 1..num_trees each own a local tree seeded at a
  *     random feasible sample (arm 1's first tree is seeded at the goal, so the goal is a
@@ -30,6 +31,7 @@
 #include "planbench/impl/planner_impl.h"
 #include "core/arena.h"
 #include "core/nn.h"
+#include "core/metric.h"
 #include "core/params.h"
 
 #include <math.h>
@@ -65,6 +67,9 @@ typedef struct arm {
     uint32_t centre; /* node its walk is centred on */
     double success;  /* smoothed success rate */
     int fails;       /* consecutive failures */
+    /* the walk's heading: a unit vector in metric-scaled coordinates (w_i dq_i), the last
+     * successful step's direction, or none (all zero) after a failure or a restart */
+    double heading[PB_MAX_DIM];
 } arm;
 
 typedef struct forest {
@@ -76,6 +81,7 @@ typedef struct forest {
     uint32_t *parent, *first_child, *next_sibling, *label;
     uint32_t *stack, *list;
     pb_nn *nn;
+    pb_nn *rooted_nn; /* the rooted tree's nodes only, for its uniform samples */
     uint32_t next_label;
     uint32_t goal; /* node index of the goal */
     uint64_t n_rewires, n_merges, n_restarts;
@@ -155,7 +161,7 @@ static uint32_t add_node(forest *f, const double *q, uint32_t parent, uint32_t l
         attach(f, i, parent);
         f->cost[i] = f->cost[parent] + dist(f, parent, i);
     }
-    if (pb_nn_add(f->nn, i, q) != PB_OK)
+    if (pb_nn_add(f->nn, i, q) != PB_OK || (label == 0 && pb_nn_add(f->rooted_nn, i, q) != PB_OK))
         return NONE;
     f->n++;
     return i;
@@ -187,19 +193,28 @@ static size_t rewire_k(const forest *f)
     return k > REWIRE_MAX ? REWIRE_MAX : (size_t)k;
 }
 
-/* RRT* for rooted node x: a cheaper parent among rooted neighbours, then rewire them through
- * x. Returns PB_OK or an allocation failure. */
+/* RRT* for node x within its own tree: a cheaper parent among the tree's neighbours, then
+ * rewire them through x. The rooted tree's neighbours come from its own index; a local
+ * tree's from the forest's, filtered by label (a walk's neighbours are mostly its own
+ * tree's). Local trees are optimised too: a random walk's tree is a chain that zigzags, and
+ * the paths made of merged chains were many times longer than any other planner's, with
+ * nothing in the rooted tree's rewiring able to straighten them later. The neighbours are
+ * RRT*'s k nearest, not limited to one step: in six dimensions a node had about one other
+ * node within a step (its parent), so a step-limited rewiring never found anything to do.
+ * Returns PB_OK. */
 static pb_status optimise(forest *f, uint32_t x)
 {
     pb_engine *engine = f->ctx->engine;
+    const uint32_t label = f->label[x];
     uint32_t ids[REWIRE_MAX];
     double dists[REWIRE_MAX];
-    const size_t n_near = pb_nn_knearest(f->nn, node_q(f, x), rewire_k(f), ids, dists);
+    const size_t n_near =
+        pb_nn_knearest(label == 0 ? f->rooted_nn : f->nn, node_q(f, x), rewire_k(f), ids, dists);
     uint32_t best_parent = NONE;
     double best_cost = f->cost[x];
     for (size_t i = 0; i < n_near; i++) {
         const uint32_t y = ids[i];
-        if (y == x || f->label[y] != 0 || f->parent[x] == y || y == f->goal || dists[i] > f->step)
+        if (y == x || f->label[y] != label || f->parent[x] == y || y == f->goal)
             continue;
         const double c = f->cost[y] + dists[i];
         if (c < best_cost - 1e-12 && pb_engine_visible(engine, node_q(f, y), node_q(f, x))) {
@@ -207,28 +222,29 @@ static pb_status optimise(forest *f, uint32_t x)
             best_parent = y;
         }
     }
-    if (best_parent != NONE && x != 0) {
+    const int tree = label == 0 ? 0 : 1;
+    if (best_parent != NONE && f->parent[x] != NONE) {
         /* y cannot be a descendant of x: a descendant costs at least cost[x] > best_cost */
-        emit(f, PB_EVENT_EDGE_REMOVED, x, f->parent[x], 0);
+        emit(f, PB_EVENT_EDGE_REMOVED, x, f->parent[x], tree);
         detach(f, x);
         attach(f, x, best_parent);
         f->cost[x] = f->cost[best_parent] + dist(f, best_parent, x);
-        refresh_subtree(f, x, 0);
-        emit(f, PB_EVENT_NODE_ADDED, x, best_parent, 0);
+        refresh_subtree(f, x, label);
+        emit(f, PB_EVENT_NODE_ADDED, x, best_parent, tree);
         f->n_rewires++;
     }
     for (size_t i = 0; i < n_near; i++) {
         const uint32_t y = ids[i];
-        if (y == x || y == 0 || f->label[y] != 0 || f->parent[x] == y || dists[i] > f->step)
+        if (y == x || f->parent[y] == NONE || f->label[y] != label || f->parent[x] == y)
             continue;
         const double c = f->cost[x] + dist(f, x, y);
         if (c < f->cost[y] - 1e-12 && pb_engine_visible(engine, node_q(f, x), node_q(f, y))) {
-            emit(f, PB_EVENT_EDGE_REMOVED, y, f->parent[y], 0);
+            emit(f, PB_EVENT_EDGE_REMOVED, y, f->parent[y], tree);
             detach(f, y);
             attach(f, y, x);
             f->cost[y] = c;
-            refresh_subtree(f, y, 0);
-            emit(f, PB_EVENT_NODE_ADDED, y, x, 0);
+            refresh_subtree(f, y, label);
+            emit(f, PB_EVENT_NODE_ADDED, y, x, tree);
             f->n_rewires++;
         }
     }
@@ -260,6 +276,9 @@ static pb_status merge(forest *f, uint32_t u, uint32_t w)
         emit(f, PB_EVENT_NODE_ADDED, f->list[i], f->parent[f->list[i]], label == 0 ? 0 : 1);
     if (label != 0)
         return PB_OK;
+    for (uint32_t i = 0; i < n; i++)
+        if (pb_nn_add(f->rooted_nn, f->list[i], node_q(f, f->list[i])) != PB_OK)
+            return PB_ERR_NOMEM;
     /* the joined nodes are listed in f->list, which optimise()'s refreshes overwrite: copy */
     uint32_t *joined = malloc((size_t)n * sizeof *joined); /* once per merge, not per iteration */
     if (!joined)
@@ -290,6 +309,7 @@ static pb_status restart(forest *f, arm *arms, int a)
 {
     f->n_restarts++;
     arms[a].fails = 0;
+    memset(arms[a].heading, 0, sizeof arms[a].heading);
     if (a == 0) {
         for (;;) { /* a uniformly random node of the rooted tree */
             const uint32_t i = pb_rng_below(&f->ctx->rng, f->n);
@@ -332,6 +352,8 @@ static pb_status rrdt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
     const int dim = ctx->dim;
     forest f = {.ctx = ctx, .dim = dim, .step = pb_solve_step_size(ctx, params->step_size), .goal = NONE};
     pb_status st = pb_nn_create(&f.nn, engine);
+    if (st == PB_OK && (st = pb_nn_create(&f.rooted_nn, engine)) != PB_OK)
+        pb_nn_destroy(f.nn);
     if (st != PB_OK)
         return st;
 
@@ -365,7 +387,22 @@ static pb_status rrdt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
         pb_engine_visible(engine, problem->start, problem->goal) && (st = merge(&f, f.goal, 0)) != PB_OK)
         goto done;
 
-    const double sigma = params->walk_scale * f.step / sqrt((double)dim);
+    /* The walk's step is drawn in the engine's metric, not in raw coordinates: with metric
+     * weights w_i a coordinate moves sigma / w_i, so that a step is about walk_scale * step
+     * long under the metric in every space. Drawing the same raw deviation in every
+     * coordinate was the cause of RRdT* timing out on the 4D arm: its angles weigh the arm
+     * length they swing (60 and 30), so a deviation of 21 (radians!) made every sample a
+     * random orientation 100 metric units away, and each extension, cut to one step towards
+     * it, moved the base about 3 px. Wrapping coordinates are taken back into their period
+     * and the others reflected into the bounds, so that no sample is wasted outside them. */
+    double weights[PB_MAX_DIM], periods[PB_MAX_DIM];
+    if (!pb_engine_metric(engine, weights, periods))
+        for (int i = 0; i < dim; i++)
+            weights[i] = 1.0; /* an opaque metric: raw coordinates are the best guess */
+    double sigma[PB_MAX_DIM];
+    const double *lower = pb_engine_lower(engine), *upper = pb_engine_upper(engine);
+    for (int i = 0; i < dim; i++)
+        sigma[i] = params->walk_scale * f.step / (sqrt((double)dim) * weights[i]);
     while (!pb_solve_should_stop(ctx, iterations, f.n, best < INFINITY)) {
         iterations++;
         /* pick an arm: probability proportional to success + 0.05 */
@@ -380,19 +417,48 @@ static pb_status rrdt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
 
         /* the walk's sample, and the arm's tree node nearest to it */
         const double *centre = node_q(&f, ar->centre);
-        for (int i = 0; i < dim; i++)
-            sample[i] = centre[i] + sigma * pb_rng_normal(&ctx->rng);
+        /* The rooted tree's arm draws every other sample uniformly, as RRT* does: the walks
+         * find a first path fast in narrow places, and the uniform samples, rewired, shorten
+         * it. With walks alone the rooted tree never sees most of the space again, and a path
+         * made of merged local trees (whose walks wind around continuous joints) stayed at
+         * 12 times the other planners' cost however long it ran. */
+        const bool uniform = a == 0 && pb_rng_below(&ctx->rng, 2) == 0;
+        if (uniform)
+            pb_engine_sample(engine, &ctx->rng, sample);
+        for (int i = 0; i < dim && !uniform; i++) {
+            /* a walk with momentum: a successful direction is kept, perturbed, so a local
+             * tree crosses open space in a line instead of diffusing (the distance covered
+             * by a plain Gaussian walk grows only with the square root of its steps) */
+            const double drift = ar->heading[i] * params->walk_scale * f.step / weights[i];
+            double v = centre[i] + drift + sigma[i] * pb_rng_normal(&ctx->rng);
+            const double width = upper[i] - lower[i];
+            if (periods[i] > 0.0) {
+                v = lower[i] + fmod(v - lower[i], periods[i]);
+                if (v < lower[i])
+                    v += periods[i];
+            } else if (v < lower[i] || v >= upper[i]) {
+                /* reflect at the bounds (a deviation is far below the width) */
+                v = v < lower[i] ? lower[i] + fmin(lower[i] - v, 0.999999 * width)
+                                 : upper[i] - fmin(v - upper[i], 0.999999 * width);
+            }
+            sample[i] = v;
+        }
         if (ctx->observer) {
             pb_event ev = {.type = PB_EVENT_SAMPLE, .q = sample, .iteration = iterations};
             ctx->observer(&ev, ctx->observer_payload);
         }
         uint32_t from = ar->centre;
-        const size_t got = pb_nn_knearest(f.nn, sample, NEAR_K, near_ids, near_d);
-        for (size_t i = 0; i < got; i++)
-            if (f.label[near_ids[i]] == ar->tree) {
-                from = near_ids[i];
-                break;
-            }
+        if (uniform) {
+            double unused;
+            from = pb_nn_nearest(f.rooted_nn, sample, &unused);
+        } else {
+            const size_t got = pb_nn_knearest(f.nn, sample, NEAR_K, near_ids, near_d);
+            for (size_t i = 0; i < got; i++)
+                if (f.label[near_ids[i]] == ar->tree) {
+                    from = near_ids[i];
+                    break;
+                }
+        }
         const double d = pb_engine_distance(engine, node_q(&f, from), sample);
         const double *target = sample;
         if (d > f.step) {
@@ -401,6 +467,8 @@ static pb_status rrdt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
         }
         const bool ok = d > 0.0 && pb_engine_visible(engine, node_q(&f, from), target);
         ar->success = 0.9 * ar->success + (ok ? 0.1 : 0.0);
+        if (!ok)
+            memset(ar->heading, 0, sizeof ar->heading);
         if (!ok) {
             if (++ar->fails >= params->restart_after && (st = restart(&f, arms, a)) != PB_OK)
                 break;
@@ -413,8 +481,20 @@ static pb_status rrdt_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
             break;
         }
         ar->centre = x;
+        {
+            /* the new heading: this step's direction under the metric */
+            const double *qa = node_q(&f, from), *qb = node_q(&f, x);
+            double norm = 0.0;
+            for (int i = 0; i < dim; i++) {
+                ar->heading[i] = weights[i] * pb_coord_delta(qa[i], qb[i], periods[i]);
+                norm += ar->heading[i] * ar->heading[i];
+            }
+            norm = sqrt(norm);
+            for (int i = 0; i < dim; i++)
+                ar->heading[i] = norm > 0.0 ? ar->heading[i] / norm : 0.0;
+        }
         emit(&f, PB_EVENT_NODE_ADDED, x, from, a);
-        if (ar->tree == 0 && (st = optimise(&f, x)) != PB_OK)
+        if ((st = optimise(&f, x)) != PB_OK)
             break;
 
         /* merge with the nearest other tree in sight */
@@ -501,6 +581,7 @@ done:
     free(f.stack);
     free(f.list);
     pb_nn_destroy(f.nn);
+    pb_nn_destroy(f.rooted_nn);
     return st;
 }
 
