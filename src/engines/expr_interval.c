@@ -221,27 +221,38 @@ static ival compare(int b, ival l, ival r)
     return (ival){can_false ? 0.0 : 1.0, can_true ? 1.0 : 0.0, false};
 }
 
+static bool has_infinity(ival a)
+{
+    return isinf(a.lo) || isinf(a.hi);
+}
+
 static ival binary(int b, ival l, ival r)
 {
-    const bool nan = l.nan || r.nan;
+    bool nan = l.nan || r.nan;
     switch (b) {
     case B_ADD: {
+        /* inf + -inf is NaN: possible when the operands reach opposite infinities */
+        nan = nan || (l.hi == INFINITY && r.lo == -INFINITY) || (l.lo == -INFINITY && r.hi == INFINITY);
         const double lo = l.lo + r.lo, hi = l.hi + r.hi;
         if (isnan(lo) || isnan(hi))
             return everything(true);
         return widen(lo, hi, nan, 1);
     }
     case B_SUB: {
+        nan = nan || (l.hi == INFINITY && r.hi == INFINITY) || (l.lo == -INFINITY && r.lo == -INFINITY);
         const double lo = l.lo - r.hi, hi = l.hi - r.lo;
         if (isnan(lo) || isnan(hi))
             return everything(true);
         return widen(lo, hi, nan, 1);
     }
     case B_MUL:
+        /* 0 * inf is NaN */
+        nan = nan || (contains(l, 0.0) && has_infinity(r)) || (contains(r, 0.0) && has_infinity(l));
         return from4(l.lo * r.lo, l.lo * r.hi, l.hi * r.lo, l.hi * r.hi, nan);
     case B_DIV:
         if (contains(r, 0.0))
-            return everything(true); /* 0 / 0 is NaN, x / 0 infinite */
+            return everything(true);                       /* 0 / 0 is NaN, x / 0 infinite */
+        nan = nan || (has_infinity(l) && has_infinity(r)); /* inf / inf */
         return from4(l.lo / r.lo, l.lo / r.hi, l.hi / r.lo, l.hi / r.hi, nan);
     case B_POW:
         return interval_pow(l, r);
