@@ -455,6 +455,61 @@ static void test_plan_recheck(void)
     pb_sim_destroy(sim);
 }
 
+/* A scene has bounds: declared on <scene bounds="...">, or around the robot's reach. An
+ * object whose bounding sphere leaves them is INVALID_POSE, spawned or moved (issue 14: a
+ * spawn at (1e7, 1e7, 0) was accepted). */
+static void test_scene_bounds(void)
+{
+    pb_sim *sim = make_scene();
+    if (!sim)
+        return;
+    pb_sim_spawn_response rs = spawn3(sim, "far", "model://crate3d", at3(1e7, 1e7, 0));
+    CHECK_MSG(rs.result.result == PB_SIM_SPAWN_INVALID_POSE &&
+                  strstr(rs.result.error_message, "outside the scene's bounds"),
+              "%d %s", rs.result.result, rs.result.error_message);
+    rs = spawn3(sim, "below", "model://crate3d", at3(0.6, 0.45, -50));
+    CHECK(rs.result.result == PB_SIM_SPAWN_INVALID_POSE);
+    rs = spawn3(sim, "box", "model://crate3d", at3(0.6, 0.45, 0.36));
+    CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);
+    pb_sim_result r = move3(sim, "box", at3(1e7, 1e7, 0.36));
+    CHECK_MSG(r.result == PB_SIM_SET_STATE_INVALID_POSE &&
+                  strstr(r.error_message, "outside the scene's bounds"),
+              "%d %s", r.result, r.error_message);
+    r = move3(sim, "box", at3(0.6, 0.45, 0.37)); /* still fine inside */
+    CHECK_MSG(r.result == PB_SIM_RESULT_OK, "%s", r.error_message);
+    pb_sim_destroy(sim);
+
+    /* declared bounds: [0, 1]^3 */
+    char world[4096];
+    snprintf(world, sizeof world,
+             "<simworld name=\"bounded\"><scene world=\"pbarm6_divider.xml\" robot=\"arm\" "
+             "bounds=\"0 0 0 1 1 1\"/><spawnable robot=\"crate3d\"/></simworld>");
+    sim = make_scene();
+    if (!sim)
+        return;
+    pb_sim_world_info info;
+    pb_sim_load_world(sim, NULL, world, false, &r, &info);
+    CHECK_MSG(r.result == PB_SIM_RESULT_OK, "%s", r.error_message);
+    rs = spawn3(sim, "inside", "model://crate3d", at3(0.6, 0.45, 0.36));
+    CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);
+    rs = spawn3(sim, "outside", "model://crate3d", at3(-0.3, 0.45, 0.5));
+    CHECK_MSG(rs.result.result == PB_SIM_SPAWN_INVALID_POSE &&
+                  strstr(rs.result.error_message, "[0, 1] x [0, 1]"),
+              "%s", rs.result.error_message);
+    rs = spawn3(sim, "edge", "model://crate3d", at3(0.98, 0.45, 0.5)); /* its sphere crosses x = 1 */
+    CHECK(rs.result.result == PB_SIM_SPAWN_INVALID_POSE);
+    /* malformed bounds: the world is refused with a message naming the attribute */
+    snprintf(
+        world, sizeof world,
+        "<simworld name=\"bad\"><scene world=\"%s/pbarm6_divider.xml\" robot=\"arm\" bounds=\"0 0 0 1 1\"/>"
+        "</simworld>",
+        worlds_dir);
+    pb_sim_load_world(sim, NULL, world, false, &r, &info);
+    CHECK_MSG(r.result != PB_SIM_RESULT_OK && strstr(r.error_message, "bounds"), "%d %s", r.result,
+              r.error_message);
+    pb_sim_destroy(sim);
+}
+
 int main(void)
 {
     sim_fixture_init();
@@ -463,5 +518,6 @@ int main(void)
     test_plan_and_follow();
     test_goal_refused();
     test_plan_recheck();
+    test_scene_bounds();
     return pb_test_summary("sim_scene");
 }

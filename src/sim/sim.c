@@ -81,6 +81,9 @@ struct pb_sim {
      * object entity one of its objects; `arm_plan` a spare engine of the same world for a
      * plan to take (a plan loads another when it is taken) */
     bool scene;
+    /* a scene's bounds (metres): an object's bounding sphere must lie inside, as a planar
+     * footprint must lie on the map */
+    double scene_lo[3], scene_hi[3];
     pb_engine *arm_plan;
     int arm_dim;
     const char *arm_joint_names[PB_MAX_DIM];
@@ -324,6 +327,22 @@ static bool pose3_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame,
 static bool object_is_free(pb_sim *sim, const pb_shape *shape, const double *pose, uint32_t self, char *why,
                            size_t size)
 {
+    /* the object's bounding sphere inside the scene's bounds */
+    const double radius = shape->type == PB_SHAPE_BOX
+                              ? 0.5 * sqrt(shape->size[0] * shape->size[0] + shape->size[1] * shape->size[1] +
+                                           shape->size[2] * shape->size[2])
+                          : shape->type == PB_SHAPE_CYLINDER ? hypot(shape->size[0], 0.5 * shape->size[1])
+                                                             : shape->size[0];
+    for (int i = 0; i < 3; i++)
+        if (!(pose[i] - radius >= sim->scene_lo[i] && pose[i] + radius <= sim->scene_hi[i])) {
+            explain(
+                why, size,
+                "pose (%.3f, %.3f, %.3f) puts the object outside the scene's bounds [%g, %g] x [%g, %g] x "
+                "[%g, %g]",
+                pose[0], pose[1], pose[2], sim->scene_lo[0], sim->scene_hi[0], sim->scene_lo[1],
+                sim->scene_hi[1], sim->scene_lo[2], sim->scene_hi[2]);
+            return false;
+        }
     const pb_pose placed = scene_pose_of(pose);
     char what[200];
     bool hits;
@@ -603,6 +622,35 @@ static bool install_robot(pb_sim *sim, const double *start, const double *goal, 
 {
     sim->scene = true;
     sim->arm_dim = pb_engine_dim(sim->engine);
+    if (sim->world.has_scene_bounds) {
+        memcpy(sim->scene_lo, sim->world.scene_bounds, 3 * sizeof(double));
+        memcpy(sim->scene_hi, sim->world.scene_bounds + 3, 3 * sizeof(double));
+    } else {
+        /* undeclared: a cube around the robot's base, 1 m beyond the arm's reach (the sum of
+         * its joints' offsets and its links' shapes) */
+        const pb_robot *robot = pb_manipulator_robot(sim->engine);
+        double reach = 1.0;
+        for (size_t j = 0; robot && j < robot->n_joints; j++) {
+            const double *t = robot->joints[j].origin.t;
+            reach += sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+            if (robot->joints[j].type == PB_JOINT_PRISMATIC)
+                reach += fmax(fabs(robot->joints[j].lower), fabs(robot->joints[j].upper));
+        }
+        double largest = 0.0;
+        for (size_t l = 0; robot && l < robot->n_links; l++)
+            for (size_t k = 0; k < robot->links[l].n_shapes; k++) {
+                const pb_shape *shape = &robot->links[l].shapes[k];
+                if (shape->type != PB_SHAPE_MESH) /* a mesh's size is its scale: the 1 m covers it */
+                    largest =
+                        fmax(largest, sqrt(shape->size[0] * shape->size[0] + shape->size[1] * shape->size[1] +
+                                           shape->size[2] * shape->size[2]));
+            }
+        reach += largest;
+        for (int i = 0; i < 3; i++) {
+            sim->scene_lo[i] = -reach;
+            sim->scene_hi[i] = reach;
+        }
+    }
     for (int i = 0; i < sim->arm_dim; i++)
         sim->arm_joint_names[i] = pb_manipulator_coordinate_name(sim->engine, i);
     if (!add_joint_pose(&sim->world, "start", start, sim->arm_dim) ||

@@ -52,9 +52,11 @@ typedef struct sim_world {
     char *uri;
     char *description;
     sim_strings tags;
-    char *map_path;     /* resolved; NULL for a manipulator scene */
-    char *scene_path;   /* a manipulator <world> file, resolved; NULL for a map */
-    char *robot_entity; /* scenes: the name of the robot's entity */
+    char *map_path;         /* resolved; NULL for a manipulator scene */
+    char *scene_path;       /* a manipulator <world> file, resolved; NULL for a map */
+    char *robot_entity;     /* scenes: the name of the robot's entity */
+    bool has_scene_bounds;  /* scenes: <scene bounds="..."> was given */
+    double scene_bounds[6]; /* scenes: xmin ymin zmin xmax ymax zmax, metres */
     sim_robot *robots;
     size_t n_robots;
     sim_named_pose *poses;

@@ -456,6 +456,23 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
             if (!*target)
                 goto nomem;
             if (scene) {
+                char *bounds = attr(n, "bounds");
+                if (!bounds)
+                    goto nomem;
+                w->has_scene_bounds = bounds[0] != '\0';
+                const bool bounds_ok =
+                    !w->has_scene_bounds ||
+                    (parse_list(bounds, w->scene_bounds, 6, false) == 6 &&
+                     w->scene_bounds[0] < w->scene_bounds[3] && w->scene_bounds[1] < w->scene_bounds[4] &&
+                     w->scene_bounds[2] < w->scene_bounds[5]);
+                free(bounds);
+                if (!bounds_ok) {
+                    set_message(message, message_size,
+                                "<scene bounds=\"...\">: expected six numbers xmin ymin zmin xmax ymax zmax, "
+                                "each min "
+                                "below its max");
+                    return SIM_LOAD_PARSE;
+                }
                 free(w->robot_entity);
                 w->robot_entity = attr(n, "robot");
                 if (!w->robot_entity)
