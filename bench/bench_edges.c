@@ -53,11 +53,6 @@ static void edge_set(pb_engine *engine, double *a, double *b, int n)
         do
             pb_engine_sample(engine, &rng, p);
         while (!pb_engine_feasible(engine, p));
-        double dir[PB_MAX_DIM], norm = 0.0;
-        for (int i = 0; i < dim; i++) {
-            dir[i] = pb_rng_normal(&rng);
-            norm += dir[i] * dir[i];
-        }
         pb_engine_sample(engine, &rng, q); /* a target to steer towards, cut to one step */
         const double d = pb_engine_distance(engine, p, q);
         double cut[PB_MAX_DIM];

@@ -35,8 +35,9 @@ typedef struct server_args {
     pb_sim *sim;
 } server_args;
 
-static void on_ready(int port, void *payload)
+static void on_ready(const char *address, int port, void *payload)
 {
+    (void)address;
     (void)payload;
     atomic_store(&server_port, port);
 }
@@ -44,7 +45,11 @@ static void on_ready(int port, void *payload)
 static void *server_main(void *p)
 {
     server_args *a = p;
-    pb_sim_serve(a->sim, "127.0.0.1", 0, &stop_server, on_ready, NULL, NULL);
+    pb_sim_serve_config config = pb_sim_serve_config_default();
+    config.port = 0;
+    config.stop = &stop_server;
+    config.on_ready = on_ready;
+    pb_sim_serve(a->sim, &config, NULL);
     return NULL;
 }
 

@@ -239,6 +239,10 @@ typedef struct pb_sim_config {
     const char *robots_dir; /**< where the spawnable robots of worlds are resolved */
     const char *world;      /**< world file to load at start; NULL: start in NO_WORLD */
     double time_step;       /**< seconds per step, > 0 (default 0.05) */
+    /** LoadWorld reads files only inside `worlds_dir`: a world path, and the map or scene a
+     * world names, must resolve (realpath) inside it, else NOT_FOUND (a server that is
+     * reachable from elsewhere should not read any file of its machine). */
+    bool confine_worlds;
 } pb_sim_config;
 
 typedef struct pb_sim pb_sim;
@@ -475,11 +479,45 @@ void pb_sim_follow_cancel(pb_sim *sim, uint64_t goal);
  * For fuzzing and for tests without a socket. */
 void pb_sim_handle_message(pb_sim *sim, const char *data, size_t size, char **reply);
 
-/** Run the rosbridge WebSocket server on `host`:`port` until `*stop` becomes non-zero or a
- * client sets STATE_QUITTING. `port` 0 picks a free port; `on_ready` (may be NULL) gets the
- * port bound once listening. PB_ERR_UNSUPPORTED when the build has no server. */
-pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile int *stop,
-                       void (*on_ready)(int port, void *payload), void *payload, pb_diag *diag);
+/** How the rosbridge server listens and whom it serves. Start from
+ * pb_sim_serve_config_default(); strings are borrowed for the call. */
+typedef struct pb_sim_serve_config {
+    /** The address to bind, exactly: an IPv4 or IPv6 literal or a host name ("localhost"
+     * included), resolved; it must be an address of this machine. Default "127.0.0.1". */
+    const char *host;
+    int port; /**< 0..65535; 0 picks a free one. Default 9090. */
+    /** WebSocket handshakes carrying an Origin header are refused unless the origin is a
+     * loopback one (http(s)://localhost, 127.x.x.x or [::1], any port) or listed here
+     * exactly ("*" allows every origin). Clients without an Origin header (roslib in
+     * Node.js, Python) are always allowed. */
+    const char *const *allow_origins;
+    size_t n_allow_origins;
+    /** A shared secret. When set, a client must present it, in the URL (`ws://host:port/?token=SECRET`)
+     * or as rosbridge's auth op (`{"op": "auth", "mac": "SECRET"}`) before any other op, or
+     * every op gets an error status. Required when `host` is not a loopback address. */
+    const char *token;
+    int max_connections;          /**< more are refused at once; default 64 */
+    size_t max_queued_bytes;      /**< outgoing bytes queued for one client; default 32 MiB */
+    size_t max_total_queued;      /**< across every client; default 256 MiB */
+    /** When not NULL, the server stops as soon as it becomes non-zero (a signal handler's
+     * flag); a client setting STATE_QUITTING stops it too. */
+    const volatile int *stop;
+    /** Called once listening, with the address and port really bound (read back from the
+     * socket), and `payload`. May be NULL. */
+    void (*on_ready)(const char *address, int port, void *payload);
+    void *payload;
+} pb_sim_serve_config;
+
+/** The defaults: 127.0.0.1:9090, loopback origins, no token, 64 connections, 32 MiB per client and
+ * 256 MiB in all queued. */
+pb_sim_serve_config pb_sim_serve_config_default(void);
+
+/** Run the rosbridge WebSocket server until `config->stop` or a client's STATE_QUITTING.
+ * PB_ERR_INVALID for a host that does not resolve, that is not an address of this machine,
+ * a port out of range, or a non-loopback host without a token; PB_ERR_IO when the address is
+ * in use or cannot be bound (`diag` says which); PB_ERR_UNSUPPORTED when the build has no
+ * server. */
+pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -12,25 +12,45 @@
 #include <unistd.h>
 
 static const char serve_usage[] =
-    "usage: planbench serve [WORLD.xml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt "
-    "SECONDS]\n"
+    "usage: planbench serve [WORLD.xml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt SECONDS]\n"
+    "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients N]\n"
     "  Serve a <simworld> as a rosbridge v2 WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
-    "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps action,\n"
-    "  the /plan_path service and the /entity_events and /entity_states topics.\n"
-    "  --port 0 picks a free port; the port is printed as 'listening on HOST:PORT'.\n";
+    "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
+    "  /follow_path actions, the /plan_path service and the /entity_events and /entity_states topics.\n"
+    "  --host binds exactly that address (IPv4, IPv6 or a name; loopback by default); --port 0 picks a\n"
+    "  free port; the address really bound is printed as 'listening on ADDR:PORT'.\n"
+    "  Browsers' handshakes from other origins than loopback ones are refused unless --allow-origin\n"
+    "  names them ('*': any). --token (or $PLANBENCH_TOKEN) makes clients present a shared secret\n"
+    "  (ws://ADDR:PORT/?token=SECRET, or rosbridge's {\"op\": \"auth\", \"mac\": SECRET}); a host that is not\n"
+    "  loopback needs one. --confine-worlds: LoadWorld reads files only inside the worlds folder.\n"
+    "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
 
 #if PB_HAVE_SIM
 static volatile int stop_requested;
 
+/* The first signal asks the loop to stop; should a request still hold it a second later (or
+ * a second signal come), the process ends there. */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    _exit(130);
+}
+
 static void on_signal(int sig)
 {
     (void)sig;
+    if (stop_requested)
+        _exit(130);
     stop_requested = 1;
+    signal(SIGALRM, on_alarm);
+    alarm(1);
 }
 
-static void on_ready(int port, void *payload)
+static void on_ready(const char *address, int port, void *payload)
 {
-    printf("planbench serve: listening on %s:%d\n", (const char *)payload, port);
+    (void)payload;
+    printf("planbench serve: listening on %s%s%s:%d\n", strchr(address, ':') ? "[" : "", address,
+           strchr(address, ':') ? "]" : "", port);
     fflush(stdout);
 }
 
@@ -49,7 +69,11 @@ static const char *data_dir(const char *env, const char *local, const char *sour
 int cli_serve(int argc, char **argv)
 {
     const char *world = NULL, *host = "127.0.0.1", *worlds_dir = NULL, *robots_dir = NULL;
-    uint64_t port = 9090;
+    const char *token = getenv("PLANBENCH_TOKEN");
+    const char *origins[32];
+    size_t n_origins = 0;
+    uint64_t port = 9090, max_clients = 64;
+    bool confine = false;
     double dt = 0.05;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -60,8 +84,27 @@ int cli_serve(int argc, char **argv)
         } else if (strcmp(a, "--host") == 0 && has_value) {
             host = argv[++i];
         } else if (strcmp(a, "--port") == 0 && has_value) {
-            if (!cli_parse_u64("--port", argv[++i], &port) || port > 65535)
+            if (!cli_parse_u64("--port", argv[++i], &port))
                 return PB_EXIT_BAD_INPUT;
+            if (port > 65535) {
+                cli_error("--port %s: a port is 0..65535 (0 picks a free one)", argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(a, "--allow-origin") == 0 && has_value) {
+            if (n_origins == sizeof origins / sizeof origins[0]) {
+                cli_error("--allow-origin: at most %zu origins", sizeof origins / sizeof origins[0]);
+                return PB_EXIT_BAD_INPUT;
+            }
+            origins[n_origins++] = argv[++i];
+        } else if (strcmp(a, "--token") == 0 && has_value) {
+            token = argv[++i];
+        } else if (strcmp(a, "--confine-worlds") == 0) {
+            confine = true;
+        } else if (strcmp(a, "--max-clients") == 0 && has_value) {
+            if (!cli_parse_u64("--max-clients", argv[++i], &max_clients) || max_clients < 1 || max_clients > 100000) {
+                cli_error("--max-clients %s: expected 1..100000", argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(a, "--worlds") == 0 && has_value) {
             worlds_dir = argv[++i];
         } else if (strcmp(a, "--robots") == 0 && has_value) {
@@ -83,6 +126,7 @@ int cli_serve(int argc, char **argv)
     config.robots_dir = robots_dir ? robots_dir : data_dir("PLANBENCH_ROBOTS", "robots", PB_SOURCE_ROBOTS);
     config.world = world;
     config.time_step = dt;
+    config.confine_worlds = confine;
     pb_sim *sim = NULL;
     pb_diag diag = {0};
     if (pb_sim_create(&sim, &config, &diag) != PB_OK) {
@@ -92,7 +136,16 @@ int cli_serve(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
-    const pb_status st = pb_sim_serve(sim, host, (int)port, &stop_requested, on_ready, (void *)host, &diag);
+    pb_sim_serve_config serve = pb_sim_serve_config_default();
+    serve.host = host;
+    serve.port = (int)port;
+    serve.allow_origins = origins;
+    serve.n_allow_origins = n_origins;
+    serve.token = token;
+    serve.max_connections = (int)max_clients;
+    serve.stop = &stop_requested;
+    serve.on_ready = on_ready;
+    const pb_status st = pb_sim_serve(sim, &serve, &diag);
     pb_sim_destroy(sim);
     if (st != PB_OK) {
         cli_diag(&diag);
@@ -100,7 +153,8 @@ int cli_serve(int argc, char **argv)
     }
     return 0;
 #else
-    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt;
+    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)token, (void)origins,
+        (void)n_origins, (void)confine, (void)max_clients;
     cli_error("this build has no simulation service (configure with -Dsim=enabled; needs libwebsockets-dev, "
               "libjansson-dev, libxml2-dev)");
     return PB_EXIT_BAD_INPUT;

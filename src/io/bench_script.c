@@ -3,6 +3,7 @@
  * format is documented in bench/README.md. Everything from outside is checked here with a
  * message naming the file, the line and the key; nothing asserts on input. */
 #include "io/bench_script.h"
+#include "io/input_file.h"
 #include "planbench/impl/engine_impl.h"
 
 #include <errno.h>
@@ -501,11 +502,10 @@ pb_status pb_bench_script_parse(pb_bench_script **out, const char *text, size_t 
 pb_status pb_bench_script_load(pb_bench_script **out, const char *path, pb_diag *diag)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        pb_diag_set(diag, path, 0, 0, "cannot open the benchmark script: %s", strerror(errno));
-        return PB_ERR_IO;
-    }
+    pb_status open_status = PB_ERR_IO;
+    FILE *fp = pb_file_open_regular(path, diag, &open_status);
+    if (!fp)
+        return open_status;
     char *text = malloc(PB_BENCH_SCRIPT_MAX_SIZE + 1);
     if (!text) {
         fclose(fp);

@@ -1,5 +1,6 @@
 /* Klampt .rob robots and rigid objects. See klampt.h. */
 #include "io/klampt.h"
+#include "io/input_file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -74,11 +75,9 @@ static void xml_escape(const char *s, char *out, size_t size)
 
 static char *read_file(const char *path, size_t *size, pb_diag *diag)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        pb_diag_set(diag, path, 0, 0, "cannot open the file (%s)", strerror(errno));
+    FILE *fp = pb_file_open_regular(path, diag, NULL);
+    if (!fp)
         return NULL;
-    }
     char *data = NULL;
     size_t len = 0, cap = 0;
     for (;;) {

@@ -1,6 +1,7 @@
 /* MotionBenchMaker problems in their original YAML (MoveIt PlanningScene and
  * MotionPlanRequest messages), read with libyaml. See world.h. */
 #include "io/mbm_yaml.h"
+#include "io/input_file.h"
 
 #include <yaml.h>
 
@@ -87,11 +88,10 @@ static pb_status numbers(const yaml_ctx *y, const yaml_node_t *node, int n, doub
 /* Parse the file `path`, or `data` when it is not NULL. */
 static pb_status load_doc(yaml_ctx *y, const char *path, const char *data, size_t size)
 {
-    FILE *fp = data ? NULL : fopen(path, "rb");
-    if (!data && !fp) {
-        pb_diag_set(y->diag, path, 0, 0, "cannot open the file (%s)", strerror(errno));
-        return PB_ERR_IO;
-    }
+    pb_status open_status = PB_ERR_IO;
+    FILE *fp = data ? NULL : pb_file_open_regular(path, y->diag, &open_status);
+    if (!data && !fp)
+        return open_status;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
         if (fp)

@@ -1,6 +1,7 @@
 /* Meshes through assimp's C API, and Klampt's .tri by hand (it is two counted lists of
  * numbers). See mesh.h. */
 #include "io/mesh.h"
+#include "io/input_file.h"
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
@@ -34,11 +35,10 @@ static pb_status reserve(pb_mesh *mesh, size_t n_vertices, size_t n_triangles)
 /* Klampt's .tri: "N", N vertices "x y z", "M", M triangles "a b c". */
 static pb_status load_tri(pb_mesh *mesh, const char *path, pb_diag *diag)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp) {
-        pb_diag_set(diag, path, 0, 0, "cannot open the mesh (%s)", strerror(errno));
-        return PB_ERR_IO;
-    }
+    pb_status open_status = PB_ERR_IO;
+    FILE *fp = pb_file_open_regular(path, diag, &open_status);
+    if (!fp)
+        return open_status;
     long nv = -1, nt = -1;
     pb_status st = PB_ERR_INVALID;
     if (fscanf(fp, "%ld", &nv) != 1 || nv < 3 || (size_t)nv > 3 * PB_MESH_MAX_TRIANGLES)
@@ -132,12 +132,10 @@ static void visit(walk *w, const struct aiNode *node, const double *m)
 pb_status pb_mesh_load(pb_mesh *mesh, const char *path, const double *scale, pb_diag *diag)
 {
     memset(mesh, 0, sizeof *mesh);
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        pb_diag_set(diag, path, 0, 0, "cannot open the mesh (%s)", strerror(errno));
-        return PB_ERR_IO;
-    }
-    fclose(probe);
+    /* assimp opens the file itself: a FIFO or a device would block it */
+    const pb_status regular = pb_file_check_regular(path, diag);
+    if (regular != PB_OK)
+        return regular;
     const size_t len = strlen(path);
     pb_status st;
     if (len > 4 && strcasecmp(path + len - 4, ".tri") == 0) {

@@ -1,6 +1,7 @@
 /* PNG maps through libpng's classic API: every colour type and bit depth is reduced to
  * 8-bit RGB(A) rows, and each row is packed into free/occupied bits as it is read. */
 #include "io/png_map.h"
+#include "io/input_file.h"
 #include "planbench/impl/engine_impl.h"
 
 #include <errno.h>
@@ -212,11 +213,10 @@ pb_status pb_png_load_memory(const void *data, size_t size, const char *name, pb
 pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag)
 {
     memset(out, 0, sizeof *out);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        pb_diag_set(diag, path, 0, 0, "cannot open: %s", strerror(errno));
-        return PB_ERR_IO;
-    }
+    pb_status open_status = PB_ERR_IO;
+    FILE *fp = pb_file_open_regular(path, diag, &open_status);
+    if (!fp)
+        return open_status;
     uint8_t sig[8];
     if (fread(sig, 1, 8, fp) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
         fclose(fp);

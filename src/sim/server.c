@@ -12,14 +12,20 @@
 #include "rosbridge.h"
 #include "sim_internal.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
 #include <libwebsockets.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-#define MAX_INCOMING     (4u << 20) /* bytes of one message */
-#define MAX_QUEUED       4096       /* messages waiting for a slow reader */
-#define MAX_QUEUED_BYTES (32u << 20)
+#define MAX_INCOMING (4u << 20) /* bytes of one message */
+#define MAX_QUEUED   4096       /* messages waiting for a slow reader */
 #define TICK_US          1000 /* timer period while something runs */
 #define IDLE_TICK_US     20000
 #define STEP_BUDGET_S    0.002
@@ -46,6 +52,7 @@ typedef struct conn {
     bool rx_overflow;
     bool subscribed[RB_TOPIC_COUNT];
     bool dropping;
+    bool authenticated; /* the token was presented (or none is required) */
     struct conn *next_conn;
 } conn;
 
@@ -85,17 +92,38 @@ typedef struct server {
     double next_play_step;
     const volatile int *stop;
     bool quit;
+    const pb_sim_serve_config *config;
+    size_t total_queued; /* outgoing bytes queued across every connection */
+    int n_conns;
 } server;
+
+static server *server_of(struct lws *wsi);
 
 static void enqueue(conn *c, char *text)
 {
     if (!text)
         return;
     const size_t len = strlen(text);
-    if (c->dropping || c->n_queued >= MAX_QUEUED || c->queued_bytes + len > MAX_QUEUED_BYTES) {
-        /* a client that does not read: close it rather than buffer without bound */
+    server *s = server_of(c->wsi);
+    const pb_sim_serve_config *cfg = s->config;
+    const bool own_cap = c->n_queued >= MAX_QUEUED || c->queued_bytes + len > cfg->max_queued_bytes;
+    const bool total_cap = s->total_queued + len > cfg->max_total_queued;
+    if (c->dropping || own_cap || total_cap) {
+        /* a client that does not read: close it rather than buffer without bound (over the
+         * total, the client being written to is the one that has not read) */
+        if (!c->dropping)
+            fprintf(stderr, "planbench serve: dropping a client that does not read (%zu messages, %zu bytes queued%s)\n",
+                    c->n_queued, c->queued_bytes, own_cap ? "" : "; the total for every client is full");
         c->dropping = true;
         free(text);
+        s->total_queued -= c->queued_bytes;
+        while (c->head) {
+            out_msg *m = c->head;
+            c->head = m->next;
+            free(m);
+        }
+        c->tail = NULL;
+        c->n_queued = c->queued_bytes = 0;
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
         return;
     }
@@ -115,6 +143,7 @@ static void enqueue(conn *c, char *text)
     c->tail = m;
     c->n_queued++;
     c->queued_bytes += len;
+    s->total_queued += len;
     lws_callback_on_writable(c->wsi);
 }
 
@@ -325,8 +354,44 @@ static void start_plan(void *payload, json_t *id, json_t *service, pb_sim_plan_j
     service_plans(p->s);
 }
 
+/* The secret compared in constant time. */
+static bool token_matches(const char *given, const char *secret)
+{
+    const size_t n = strlen(secret), m = strlen(given);
+    unsigned char diff = (unsigned char)(n != m);
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)(secret[i] ^ (i < m ? given[i] : 0));
+    return diff == 0;
+}
+
+/* Before the token: only rosbridge's auth op ({"op": "auth", "mac": SECRET}); every other op
+ * gets an error status. True when the message was dealt with here. */
+static bool gate(server *s, conn *c, const char *data, size_t len)
+{
+    if (c->authenticated)
+        return false;
+    json_t *msg = json_loadb(data, len, 0, NULL);
+    const char *op = msg ? json_string_value(json_object_get(msg, "op")) : NULL;
+    if (op && strcmp(op, "auth") == 0) {
+        const char *mac = json_string_value(json_object_get(msg, "mac"));
+        if (!mac)
+            mac = json_string_value(json_object_get(msg, "token"));
+        c->authenticated = mac && token_matches(mac, s->config->token);
+        if (!c->authenticated)
+            enqueue(c, strdup("{\"op\":\"status\",\"level\":\"error\",\"msg\":\"auth: wrong secret\"}"));
+    } else {
+        enqueue(c, strdup("{\"op\":\"status\",\"level\":\"error\",\"msg\":\"not authenticated: this server needs "
+                          "its token, as ws://HOST:PORT/?token=SECRET or {\\\"op\\\": \\\"auth\\\", \\\"mac\\\": "
+                          "\\\"SECRET\\\"} first\"}"));
+    }
+    json_decref(msg);
+    return true;
+}
+
 static void handle_text(server *s, conn *c, const char *data, size_t len)
 {
+    if (gate(s, c, data, len))
+        return;
     session_payload p = {s, c};
     const rb_session session = {start_goal, start_follow, cancel_goal, subscribe, start_plan, &p};
     char *reply = NULL;
@@ -337,8 +402,9 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
         s->quit = true;
 }
 
-static void free_queue(conn *c)
+static void free_queue(server *s, conn *c)
 {
+    s->total_queued -= c->queued_bytes;
     while (c->head) {
         out_msg *m = c->head;
         c->head = m->next;
@@ -348,18 +414,79 @@ static void free_queue(conn *c)
     c->n_queued = c->queued_bytes = 0;
 }
 
+/* Is `origin` ("scheme://host[:port]") a loopback one, or listed? */
+static bool origin_allowed(const pb_sim_serve_config *config, const char *origin)
+{
+    for (size_t i = 0; i < config->n_allow_origins; i++)
+        if (strcmp(config->allow_origins[i], "*") == 0 || strcmp(config->allow_origins[i], origin) == 0)
+            return true;
+    const char *host = strstr(origin, "://");
+    if (!host || !(strncmp(origin, "http://", 7) == 0 || strncmp(origin, "https://", 8) == 0))
+        return false;
+    host += 3;
+    char name[256];
+    size_t n = 0;
+    if (*host == '[') { /* [::1] */
+        const char *end = strchr(host, ']');
+        if (!end || (size_t)(end - host) >= sizeof name)
+            return false;
+        n = (size_t)(end - host - 1);
+        memcpy(name, host + 1, n);
+        host = end + 1;
+    } else {
+        while (host[n] && host[n] != ':' && host[n] != '/' && n + 1 < sizeof name) {
+            name[n] = host[n];
+            n++;
+        }
+        host += n;
+    }
+    name[n] = '\0';
+    if (*host == ':') /* a port, digits only */
+        for (host++; *host >= '0' && *host <= '9'; host++)
+            ;
+    if (*host != '\0' && strcmp(host, "/") != 0)
+        return false;
+    struct in_addr v4;
+    if (strcmp(name, "localhost") == 0 || strcmp(name, "::1") == 0)
+        return true;
+    return inet_pton(AF_INET, name, &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     conn *c = user;
     server *s = NULL;
     switch (reason) {
-    case LWS_CALLBACK_ESTABLISHED:
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+        s = server_of(wsi);
+        char origin[512];
+        if (s->n_conns >= s->config->max_connections) {
+            fprintf(stderr, "planbench serve: refused a connection: %d clients already\n", s->n_conns);
+            return -1;
+        }
+        const int n = lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
+        if (n > 0 && !origin_allowed(s->config, origin)) {
+            fprintf(stderr, "planbench serve: refused a handshake from origin '%.200s' (see --allow-origin)\n",
+                    origin);
+            return -1;
+        }
+        if (n < 0 && lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0)
+            return -1; /* an Origin too long to read is no loopback one */
+        break;
+    }
+    case LWS_CALLBACK_ESTABLISHED: {
         s = server_of(wsi);
         memset(c, 0, sizeof *c);
         c->wsi = wsi;
         c->next_conn = s->conns;
         s->conns = c;
+        s->n_conns++;
+        c->authenticated = !s->config->token;
+        char given[256];
+        if (!c->authenticated && lws_get_urlarg_by_name(wsi, "token=", given, sizeof given))
+            c->authenticated = token_matches(given, s->config->token);
         break;
+    }
     case LWS_CALLBACK_RECEIVE: {
         s = server_of(wsi);
         if (lws_frame_is_binary(wsi)) {
@@ -420,6 +547,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             c->tail = NULL;
         c->n_queued--;
         c->queued_bytes -= m->len;
+        server_of(wsi)->total_queued -= m->len;
         free(m);
         if (c->head)
             lws_callback_on_writable(wsi);
@@ -443,7 +571,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 pc->owner = NULL;
                 pb_sim_plan_cancel(pc->job);
             }
-        free_queue(c);
+        free_queue(s, c);
+        s->n_conns--;
         free(c->rx);
         c->rx = NULL;
         break;
@@ -590,41 +719,182 @@ static void tick(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(s->ctx, 0, &s->sul, tick, busy ? TICK_US : IDLE_TICK_US);
 }
 
-pb_status pb_sim_serve(pb_sim *sim, const char *host, int port, const volatile int *stop,
-                       void (*on_ready)(int port, void *payload), void *payload, pb_diag *diag)
+pb_sim_serve_config pb_sim_serve_config_default(void)
+{
+    return (pb_sim_serve_config){.host = "127.0.0.1",
+                                 .port = 9090,
+                                 .max_connections = 64,
+                                 .max_queued_bytes = (size_t)32 << 20,
+                                 .max_total_queued = (size_t)256 << 20};
+}
+
+static bool is_loopback(const struct sockaddr_storage *a)
+{
+    if (a->ss_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)a)->sin_addr.s_addr) >> 24) == 127;
+    const struct in6_addr *v6 = &((const struct sockaddr_in6 *)a)->sin6_addr;
+    return IN6_IS_ADDR_LOOPBACK(v6) ||
+           (IN6_IS_ADDR_V4MAPPED(v6) && v6->s6_addr[12] == 127);
+}
+
+static void address_text(const struct sockaddr_storage *a, char *buf, size_t size)
+{
+    const void *raw = a->ss_family == AF_INET ? (const void *)&((const struct sockaddr_in *)a)->sin_addr
+                                              : (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr;
+    if (!inet_ntop(a->ss_family, raw, buf, (socklen_t)size))
+        snprintf(buf, size, "?");
+}
+
+/* The listening socket libwebsockets made: the one of this process that listens on `port`. */
+static bool find_listener(int port, struct sockaddr_storage *out)
+{
+    for (int fd = 0; fd < 4096; fd++) {
+        int listening = 0;
+        socklen_t n = sizeof listening;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &n) != 0 || !listening)
+            continue;
+        socklen_t len = sizeof *out;
+        if (getsockname(fd, (struct sockaddr *)out, &len) != 0)
+            continue;
+        const int p = out->ss_family == AF_INET    ? ntohs(((struct sockaddr_in *)out)->sin_port)
+                      : out->ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)out)->sin6_port)
+                                                   : -1;
+        if (p == port)
+            return true;
+    }
+    return false;
+}
+
+/* Resolve `host` to one address of this machine, and check that `port` is free on it, by
+ * binding a probe socket as libwebsockets will (SO_REUSEADDR). */
+static pb_status resolve_host(const pb_sim_serve_config *cfg, struct sockaddr_storage *addr, pb_diag *diag)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    const int rc = getaddrinfo(cfg->host, NULL, &hints, &res);
+    if (rc != 0 || !res) {
+        pb_diag_set(diag, NULL, 0, 0, "--host %s: does not resolve (%s)", cfg->host, gai_strerror(rc));
+        return PB_ERR_INVALID;
+    }
+    /* an IPv4 address first (localhost is 127.0.0.1 before ::1 here, as for most clients) */
+    const struct addrinfo *pick = res;
+    for (const struct addrinfo *r = res; r; r = r->ai_next)
+        if (r->ai_family == AF_INET) {
+            pick = r;
+            break;
+        }
+    memset(addr, 0, sizeof *addr);
+    memcpy(addr, pick->ai_addr, pick->ai_addrlen);
+    freeaddrinfo(res);
+    if (addr->ss_family != AF_INET && addr->ss_family != AF_INET6) {
+        pb_diag_set(diag, NULL, 0, 0, "--host %s: not an IP address", cfg->host);
+        return PB_ERR_INVALID;
+    }
+    if (addr->ss_family == AF_INET)
+        ((struct sockaddr_in *)addr)->sin_port = htons((uint16_t)cfg->port);
+    else
+        ((struct sockaddr_in6 *)addr)->sin6_port = htons((uint16_t)cfg->port);
+    char text[INET6_ADDRSTRLEN];
+    address_text(addr, text, sizeof text);
+    const int fd = socket(addr->ss_family, SOCK_STREAM, 0);
+    if (fd < 0) {
+        pb_diag_set(diag, NULL, 0, 0, "cannot make a socket: %s", strerror(errno));
+        return PB_ERR_IO;
+    }
+    const int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (addr->ss_family == AF_INET6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+    const socklen_t len = addr->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+    if (bind(fd, (struct sockaddr *)addr, len) != 0) {
+        const int e = errno;
+        close(fd);
+        if (e == EADDRNOTAVAIL)
+            pb_diag_set(diag, NULL, 0, 0, "--host %s: %s is not an address of this machine", cfg->host, text);
+        else if (e == EADDRINUSE)
+            pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s port %d: the address is already in use", text,
+                        cfg->port);
+        else
+            pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s port %d: %s", text, cfg->port, strerror(e));
+        return e == EADDRNOTAVAIL ? PB_ERR_INVALID : PB_ERR_IO;
+    }
+    close(fd);
+    return PB_OK;
+}
+
+pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *diag)
 {
     static struct lws_protocols protocols[] = {
         {"rosbridge", callback, sizeof(conn), 65536, 0, NULL, 0},
         {NULL, NULL, 0, 0, 0, NULL, 0},
     };
-    server s = {.sim = sim, .stop = stop};
+    pb_sim_serve_config cfg = *config;
+    if (!cfg.host || !cfg.host[0])
+        cfg.host = "127.0.0.1";
+    if (cfg.port < 0 || cfg.port > 65535) {
+        pb_diag_set(diag, NULL, 0, 0, "--port %d: expected 0..65535", cfg.port);
+        return PB_ERR_INVALID;
+    }
+    if (cfg.max_connections < 1 || cfg.max_queued_bytes < 1024 || cfg.max_total_queued < cfg.max_queued_bytes) {
+        pb_diag_set(diag, NULL, 0, 0, "server limits: at least one connection and 1 KiB per client, in a total no smaller");
+        return PB_ERR_INVALID;
+    }
+    struct sockaddr_storage want;
+    pb_status st = resolve_host(&cfg, &want, diag);
+    if (st != PB_OK)
+        return st;
+    char want_text[INET6_ADDRSTRLEN];
+    address_text(&want, want_text, sizeof want_text);
+    if (!is_loopback(&want) && !(cfg.token && cfg.token[0])) {
+        pb_diag_set(diag, NULL, 0, 0,
+                    "--host %s (%s) is not a loopback address: anyone who can reach it could drive the simulation "
+                    "and read files; give a shared secret with --token (see docs/sim.md)",
+                    cfg.host, want_text);
+        return PB_ERR_INVALID;
+    }
+    if (cfg.token && !cfg.token[0])
+        cfg.token = NULL;
+    server s = {.sim = sim, .stop = cfg.stop, .config = &cfg};
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
-    info.port = port;
-    info.iface = host && host[0] ? host : NULL;
+    info.port = cfg.port;
+    /* the numeric address, and only its family: libwebsockets otherwise listens on IPv6's
+     * any address, which with bindv6only=0 takes IPv4 on every interface too */
+    info.iface = want_text;
+    info.options = want.ss_family == AF_INET
+                       ? LWS_SERVER_OPTION_DISABLE_IPV6
+                       : LWS_SERVER_OPTION_IPV6_V6ONLY_MODIFY | LWS_SERVER_OPTION_IPV6_V6ONLY_VALUE;
     info.protocols = protocols;
     info.user = &s;
     info.ka_time = 0;
     info.timeout_secs = 30;
     const char *log_level = getenv("PLANBENCH_LWS_LOG"); /* libwebsockets log bits, for debugging */
-    lws_set_log_level(log_level ? atoi(log_level) : LLL_ERR, NULL);
+    lws_set_log_level(log_level ? atoi(log_level) : 0, NULL);
     s.ctx = lws_create_context(&info);
     if (!s.ctx) {
-        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s:%d", host ? host : "*", port);
+        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s port %d", want_text, cfg.port);
         return PB_ERR_IO;
     }
     struct lws_vhost *vh = lws_get_vhost_by_name(s.ctx, "default");
-    const int bound = vh ? lws_get_vhost_listen_port(vh) : port;
-    if (bound <= 0) {
+    const int bound = vh ? lws_get_vhost_listen_port(vh) : cfg.port;
+    struct sockaddr_storage got;
+    char got_text[INET6_ADDRSTRLEN] = "?";
+    const bool found = bound > 0 && find_listener(bound, &got);
+    if (found)
+        address_text(&got, got_text, sizeof got_text);
+    if (!found || strcmp(got_text, want_text) != 0) {
         lws_context_destroy(s.ctx);
-        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s:%d", host ? host : "*", port);
+        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s port %d (the socket is bound to %s)", want_text, cfg.port,
+                    got_text);
         return PB_ERR_IO;
     }
-    if (on_ready)
-        on_ready(bound, payload);
+    if (cfg.on_ready)
+        cfg.on_ready(got_text, bound, cfg.payload);
     pb_sim_set_step_callback(sim, on_step, &s);
     lws_sul_schedule(s.ctx, 0, &s.sul, tick, IDLE_TICK_US);
-    while (!(stop && *stop) && !s.quit)
+    while (!(cfg.stop && *cfg.stop) && !s.quit)
         if (lws_service(s.ctx, 0) < 0)
             break;
     /* let the reply to a QUITTING request go out */

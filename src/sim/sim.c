@@ -6,6 +6,7 @@
 #include "sim_internal.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -70,6 +71,7 @@ typedef struct sim_event {
 
 struct pb_sim {
     char *worlds_dir, *robots_dir;
+    bool confine_worlds; /* LoadWorld reads files only inside worlds_dir */
     double dt;
     uint8_t state;
     double time;
@@ -743,6 +745,7 @@ pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag
     if (!sim)
         return PB_ERR_NOMEM;
     sim->worlds_dir = sim_strdup(config->worlds_dir ? config->worlds_dir : "worlds");
+    sim->confine_worlds = config->confine_worlds;
     sim->robots_dir = sim_strdup(config->robots_dir ? config->robots_dir : "robots");
     sim->dt = config->time_step;
     sim->state = PB_SIM_STATE_NO_WORLD;
@@ -1871,6 +1874,16 @@ static void scan_worlds(pb_sim *sim)
     }
 }
 
+/* Does `path` resolve inside `dir` (both through realpath)? */
+static bool inside_dir(const char *path, const char *dir)
+{
+    char real_path[PATH_MAX], real_dir[PATH_MAX];
+    if (!realpath(path, real_path) || !realpath(dir, real_dir))
+        return false;
+    const size_t n = strlen(real_dir);
+    return strncmp(real_path, real_dir, n) == 0 && (real_path[n] == '/' || (n == 1 && real_dir[0] == '/'));
+}
+
 void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
                        bool fail_on_unsupported_element, pb_sim_result *r, pb_sim_world_info *info)
 {
@@ -1907,6 +1920,11 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
             }
             snprintf(path, sizeof path, "%s", p);
             file = path;
+            if (sim->confine_worlds && !inside_dir(path, sim->worlds_dir)) {
+                /* the same answer whether or not the file exists elsewhere */
+                set_result(r, PB_SIM_RESULT_NOT_FOUND, "no world '%.100s' in the worlds folder", uri);
+                return;
+            }
         }
     } else if (!resource_string[0]) {
         set_result(r, PB_SIM_WORLD_NO_RESOURCE, "both uri and resource_string are empty");
@@ -1934,6 +1952,13 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
         return;
     default:
         set_result(r, PB_SIM_WORLD_RESOURCE_PARSE_ERROR, "%s", msg);
+        return;
+    }
+    if (sim->confine_worlds && ((w.map_path && !inside_dir(w.map_path, sim->worlds_dir)) ||
+                                (w.scene_path && !inside_dir(w.scene_path, sim->worlds_dir)))) {
+        const bool map = w.map_path != NULL;
+        sim_world_finish(&w);
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "the world's %s is not in the worlds folder", map ? "map" : "scene");
         return;
     }
     unload(sim);

@@ -3,6 +3,7 @@
  * the manipulator engine; this reader accepts only its own roots. */
 #include "planbench/impl/engine_impl.h"
 #include "sim_internal.h"
+#include "io/input_file.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -15,7 +16,6 @@
 
 /* Bound on files we read: worlds are small. */
 #define MAX_XML_BYTES (1 << 20)
-#define PARSE_OPTIONS (XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOBLANKS)
 
 char *sim_strdup(const char *s)
 {
@@ -271,11 +271,12 @@ sim_load_error sim_robot_parse(sim_robot *robot, const char *xml, size_t size, c
         set_message(message, message_size, "resource too large");
         return SIM_LOAD_PARSE;
     }
-    xmlDoc *doc = xmlReadMemory(xml, (int)size, "resource.xml", NULL, PARSE_OPTIONS);
+    pb_diag diag = {0};
+    pb_status status;
+    xmlDoc *doc = pb_xml_read(xml, size, "resource.xml", &diag, &status);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root || !name_is(root, "simrobot")) {
-        set_message(message, message_size, "%s",
-                    doc ? "the root element must be <simrobot>" : "not well-formed XML");
+        set_message(message, message_size, "%s", doc ? "the root element must be <simrobot>" : diag.message);
         xmlFreeDoc(doc);
         return SIM_LOAD_PARSE;
     }
@@ -293,10 +294,12 @@ static sim_load_error robot_load_file(sim_robot *robot, const char *robots_dir, 
         set_message(message, message_size, "robot '%s' not found (looked for %s)", name, path);
         return SIM_LOAD_MISSING_ASSET;
     }
-    xmlDoc *doc = xmlReadFile(path, NULL, PARSE_OPTIONS);
+    pb_diag diag = {0};
+    pb_status status;
+    xmlDoc *doc = pb_xml_read(NULL, 0, path, &diag, &status);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root || !name_is(root, "simrobot")) {
-        set_message(message, message_size, "%s: the root element must be <simrobot>", path);
+        set_message(message, message_size, "%s: %s", path, doc ? "the root element must be <simrobot>" : diag.message);
         xmlFreeDoc(doc);
         return SIM_LOAD_PARSE;
     }
@@ -616,12 +619,14 @@ sim_load_error sim_world_load(sim_world *w, const char *path, const char *xml, s
     memset(w, 0, sizeof *w);
     xmlDoc *doc = NULL;
     char dir[4096];
+    pb_diag diag = {0};
+    pb_status status;
     if (path) {
         if (access(path, R_OK) != 0) {
             set_message(message, message_size, "world file %s not found", path);
             return SIM_LOAD_NOT_FOUND;
         }
-        doc = xmlReadFile(path, NULL, PARSE_OPTIONS);
+        doc = pb_xml_read(NULL, 0, path, &diag, &status);
         snprintf(dir, sizeof dir, "%s", path);
         char *slash = strrchr(dir, '/');
         if (slash)
@@ -634,12 +639,12 @@ sim_load_error sim_world_load(sim_world *w, const char *path, const char *xml, s
             set_message(message, message_size, "world resource too large");
             return SIM_LOAD_PARSE;
         }
-        doc = xmlReadMemory(xml, (int)xml_size, "world.xml", NULL, PARSE_OPTIONS);
+        doc = pb_xml_read(xml, xml_size, "resource_string", &diag, &status);
     }
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root || !name_is(root, "simworld")) {
         set_message(message, message_size, "%s: %s", path ? path : "resource_string",
-                    doc ? "the root element must be <simworld>" : "not well-formed XML");
+                    doc ? "the root element must be <simworld>" : diag.message);
         xmlFreeDoc(doc);
         return SIM_LOAD_PARSE;
     }
@@ -659,7 +664,7 @@ sim_load_error sim_world_load(sim_world *w, const char *path, const char *xml, s
 
 bool sim_is_world_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = pb_file_open_regular(path, NULL, NULL);
     if (!f)
         return false;
     char head[4096];
