@@ -247,6 +247,11 @@ typedef struct pb_sim_config {
 
 typedef struct pb_sim pb_sim;
 
+/** Most entities a world holds (a spawn beyond says so), and most spawn requests one
+ * SpawnEntities call takes (the server's thread serves one call at a time). */
+#define PB_SIM_MAX_ENTITIES 65000
+#define PB_SIM_MAX_BATCH    1000
+
 /** Defaults: no directories, no world, time step 0.05 s. */
 pb_sim_config pb_sim_config_default(void);
 /** Make a simulation. Fails (with `diag`) when the start world cannot be loaded. Owned by
@@ -496,9 +501,9 @@ typedef struct pb_sim_serve_config {
      * or as rosbridge's auth op (`{"op": "auth", "mac": "SECRET"}`) before any other op, or
      * every op gets an error status. Required when `host` is not a loopback address. */
     const char *token;
-    int max_connections;          /**< more are refused at once; default 64 */
-    size_t max_queued_bytes;      /**< outgoing bytes queued for one client; default 32 MiB */
-    size_t max_total_queued;      /**< across every client; default 256 MiB */
+    int max_connections;     /**< more are refused at once; default 64 */
+    size_t max_queued_bytes; /**< outgoing bytes queued for one client; default 32 MiB */
+    size_t max_total_queued; /**< across every client; default 256 MiB */
     /** When not NULL, the server stops as soon as it becomes non-zero (a signal handler's
      * flag); a client setting STATE_QUITTING stops it too. */
     const volatile int *stop;

@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 static const char serve_usage[] =
-    "usage: planbench serve [WORLD.xml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt SECONDS]\n"
-    "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients N]\n"
+    "usage: planbench serve [WORLD.xml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt "
+    "SECONDS]\n"
+    "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients "
+    "N]\n"
     "  Serve a <simworld> as a rosbridge v2 WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
     "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
     "  /follow_path actions, the /plan_path service and the /entity_events and /entity_states topics.\n"
@@ -21,8 +23,11 @@ static const char serve_usage[] =
     "  free port; the address really bound is printed as 'listening on ADDR:PORT'.\n"
     "  Browsers' handshakes from other origins than loopback ones are refused unless --allow-origin\n"
     "  names them ('*': any). --token (or $PLANBENCH_TOKEN) makes clients present a shared secret\n"
-    "  (ws://ADDR:PORT/?token=SECRET, or rosbridge's {\"op\": \"auth\", \"mac\": SECRET}); a host that is not\n"
+    "  (ws://ADDR:PORT/?token=SECRET, or rosbridge's {\"op\": \"auth\", \"mac\": SECRET}); a host that is "
+    "not\n"
     "  loopback needs one. --confine-worlds: LoadWorld reads files only inside the worlds folder.\n"
+    "  At most --max-clients clients (64); a client that does not read is dropped when its queue\n"
+    "  passes --max-queue-kb (32768) or all queues pass --max-total-queue-kb (262144).\n"
     "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
 
 #if PB_HAVE_SIM
@@ -72,7 +77,7 @@ int cli_serve(int argc, char **argv)
     const char *token = getenv("PLANBENCH_TOKEN");
     const char *origins[32];
     size_t n_origins = 0;
-    uint64_t port = 9090, max_clients = 64;
+    uint64_t port = 9090, max_clients = 64, client_queue_kb = 32 * 1024, total_queue_kb = 256 * 1024;
     bool confine = false;
     double dt = 0.05;
     for (int i = 1; i < argc; i++) {
@@ -100,8 +105,22 @@ int cli_serve(int argc, char **argv)
             token = argv[++i];
         } else if (strcmp(a, "--confine-worlds") == 0) {
             confine = true;
+        } else if (strcmp(a, "--max-queue-kb") == 0 && has_value) {
+            if (!cli_parse_u64("--max-queue-kb", argv[++i], &client_queue_kb) || client_queue_kb < 1 ||
+                client_queue_kb > (1u << 22)) {
+                cli_error("--max-queue-kb %s: expected 1..4194304 (KiB queued for one client)", argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(a, "--max-total-queue-kb") == 0 && has_value) {
+            if (!cli_parse_u64("--max-total-queue-kb", argv[++i], &total_queue_kb) || total_queue_kb < 1 ||
+                total_queue_kb > (1u << 24)) {
+                cli_error("--max-total-queue-kb %s: expected 1..16777216 (KiB queued for all clients)",
+                          argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(a, "--max-clients") == 0 && has_value) {
-            if (!cli_parse_u64("--max-clients", argv[++i], &max_clients) || max_clients < 1 || max_clients > 100000) {
+            if (!cli_parse_u64("--max-clients", argv[++i], &max_clients) || max_clients < 1 ||
+                max_clients > 100000) {
                 cli_error("--max-clients %s: expected 1..100000", argv[i]);
                 return PB_EXIT_BAD_INPUT;
             }
@@ -143,6 +162,10 @@ int cli_serve(int argc, char **argv)
     serve.n_allow_origins = n_origins;
     serve.token = token;
     serve.max_connections = (int)max_clients;
+    serve.max_queued_bytes = (size_t)client_queue_kb << 10;
+    serve.max_total_queued = (size_t)total_queue_kb << 10;
+    if (serve.max_total_queued < serve.max_queued_bytes)
+        serve.max_total_queued = serve.max_queued_bytes;
     serve.stop = &stop_requested;
     serve.on_ready = on_ready;
     const pb_status st = pb_sim_serve(sim, &serve, &diag);
@@ -153,8 +176,9 @@ int cli_serve(int argc, char **argv)
     }
     return 0;
 #else
-    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)token, (void)origins,
-        (void)n_origins, (void)confine, (void)max_clients;
+    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)token,
+        (void)origins, (void)n_origins, (void)confine, (void)max_clients, (void)client_queue_kb,
+        (void)total_queue_kb;
     cli_error("this build has no simulation service (configure with -Dsim=enabled; needs libwebsockets-dev, "
               "libjansson-dev, libxml2-dev)");
     return PB_EXIT_BAD_INPUT;

@@ -28,6 +28,7 @@ typedef struct image2d {
      * only when n_live > 0, so planning on a plain map costs one branch. */
     dyn_obstacle *obstacles;
     uint32_t n_slots, capacity, n_live, generation;
+    uint32_t first_free; /* no free slot below it: adding is O(1) amortised, not a scan from 0 */
 } image2d;
 
 /* The dynamic layer's checks, kept out of line and reached by tail calls: inlined, their
@@ -71,7 +72,7 @@ static dyn_obstacle *find_obstacle(image2d *e, uint32_t id)
 static pb_status obstacle_add(void *self, const pb_footprint *footprint, const double *pose, uint32_t *id)
 {
     image2d *e = self;
-    uint32_t slot = 0;
+    uint32_t slot = e->first_free;
     while (slot < e->n_slots && e->obstacles[slot].id != PB_OBSTACLE_NONE)
         slot++;
     if (slot == e->n_slots) {
@@ -96,6 +97,7 @@ static pb_status obstacle_add(void *self, const pb_footprint *footprint, const d
     o->id = (e->generation << 16) | slot;
     o->footprint = *footprint;
     e->n_live++;
+    e->first_free = slot + 1;
     *id = o->id;
     return PB_OK;
 }
@@ -120,6 +122,8 @@ static pb_status obstacle_remove(void *self, uint32_t id)
         return PB_ERR_NOT_FOUND;
     o->id = PB_OBSTACLE_NONE;
     e->n_live--;
+    if ((uint32_t)(o - e->obstacles) < e->first_free)
+        e->first_free = (uint32_t)(o - e->obstacles);
     while (e->n_slots > 0 && e->obstacles[e->n_slots - 1].id == PB_OBSTACLE_NONE)
         e->n_slots--;
     return PB_OK;

@@ -68,7 +68,8 @@ pb_status pb_file_read_all(const char *path, size_t max_size, char **data, size_
     if (fd < 0)
         return PB_ERR_IO;
     if ((uint64_t)st.st_size > (uint64_t)max_size) {
-        pb_diag_set(diag, path, 0, 0, "file too large (%lld bytes; at most %zu)", (long long)st.st_size, max_size);
+        pb_diag_set(diag, path, 0, 0, "file too large (%lld bytes; at most %zu)", (long long)st.st_size,
+                    max_size);
         close(fd);
         return PB_ERR_INVALID;
     }

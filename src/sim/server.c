@@ -24,11 +24,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAX_INCOMING (4u << 20) /* bytes of one message */
-#define MAX_QUEUED   4096       /* messages waiting for a slow reader */
-#define TICK_US          1000 /* timer period while something runs */
-#define IDLE_TICK_US     20000
-#define STEP_BUDGET_S    0.002
+#define MAX_INCOMING  (4u << 20) /* bytes of one message */
+#define MAX_QUEUED    4096       /* messages waiting for a slow reader */
+#define TICK_US       1000       /* timer period while something runs */
+#define IDLE_TICK_US  20000
+#define STEP_BUDGET_S 0.002
 #define BACKLOG                                                                                              \
     256 /* queued messages above which stepping waits for the reader */ /* stepping per tick, so the loop    \
                                                                            stays responsive */
@@ -112,8 +112,10 @@ static void enqueue(conn *c, char *text)
         /* a client that does not read: close it rather than buffer without bound (over the
          * total, the client being written to is the one that has not read) */
         if (!c->dropping)
-            fprintf(stderr, "planbench serve: dropping a client that does not read (%zu messages, %zu bytes queued%s)\n",
-                    c->n_queued, c->queued_bytes, own_cap ? "" : "; the total for every client is full");
+            fprintf(
+                stderr,
+                "planbench serve: dropping a client that does not read (%zu messages, %zu bytes queued%s)\n",
+                c->n_queued, c->queued_bytes, own_cap ? "" : "; the total for every client is full");
         c->dropping = true;
         free(text);
         s->total_queued -= c->queued_bytes;
@@ -380,9 +382,10 @@ static bool gate(server *s, conn *c, const char *data, size_t len)
         if (!c->authenticated)
             enqueue(c, strdup("{\"op\":\"status\",\"level\":\"error\",\"msg\":\"auth: wrong secret\"}"));
     } else {
-        enqueue(c, strdup("{\"op\":\"status\",\"level\":\"error\",\"msg\":\"not authenticated: this server needs "
-                          "its token, as ws://HOST:PORT/?token=SECRET or {\\\"op\\\": \\\"auth\\\", \\\"mac\\\": "
-                          "\\\"SECRET\\\"} first\"}"));
+        enqueue(
+            c, strdup("{\"op\":\"status\",\"level\":\"error\",\"msg\":\"not authenticated: this server needs "
+                      "its token, as ws://HOST:PORT/?token=SECRET or {\\\"op\\\": \\\"auth\\\", \\\"mac\\\": "
+                      "\\\"SECRET\\\"} first\"}"));
     }
     json_decref(msg);
     return true;
@@ -466,25 +469,29 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         const int n = lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
         if (n > 0 && !origin_allowed(s->config, origin)) {
-            fprintf(stderr, "planbench serve: refused a handshake from origin '%.200s' (see --allow-origin)\n",
+            fprintf(stderr,
+                    "planbench serve: refused a handshake from origin '%.200s' (see --allow-origin)\n",
                     origin);
             return -1;
         }
         if (n < 0 && lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0)
             return -1; /* an Origin too long to read is no loopback one */
+        /* the token in the URL, read while the request's headers are still there */
+        char given[256];
+        const char *value =
+            s->config->token ? lws_get_urlarg_by_name(wsi, "token=", given, sizeof given) : NULL;
+        c->authenticated = !s->config->token || (value && token_matches(value, s->config->token));
         break;
     }
     case LWS_CALLBACK_ESTABLISHED: {
         s = server_of(wsi);
+        const bool authenticated = c->authenticated; /* decided by the filter above */
         memset(c, 0, sizeof *c);
         c->wsi = wsi;
         c->next_conn = s->conns;
         s->conns = c;
         s->n_conns++;
-        c->authenticated = !s->config->token;
-        char given[256];
-        if (!c->authenticated && lws_get_urlarg_by_name(wsi, "token=", given, sizeof given))
-            c->authenticated = token_matches(given, s->config->token);
+        c->authenticated = authenticated || !s->config->token;
         break;
     }
     case LWS_CALLBACK_RECEIVE: {
@@ -733,8 +740,7 @@ static bool is_loopback(const struct sockaddr_storage *a)
     if (a->ss_family == AF_INET)
         return (ntohl(((const struct sockaddr_in *)a)->sin_addr.s_addr) >> 24) == 127;
     const struct in6_addr *v6 = &((const struct sockaddr_in6 *)a)->sin6_addr;
-    return IN6_IS_ADDR_LOOPBACK(v6) ||
-           (IN6_IS_ADDR_V4MAPPED(v6) && v6->s6_addr[12] == 127);
+    return IN6_IS_ADDR_LOOPBACK(v6) || (IN6_IS_ADDR_V4MAPPED(v6) && v6->s6_addr[12] == 127);
 }
 
 static void address_text(const struct sockaddr_storage *a, char *buf, size_t size)
@@ -807,7 +813,8 @@ static pb_status resolve_host(const pb_sim_serve_config *cfg, struct sockaddr_st
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (addr->ss_family == AF_INET6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    const socklen_t len = addr->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+    const socklen_t len =
+        addr->ss_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
     if (bind(fd, (struct sockaddr *)addr, len) != 0) {
         const int e = errno;
         close(fd);
@@ -837,8 +844,10 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
         pb_diag_set(diag, NULL, 0, 0, "--port %d: expected 0..65535", cfg.port);
         return PB_ERR_INVALID;
     }
-    if (cfg.max_connections < 1 || cfg.max_queued_bytes < 1024 || cfg.max_total_queued < cfg.max_queued_bytes) {
-        pb_diag_set(diag, NULL, 0, 0, "server limits: at least one connection and 1 KiB per client, in a total no smaller");
+    if (cfg.max_connections < 1 || cfg.max_queued_bytes < 1024 ||
+        cfg.max_total_queued < cfg.max_queued_bytes) {
+        pb_diag_set(diag, NULL, 0, 0,
+                    "server limits: at least one connection and 1 KiB per client, in a total no smaller");
         return PB_ERR_INVALID;
     }
     struct sockaddr_storage want;
@@ -848,10 +857,11 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
     char want_text[INET6_ADDRSTRLEN];
     address_text(&want, want_text, sizeof want_text);
     if (!is_loopback(&want) && !(cfg.token && cfg.token[0])) {
-        pb_diag_set(diag, NULL, 0, 0,
-                    "--host %s (%s) is not a loopback address: anyone who can reach it could drive the simulation "
-                    "and read files; give a shared secret with --token (see docs/sim.md)",
-                    cfg.host, want_text);
+        pb_diag_set(
+            diag, NULL, 0, 0,
+            "--host %s (%s) is not a loopback address: anyone who can reach it could drive the simulation "
+            "and read files; give a shared secret with --token (see docs/sim.md)",
+            cfg.host, want_text);
         return PB_ERR_INVALID;
     }
     if (cfg.token && !cfg.token[0])
@@ -886,8 +896,8 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
         address_text(&got, got_text, sizeof got_text);
     if (!found || strcmp(got_text, want_text) != 0) {
         lws_context_destroy(s.ctx);
-        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s port %d (the socket is bound to %s)", want_text, cfg.port,
-                    got_text);
+        pb_diag_set(diag, NULL, 0, 0, "cannot listen on %s port %d (the socket is bound to %s)", want_text,
+                    cfg.port, got_text);
         return PB_ERR_IO;
     }
     if (cfg.on_ready)

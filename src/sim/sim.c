@@ -953,6 +953,11 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
         set_result(r, PB_SIM_SPAWN_INVALID_POSE, "%s", why);
         goto done;
     }
+    if (sim->n_entities >= PB_SIM_MAX_ENTITIES) {
+        set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the world holds at most %d entities",
+                   PB_SIM_MAX_ENTITIES);
+        goto done;
+    }
     sim_entity *e = add_entity(sim, full, robot, pose, true, false);
     if (!e) {
         set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
@@ -968,6 +973,18 @@ done:
 void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, size_t n,
                            pb_sim_spawn_response *responses, pb_sim_result *result)
 {
+    if (n > PB_SIM_MAX_BATCH) {
+        /* one call holds the server's only thread: a batch is bounded, larger ones are split */
+        for (size_t i = 0; i < n; i++) {
+            memset(&responses[i], 0, sizeof responses[i]);
+            responses[i].entity_name = "";
+            set_result(&responses[i].result, PB_SIM_RESULT_OPERATION_FAILED,
+                       "not tried: the batch is too large");
+        }
+        set_result(result, PB_SIM_SPAWN_ENTITIES_SPAWN_FAILED,
+                   "%zu spawn requests in one call: at most %d (split the batch)", n, PB_SIM_MAX_BATCH);
+        return;
+    }
     size_t failed = 0;
     for (size_t i = 0; i < n; i++) {
         pb_sim_spawn_entity(sim, &requests[i], &responses[i]);
@@ -1114,6 +1131,66 @@ static void fill_state(const pb_sim *sim, const sim_entity *e, pb_sim_entity_sta
 }
 
 /* Collect the matching entities into sim->names (and states when wanted). */
+/* Limits on entity-name filters (POSIX extended regular expressions), so that no filter can
+ * hold the server: glibc matches without backreferences in time linear in the name, but a
+ * backreference makes it backtrack exponentially ("(a*)*(a*)*\1\2$" took minutes on 127
+ * a's), and nested counted repetitions make regcomp expand them ("((a{0,45}){0,45}){0,45}"
+ * allocated 3.7 GB). Refused: more than FILTER_MAX_LENGTH bytes, any backreference, a count
+ * above FILTER_MAX_COUNT, counts whose product exceeds FILTER_MAX_EXPANSION. */
+#define FILTER_MAX_LENGTH    256
+#define FILTER_MAX_COUNT     32
+#define FILTER_MAX_EXPANSION 256
+
+static bool regex_is_bounded(const char *pattern, char *why, size_t size)
+{
+    const size_t n = strlen(pattern);
+    if (n > FILTER_MAX_LENGTH) {
+        snprintf(why, size, "longer than %d bytes", FILTER_MAX_LENGTH);
+        return false;
+    }
+    unsigned long expansion = 1;
+    bool in_bracket = false;
+    for (size_t i = 0; i < n; i++) {
+        const char c = pattern[i];
+        if (in_bracket) {
+            if (c == ']' && i > 0 && pattern[i - 1] != '[')
+                in_bracket = false;
+            continue;
+        }
+        if (c == '[') {
+            in_bracket = true;
+            if (pattern[i + 1] == '^')
+                i++;
+            continue;
+        }
+        if (c == '\\') {
+            if (pattern[i + 1] >= '1' && pattern[i + 1] <= '9') {
+                snprintf(why, size, "backreferences (\\%c) are not allowed", pattern[i + 1]);
+                return false;
+            }
+            i++;
+            continue;
+        }
+        if (c == '{') {
+            char *end;
+            const unsigned long low = strtoul(pattern + i + 1, &end, 10);
+            unsigned long high = low;
+            if (*end == ',')
+                high = end[1] == '}' ? low : strtoul(end + 1, &end, 10);
+            if (low > FILTER_MAX_COUNT || high > FILTER_MAX_COUNT) {
+                snprintf(why, size, "a repetition count above %d", FILTER_MAX_COUNT);
+                return false;
+            }
+            expansion *= high > 1 ? high : 1;
+            if (expansion > FILTER_MAX_EXPANSION) {
+                snprintf(why, size, "repetition counts whose product exceeds %d", FILTER_MAX_EXPANSION);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_sim_result *r, bool want_states)
 {
     regex_t re;
@@ -1131,6 +1208,11 @@ static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_si
         have_region = true;
     }
     if (f && f->filter && f->filter[0]) {
+        char unsafe[160];
+        if (!regex_is_bounded(f->filter, unsafe, sizeof unsafe)) {
+            set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "filter '%.60s': %s", f->filter, unsafe);
+            return 0;
+        }
         const int rc = regcomp(&re, f->filter, REG_EXTENDED | REG_NOSUB);
         if (rc != 0) {
             char msg[200];
@@ -1958,7 +2040,8 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
                                 (w.scene_path && !inside_dir(w.scene_path, sim->worlds_dir)))) {
         const bool map = w.map_path != NULL;
         sim_world_finish(&w);
-        set_result(r, PB_SIM_RESULT_NOT_FOUND, "the world's %s is not in the worlds folder", map ? "map" : "scene");
+        set_result(r, PB_SIM_RESULT_NOT_FOUND, "the world's %s is not in the worlds folder",
+                   map ? "map" : "scene");
         return;
     }
     unload(sim);

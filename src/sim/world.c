@@ -299,7 +299,8 @@ static sim_load_error robot_load_file(sim_robot *robot, const char *robots_dir, 
     xmlDoc *doc = pb_xml_read(NULL, 0, path, &diag, &status);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
     if (!root || !name_is(root, "simrobot")) {
-        set_message(message, message_size, "%s: %s", path, doc ? "the root element must be <simrobot>" : diag.message);
+        set_message(message, message_size, "%s: %s", path,
+                    doc ? "the root element must be <simrobot>" : diag.message);
         xmlFreeDoc(doc);
         return SIM_LOAD_PARSE;
     }
