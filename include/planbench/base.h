@@ -69,7 +69,10 @@ uint32_t pb_rng_below(pb_rng *rng, uint32_t n);
 double pb_rng_normal(pb_rng *rng);
 
 /** A file written so that nothing half-written is ever left behind: the data goes to
- * "PATH.tmp.PID" beside PATH, which commit renames over PATH. Caller storage. */
+ * "TARGET.tmp.PID" beside the target (PATH, or what PATH links to: a symbolic link stays a
+ * link), which commit fsyncs and renames over the target, then fsyncs the folder. The
+ * temporary file is removed on abort, on a failed commit, at exit() and on SIGINT, SIGTERM
+ * and SIGHUP when the program has no handler of its own. Caller storage. */
 typedef struct pb_atomic_file {
     FILE *fp; /**< write here between open and commit */
     char path[4096];

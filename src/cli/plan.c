@@ -50,7 +50,9 @@ static bool take_value(int argc, char **argv, int *i, const char *name, const ch
     }
     if (arg[n] != '\0')
         return false;
-    if (*i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0) {
+    /* a value may start with "--" only for --expr ("--x0 > 0" is an expression): for every
+     * other option it is the next option, and this one has no value */
+    if (*i + 1 >= argc || (strncmp(argv[*i + 1], "--", 2) == 0 && strcmp(name, "--expr") != 0)) {
         cli_error("%s needs a value", name);
         *error = true;
         return true;
@@ -635,8 +637,10 @@ int cli_plan(int argc, char **argv)
             pb_diag fault = {0};
             if (pb_engine_fault(engine, &fault) != PB_OK)
                 cli_error("planning failed: %s", fault.message);
-            else
+            else if (solved == PB_ERR_NOMEM)
                 cli_error("planning failed: out of memory");
+            else
+                cli_error("planning failed: the goal radius %g is not a positive finite distance", problem.goal_radius);
             goto done;
         }
     }

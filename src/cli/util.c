@@ -29,7 +29,12 @@ bool cli_parse_double(const char *what, const char *text, double *out)
     char *end;
     errno = 0;
     const double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    if (end != text && *end == '\0' && errno == ERANGE) {
+        cli_error("%s: '%s' is out of the range of a double (%s)", what, text,
+                  fabs(v) < 1.0 ? "too close to zero: below 2.2e-308" : "too large");
+        return false;
+    }
+    if (end == text || *end != '\0' || !isfinite(v)) {
         cli_error("%s: expected a number, got '%s'", what, text);
         return false;
     }

@@ -141,6 +141,7 @@ grep -q '"outcome": "approximate"' "$T/out" || fail "approximate outcome"
 
 # ---- bad input: exit 2, one line naming the problem, nothing written ----
 printf 'not a png\n' >"$T/text.png"
+mkfifo "$T/fifo.png"
 head -c 300 maps/room1.png >"$T/truncated.png"
 python3 - maps/room1.png "$T/corrupt.png" <<'PY'
 import sys
@@ -152,6 +153,9 @@ open(sys.argv[2], "wb").write(bytes(data))
 PY
 bad "missing file" "nope.png.*(no such|cannot open)" -- rrt "$T/nope.png"
 bad "not a PNG" "text.png.*not a PNG" -- rrt "$T/text.png"
+bad "a subnormal step" "--step: '1e-308' is out of the range of a double \\(too close to zero" -- rrt maps/room1.png --step 1e-308
+bad "a map that is a FIFO" "not a regular file" -- rrt "$T/fifo.png"
+bad "/dev/stdin as a map" "/dev/stdin: cannot open the file: not a regular file" -- rrt /dev/stdin --engine image2d
 bad "truncated PNG" "truncated.png.*(truncated|not a valid PNG)" -- rrt "$T/truncated.png"
 bad "corrupt PNG" "corrupt.png.*not a valid PNG" -- rrt "$T/corrupt.png"
 bad "unknown planner" "unknown planner 'rrtx'" -- rrtx maps/room1.png
@@ -193,6 +197,17 @@ grep -q "p.csv" "$T/err" || fail "unwritable output not named: $(cat "$T/err")"
 echo "old" >"$T/keep.csv"
 expect 0 "overwrite" -- "$PB" rrt maps/room1.png -q --save-path "$T/keep.csv"
 grep -q "old" "$T/keep.csv" && fail "output not replaced"
+# a symbolic link stays a link: its target is replaced (issue 15), also a dangling one
+mkdir -p "$T/real"
+echo "old" >"$T/real/target.csv"
+ln -s real/target.csv "$T/link.csv"
+ln -s real/later.csv "$T/dangling.csv"
+expect 0 "write through a link" -- "$PB" rrt maps/room1.png -q --save-path "$T/link.csv"
+[ -L "$T/link.csv" ] || fail "the symbolic link was replaced by a file"
+grep -q "old" "$T/real/target.csv" && fail "the link's target was not written"
+expect 0 "write through a dangling link" -- "$PB" rrt maps/room1.png -q --save-path "$T/dangling.csv"
+[ -L "$T/dangling.csv" ] && [ -s "$T/real/later.csv" ] || fail "a dangling link's target was not created"
+ls "$T" "$T/real" | grep -q "\.tmp\." && fail "a temporary file was left behind"
 
 echo "cli: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -153,6 +153,10 @@ check_path "$T/out" 4 arm
 # ---- bad input: one line, exit status 2 ----
 bad "bounds lower >= upper" "lower bound 5 must be below the upper bound -5" -- rrt --engine blackbox --bounds 5:-5,-5:5 --expr "$EXPR" start -3,-3 goal 3,3
 bad "bounds lower == upper" "coordinate 1" -- rrt --engine blackbox --bounds -5:5,2:2 --expr "$EXPR" start -3,-3 goal 3,3
+bad "bounds too wide" "coordinate 0: the width inf of -1e+308:1e+308 is out of range" -- rrt --engine blackbox --bounds -1e308:1e308,0:1 --expr "$EXPR" start 0,0 goal 0,0.5
+bad "bounds too narrow" "coordinate 0: the width 1e-300 of 0:1e-300 is out of range" -- rrt --engine blackbox --bounds 0:1e-300,0:1 --expr "$EXPR" start 0,0 goal 0,0.5
+# an expression that starts with "--" is the value of --expr, not another option
+expect 0 "--expr '--x0 > 0'" -- "$PB" rrt --engine blackbox --bounds -5:5,-5:5 --expr "--x0 > 0" start 3,-3 goal 3,3 -q
 bad "bounds malformed" "LOWER:UPPER" -- rrt --engine blackbox --bounds -5..5 --expr "$EXPR" start -3,-3 goal 3,3
 bad "no bounds" "--bounds" -- rrt --engine blackbox --expr "$EXPR" start -3,-3 goal 3,3
 bad "neither expr nor plugin" "--expr" -- rrt --engine blackbox --bounds -5:5,-5:5 start -3,-3 goal 3,3
