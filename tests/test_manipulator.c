@@ -480,8 +480,8 @@ static void test_rrdt_seeds(void)
             costs[k][seed - 1] = INFINITY;
             if (result.outcome == PB_OUTCOME_EXACT) {
                 solved[k]++;
-                CHECK_MSG(pb_path_validate(&result.path, fine, start, goal, &diag), "%s seed %llu: %s", names[k],
-                          (unsigned long long)seed, diag.message);
+                CHECK_MSG(pb_path_validate(&result.path, fine, start, goal, &diag), "%s seed %llu: %s",
+                          names[k], (unsigned long long)seed, diag.message);
                 CHECK_NEAR(pb_path_length(&result.path, engine), result.cost, 1e-9 * result.cost);
                 costs[k][seed - 1] = result.cost;
             }
@@ -662,6 +662,31 @@ static void test_mbm_yaml(void)
     CHECK(pb_world_load(&bad, bad_path, NULL, &bad_diag) != PB_OK);
     CHECK_MSG(strstr(bad_diag.message, "cone") && bad_diag.line == 6, "%d: %s", bad_diag.line,
               bad_diag.message);
+    /* issue 15: aliases that name one primitive 1000 times in an object named 200 times
+     * (a few kilobytes, 200,000 obstacles): refused at the bound, at once */
+    {
+        char *text = malloc(64 * 1024);
+        size_t n = (size_t)snprintf(text, 64 * 1024,
+                                    "robot_model_name: chain\nworld:\n  collision_objects:\n"
+                                    "    - &o\n      id: bomb\n      primitives:\n        - &p\n"
+                                    "          type: box\n          dimensions: [0.1, 0.1, 0.1]\n");
+        for (int k = 1; k < 1000; k++)
+            n += (size_t)snprintf(text + n, 64 * 1024 - n, "        - *p\n");
+        n += (size_t)snprintf(text + n, 64 * 1024 - n,
+                              "      primitive_poses:\n        - &q\n"
+                              "          position: [0, 0, 0]\n"
+                              "          orientation: [0, 0, 0, 1]\n");
+        for (int k = 1; k < 1000; k++)
+            n += (size_t)snprintf(text + n, 64 * 1024 - n, "        - *q\n");
+        for (int k = 1; k < 200; k++)
+            n += (size_t)snprintf(text + n, 64 * 1024 - n, "    - *o\n");
+        write_file("scene0007.yaml", text);
+        free(text);
+        const double t0 = pb_clock_seconds();
+        CHECK(pb_world_load(&bad, bad_path, NULL, &bad_diag) != PB_OK);
+        CHECK_MSG(strstr(bad_diag.message, "more than 100000 obstacles"), "%s", bad_diag.message);
+        CHECK(pb_clock_seconds() - t0 < 2.0);
+    }
     const char *shared = pb_test_shared_root();
     char flat[1024];
     snprintf(flat, sizeof flat, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");

@@ -624,6 +624,52 @@ static void test_bad_inputs(void)
     fix_crc(copy, 8);
     expect_file_fails("huge.png", copy, size, "huge dimensions");
 
+    /* issue 15: an interlaced 16384^2 16-bit grey+alpha header: decoding it whole would need
+     * 1 GiB; refused before any allocation of that size, whatever little data follows */
+    memcpy(copy, png, size);
+    put_be32(copy + 8 + 8, 16384);
+    put_be32(copy + 8 + 12, 16384);
+    copy[8 + 8 + 8] = 16; /* bit depth */
+    copy[8 + 8 + 9] = 4;  /* grey + alpha */
+    copy[8 + 8 + 12] = 1; /* Adam7 */
+    fix_crc(copy, 8);
+    {
+        const char *path = tmp_path("interlace-bomb.png");
+        CHECK(write_file(path, copy, size));
+        pb_diag bomb = {0};
+        CHECK(pb_png_load(path, &map, &bomb) != PB_OK);
+        CHECK_MSG(strstr(bomb.message, "interlaced image this large") != NULL, "%s", bomb.message);
+    }
+
+    /* issue 15: 24 MiB of extra IDAT after a complete image: refused after 16 MiB, at once */
+    {
+        const size_t extra_chunks = 24, chunk = (size_t)1 << 20;
+        const size_t iend_at = find_chunk(png, size, "IEND");
+        const size_t padded_size = size + extra_chunks * (chunk + 12);
+        uint8_t *padded = calloc(1, padded_size);
+        CHECK(padded != NULL && iend_at > 0);
+        if (padded && iend_at > 0) {
+            memcpy(padded, png, iend_at);
+            size_t at = iend_at;
+            for (size_t k = 0; k < extra_chunks; k++) {
+                put_be32(padded + at, (uint32_t)chunk);
+                memcpy(padded + at + 4, "IDAT", 4);
+                put_be32(padded + at + 8 + chunk, crc32_png(padded + at + 4, 4 + chunk));
+                at += chunk + 12;
+            }
+            memcpy(padded + at, png + iend_at, size - iend_at);
+            const double t0 = pb_clock_seconds();
+            pb_diag trailing = {0};
+            const pb_status st = pb_png_load_memory(padded, padded_size, "trailing.png", &map, &trailing);
+            CHECK_MSG(st != PB_OK && strstr(trailing.message, "after the image"), "%d %s", st,
+                      trailing.message);
+            CHECK(pb_clock_seconds() - t0 < 1.0);
+            if (st == PB_OK)
+                pb_bitmap_finish(&map);
+        }
+        free(padded);
+    }
+
     /* no IDAT: the signature, IHDR and IEND only */
     size_t iend = find_chunk(png, size, "IEND");
     CHECK(iend > 0);

@@ -640,7 +640,8 @@ int cli_plan(int argc, char **argv)
             else if (solved == PB_ERR_NOMEM)
                 cli_error("planning failed: out of memory");
             else
-                cli_error("planning failed: the goal radius %g is not a positive finite distance", problem.goal_radius);
+                cli_error("planning failed: the goal radius %g is not a positive finite distance",
+                          problem.goal_radius);
             goto done;
         }
     }

@@ -378,10 +378,11 @@ static int parse_bounds(const char *text, double *lower, double *upper, pb_diag 
          * far from underflow */
         const double width = hi - lo;
         if (!(width <= 1e150) || !(width >= 1e-150 * fmax(1.0, fmax(fabs(lo), fabs(hi)))) || width < 1e-150) {
-            pb_diag_set(diag, NULL, 0, 0,
-                        "bounds: coordinate %d: the width %g of %g:%g is out of range (1e-150 to 1e150, and not "
-                        "below 1e-150 of the bounds' magnitude)",
-                        dim, width, lo, hi);
+            pb_diag_set(
+                diag, NULL, 0, 0,
+                "bounds: coordinate %d: the width %g of %g:%g is out of range (1e-150 to 1e150, and not "
+                "below 1e-150 of the bounds' magnitude)",
+                dim, width, lo, hi);
             return 0;
         }
         lower[dim] = lo;

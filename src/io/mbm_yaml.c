@@ -85,6 +85,10 @@ static pb_status numbers(const yaml_ctx *y, const yaml_node_t *node, int n, doub
     return PB_OK;
 }
 
+/* Most obstacles one MotionBenchMaker scene may have (the published ones have tens). */
+#define PB_MBM_MAX_OBSTACLES      100000
+#define PB_MBM_MAX_OBSTACLES_TEXT "100000"
+
 /* Parse the file `path`, or `data` when it is not NULL. */
 static pb_status load_doc(yaml_ctx *y, const char *path, const char *data, size_t size)
 {
@@ -158,6 +162,11 @@ static pb_status read_scene(const yaml_ctx *y, pb_world *world)
         if (np < 0 || seq_len(poses) != np)
             return yfail(y, object, "expected as many primitive_poses as primitives in object", id);
         for (int k = 0; k < np; k++) {
+            /* YAML aliases let a few kilobytes name the same objects millions of times (84 KB
+             * made 10M obstacles): a scene has at most PB_MBM_MAX_OBSTACLES */
+            if (world->n_obstacles >= PB_MBM_MAX_OBSTACLES)
+                return yfail(y, object, "more than " PB_MBM_MAX_OBSTACLES_TEXT " obstacles in the scene, at",
+                             id);
             const yaml_node_t *prim = seq_at(y, prims, k), *pose = seq_at(y, poses, k);
             const char *type = scalar(map_get(y, prim, "type"));
             const yaml_node_t *dims = map_get(y, prim, "dimensions");

@@ -23,7 +23,24 @@ typedef struct decode_state {
     png_infop info;
     uint8_t *image; /* whole decoded image (interlaced) or one row */
     png_bytep *rows;
+    uint64_t bytes_read, read_limit; /* input consumed, and how much may be */
 } decode_state;
+
+/* Input read for one map at most (compressed), and after the last row (the trailing chunks:
+ * text, IEND; a file padded with a gigabyte of extra IDAT cost seconds to inflate). */
+#define MAX_INPUT_BYTES    ((uint64_t)1 << 30)
+#define MAX_TRAILING_BYTES ((uint64_t)16 << 20)
+/* An interlaced image is decoded whole before its rows can be packed: at most this many bytes
+ * (a 1 MB interlaced 16384^2 16-bit grey+alpha file asked for 1 GiB). */
+#define MAX_INTERLACED_BYTES ((size_t)256 << 20)
+
+static void count_input(png_structp png, decode_state *s, size_t n)
+{
+    s->bytes_read += n;
+    if (s->bytes_read > s->read_limit)
+        png_error(png, s->read_limit < MAX_INPUT_BYTES ? "more than 16 MiB of data after the image"
+                                                       : "more than 1 GiB of compressed data");
+}
 
 static void on_error(png_structp png, png_const_charp message)
 {
@@ -58,6 +75,7 @@ static void limited_free(png_structp png, png_voidp ptr)
 static void read_memory(png_structp png, png_bytep out, size_t n)
 {
     decode_state *s = png_get_io_ptr(png);
+    count_input(png, s, n);
     if (n > s->size - s->pos)
         png_error(png, "file is truncated");
     memcpy(out, s->data + s->pos, n);
@@ -67,6 +85,7 @@ static void read_memory(png_structp png, png_bytep out, size_t n)
 static void read_file(png_structp png, png_bytep out, size_t n)
 {
     decode_state *s = png_get_io_ptr(png);
+    count_input(png, s, n);
     if (fread(out, 1, n, s->fp) != n)
         png_error(png, ferror(s->fp) ? "read error" : "file is truncated");
 }
@@ -119,6 +138,7 @@ static bool decode(decode_state *s, pb_bitmap *out)
         png_set_read_fn(png, s, read_file);
     png_set_user_limits(png, 1u << 20, 1u << 20);
     png_set_chunk_malloc_max(png, 64u << 20);
+    s->read_limit = MAX_INPUT_BYTES;
 
     png_read_info(png, s->info);
     const png_uint_32 width = png_get_image_width(png, s->info);
@@ -151,6 +171,10 @@ static bool decode(decode_state *s, pb_bitmap *out)
     collect_text(s, s->info, out);
 
     if (passes > 1) {
+        if ((uint64_t)rowbytes * height > MAX_INTERLACED_BYTES)
+            png_error(png,
+                      "an interlaced image this large is not supported (its decoded size exceeds 256 MiB): "
+                      "save the map without interlacing");
         s->image = malloc(rowbytes * height);
         if (!s->image)
             png_error(png, "out of memory for an interlaced image");
@@ -172,6 +196,7 @@ static bool decode(decode_state *s, pb_bitmap *out)
             pack_row(s->image, channels, (int)width, out->bits + (size_t)y * out->words_per_row);
         }
     }
+    s->read_limit = s->bytes_read + MAX_TRAILING_BYTES;
     png_read_end(png, end_info);
     collect_text(s, end_info, out);
     png_destroy_read_struct(&s->png, &s->info, &end_info);
