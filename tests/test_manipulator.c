@@ -5,6 +5,7 @@
  * re-checked at 10x finer resolution, and a few MotionBenchMaker Panda problems when
  * ../shared is present. */
 #include "harness.h"
+#include "io/klampt.h"
 #include "engines/manipulator/fcl_shim.h"
 #include "engines/manipulator/manipulator.h"
 #include "io/world.h"
@@ -757,6 +758,25 @@ static void test_mbm_yaml(void)
 /* A small Klampt world: a .rob robot (welded base, two revolute links, TParent rotations
  * row by row, a parents line after the TParent it sizes), an .off terrain and a rigid
  * object, with poses computed by hand. */
+/* Issue 15: one encoding rule for the .rob and URDF readers: a link name that is not UTF-8
+ * is refused by the .rob reader with a message, as the URDF reader would refuse it (the URDF
+ * fuzzer aborted on such a robot). */
+static void test_klampt_utf8(void)
+{
+    static const char rob[] = "TParent 1 0 0 0 1 0 0 0 1 0 0 0 \\\n  0 1 0 -1 0 0 0 0 1 0 0 0.5\n"
+                              "parents -1 0\naxis 0 0 1 0 0 1\nqMin 0 -3\nqMax 0 3\nlinks \"base\" \"\xff\xfe" "arm\"\n";
+    pb_klampt_robot robot;
+    pb_diag diag = {0};
+    CHECK(pb_klampt_robot_load_memory(&robot, rob, sizeof rob - 1, "utf8.rob", tmp_dir, &diag) != PB_OK);
+    CHECK_MSG(strstr(diag.message, "not valid UTF-8"), "%s", diag.message);
+    static const char good[] = "TParent 1 0 0 0 1 0 0 0 1 0 0 0 \\\n  0 1 0 -1 0 0 0 0 1 0 0 0.5\n"
+                               "parents -1 0\naxis 0 0 1 0 0 1\nqMin 0 -3\nqMax 0 3\nlinks \"base\" \"\xc3\xa9paule\"\n";
+    memset(&diag, 0, sizeof diag);
+    CHECK_MSG(pb_klampt_robot_load_memory(&robot, good, sizeof good - 1, "utf8.rob", tmp_dir, &diag) == PB_OK, "%s",
+              diag.message);
+    pb_klampt_robot_finish(&robot);
+}
+
 static void test_klampt_small(void)
 {
     write_file("cube.off", "OFF\n8 12 0\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n0 1 1\n"
@@ -885,6 +905,7 @@ int main(void)
     test_sphere_bounds();
     test_mbm_yaml();
     test_klampt_small();
+    test_klampt_utf8();
     test_klampt_tx90();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);

@@ -70,6 +70,13 @@ static void xml_escape(const char *s, char *out, size_t size)
             out[k++] = *s;
         }
     }
+    if (*s) /* truncated: never in the middle of a UTF-8 sequence */
+        while (k > 0 && ((unsigned char)out[k - 1] & 0x80)) {
+            const bool lead = ((unsigned char)out[k - 1] & 0xC0) == 0xC0;
+            k--;
+            if (lead)
+                break;
+        }
     out[k] = '\0';
 }
 
@@ -582,8 +589,55 @@ static void rpy_of(const double *r, double *rpy)
     }
 }
 
-static pb_status make_text(const rob_model *model, const char *name, pb_klampt_robot *out)
+/* Text an XML attribute may hold: valid UTF-8 (no overlong forms, no surrogates, nothing past
+ * U+10FFFF, not U+FFFE or U+FFFF) and no control character. The URDF reader (libxml2)
+ * refuses anything else, so the .rob reader refuses it first, naming it: one rule for both. */
+static bool xml_text_ok(const char *text)
 {
+    const unsigned char *s = (const unsigned char *)text;
+    while (*s) {
+        const unsigned c = *s;
+        if (c < 0x20 || c == 0x7F)
+            return false;
+        if (c < 0x80) {
+            s++;
+            continue;
+        }
+        int n;
+        unsigned cp;
+        if ((c & 0xE0) == 0xC0)
+            n = 1, cp = c & 0x1F;
+        else if ((c & 0xF0) == 0xE0)
+            n = 2, cp = c & 0x0F;
+        else if ((c & 0xF8) == 0xF0)
+            n = 3, cp = c & 0x07;
+        else
+            return false;
+        for (int k = 1; k <= n; k++) {
+            if ((s[k] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (s[k] & 0x3F);
+        }
+        static const unsigned smallest[4] = {0, 0x80, 0x800, 0x10000};
+        if (cp < smallest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
+            return false;
+        s += n + 1;
+    }
+    return true;
+}
+
+static pb_status make_text(const rob_model *model, const char *name, pb_klampt_robot *out, const char *source,
+                           pb_diag *diag)
+{
+    if (!xml_text_ok(name)) {
+        pb_diag_set(diag, source, 0, 0, "the robot's name (from the file name) is not valid UTF-8 text");
+        return PB_ERR_INVALID;
+    }
+    for (int i = 0; i < model->n; i++)
+        if (!xml_text_ok(model->links[i].name) || !xml_text_ok(model->links[i].geometry)) {
+            pb_diag_set(diag, source, 0, 0, "link %d: its name or geometry file is not valid UTF-8 text", i);
+            return PB_ERR_INVALID;
+        }
     text_buf urdf = {0}, srdf = {0}, joints = {0};
     char robot_name[200], esc[2200];
     xml_escape(name, robot_name, sizeof robot_name);
@@ -682,7 +736,7 @@ pb_status pb_klampt_robot_load_memory(pb_klampt_robot *robot, const char *data, 
         char *dot = strrchr(robot_name, '.');
         if (dot)
             *dot = '\0';
-        st = make_text(&model, robot_name, robot);
+        st = make_text(&model, robot_name, robot, name, diag);
     }
     if (st == PB_ERR_NOMEM)
         pb_diag_set(diag, name, 0, 0, "out of memory");
