@@ -386,6 +386,40 @@ typedef struct slot {
     bool killed_for_memory;
 } slot;
 
+/* Load problem i in this (the parent) process within the script's memory limit: the address
+ * space may grow by at most memory_limit while it loads (RLIMIT_AS, restored after), so a map
+ * or world that needs more fails here with a message instead of taking the machine's memory
+ * (the runs themselves are limited in their children). Sanitizer builds reserve terabytes of
+ * address space and cannot use RLIMIT_AS: there the file readers' own caps still apply. */
+static pb_status setup_problem_limited(const pb_bench_script *s, size_t i, loaded_problem *out, pb_diag *diag)
+{
+#ifndef PB_UNDER_ASAN
+    struct rlimit old;
+    const bool limit = s->memory_limit_mb > 0.0 && getrlimit(RLIMIT_AS, &old) == 0;
+    if (limit) {
+        const double base = address_space_pages() * (double)sysconf(_SC_PAGESIZE);
+        const double want = base + s->memory_limit_mb * 1048576.0;
+        struct rlimit tight = old;
+        if (old.rlim_cur == RLIM_INFINITY || want < (double)old.rlim_cur)
+            tight.rlim_cur = (rlim_t)want;
+        setrlimit(RLIMIT_AS, &tight);
+    }
+#endif
+    pb_status st = pb_bench_setup_problem(s, i, &out->engine, out->start, out->goal, diag);
+#ifndef PB_UNDER_ASAN
+    if (limit)
+        setrlimit(RLIMIT_AS, &old);
+#endif
+    /* the readers report a refused allocation as out of memory, whatever their status */
+    if (st == PB_ERR_NOMEM || (st != PB_OK && diag && strstr(diag->message, "out of memory"))) {
+        st = PB_ERR_INVALID; /* the script asks for more than its own limit: bad input */
+        pb_diag_set(diag, s->path, s->problems[i].line, 0,
+                    "problem '%s': loading it needs more than the memory limit of %g MiB", s->problems[i].name,
+                    s->memory_limit_mb);
+    }
+    return st;
+}
+
 /* Resident memory of a process in MiB from /proc (Linux); NaN when unknown. The parent
  * watches it as well as setting RLIMIT_AS, which sanitizer builds cannot use. */
 static double resident_mb(pid_t pid)
@@ -601,7 +635,7 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     if (!loaded)
         st = PB_ERR_NOMEM;
     for (size_t i = 0; st == PB_OK && i < s->n_problems; i++)
-        st = pb_bench_setup_problem(s, i, &loaded[i].engine, loaded[i].start, loaded[i].goal, diag);
+        st = setup_problem_limited(s, i, &loaded[i], diag);
     if (st == PB_OK && options->resume) {
         st = pb_bench_read_jsonl(s, log_path, r, diag);
         for (size_t i = 0; i < r->n; i++) {

@@ -218,5 +218,42 @@ bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nplanner = rtt\n" 4 
 bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nstep_sise = 3\n" 4 step_sise
 "$PB" bench "$T/small.ini" --plot 2>/dev/null && fail "--plot without a value accepted"
 
+# ---- problems load within the memory limit (issue 15) ----
+# a 12000 x 12000 map: an 18 MB bitmap, over a 16 MiB limit; loaded in the parent, which must
+# not take more than the limit for it (sanitizer builds cannot limit address space)
+python3 - "$T/big.png" <<'PY'
+import struct, sys, zlib
+w = h = 12000
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+z = zlib.compressobj(1)
+row = b"\x00" + b"\xff" * w
+idat = b"".join(z.compress(row) for _ in range(h)) + z.flush()
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) +
+                              chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+PY
+cat >"$T/bigmap.ini" <<EOF2
+[benchmark]
+name = bigmap
+runs = 1
+time_limit = 1
+memory_limit = 16
+[problem.big]
+map = $T/big.png
+start = 1,1
+goal = 100,100
+[planner.rrt]
+label = RRT
+EOF2
+"$PB" bench "$T/bigmap.ini" -q --out "$T/bigout" >/dev/null 2>"$T/bigerr"
+rc=$?
+if [ "${sanitized:-no}" = yes ]; then
+    ok "memory limit of problem loading: not enforceable under AddressSanitizer"
+elif [ $rc -eq 2 ] && grep -q "problem 'big': loading it needs more than the memory limit of 16 MiB" "$T/bigerr"; then
+    ok "a problem over the memory limit is refused while loading"
+else
+    fail "big map under a 16 MiB limit: exit $rc: $(cat "$T/bigerr")"
+fi
+
 echo "$fails failed"
 [ $fails -eq 0 ]
