@@ -239,9 +239,10 @@ typedef struct pb_sim_config {
     const char *robots_dir; /**< where the spawnable robots of worlds are resolved */
     const char *world;      /**< world file to load at start; NULL: start in NO_WORLD */
     double time_step;       /**< seconds per step, > 0 (default 0.05) */
-    /** LoadWorld reads files only inside `worlds_dir`: a world path, and the map or scene a
-     * world names, must resolve (realpath) inside it, else NOT_FOUND (a server that is
-     * reachable from elsewhere should not read any file of its machine). */
+    /** LoadWorld reads files only inside `worlds_dir`, the `maps` folder beside it and
+     * `robots_dir`: a world path, and the map or scene a world names, must resolve (realpath)
+     * inside one of them, else NOT_FOUND (a server that is reachable from elsewhere should
+     * not read any file of its machine). */
     bool confine_worlds;
 } pb_sim_config;
 

@@ -25,7 +25,8 @@ static const char serve_usage[] =
     "  names them ('*': any). --token (or $PLANBENCH_TOKEN) makes clients present a shared secret\n"
     "  (ws://ADDR:PORT/?token=SECRET, or rosbridge's {\"op\": \"auth\", \"mac\": SECRET}); a host that is "
     "not\n"
-    "  loopback needs one. --confine-worlds: LoadWorld reads files only inside the worlds folder.\n"
+    "  loopback needs one. --confine-worlds: LoadWorld reads files only inside the worlds folder,\n"
+    "  the maps folder beside it and the robots folder.\n"
     "  At most --max-clients clients (64); a client that does not read is dropped when its queue\n"
     "  passes --max-queue-kb (32768) or all queues pass --max-total-queue-kb (262144).\n"
     "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";

@@ -1957,6 +1957,17 @@ static void scan_worlds(pb_sim *sim)
 }
 
 /* Does `path` resolve inside `dir` (both through realpath)? */
+static bool inside_dir(const char *path, const char *dir);
+
+/* May LoadWorld read `path` under --confine-worlds: inside the worlds folder, the maps folder
+ * beside it (where the bundled worlds' maps are), or the robots folder. */
+static bool confined_ok(const pb_sim *sim, const char *path)
+{
+    char maps[PATH_MAX];
+    snprintf(maps, sizeof maps, "%s/../maps", sim->worlds_dir);
+    return inside_dir(path, sim->worlds_dir) || inside_dir(path, maps) || inside_dir(path, sim->robots_dir);
+}
+
 static bool inside_dir(const char *path, const char *dir)
 {
     char real_path[PATH_MAX], real_dir[PATH_MAX];
@@ -2002,7 +2013,7 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
             }
             snprintf(path, sizeof path, "%s", p);
             file = path;
-            if (sim->confine_worlds && !inside_dir(path, sim->worlds_dir)) {
+            if (sim->confine_worlds && !confined_ok(sim, path)) {
                 /* the same answer whether or not the file exists elsewhere */
                 set_result(r, PB_SIM_RESULT_NOT_FOUND, "no world '%.100s' in the worlds folder", uri);
                 return;
@@ -2036,8 +2047,8 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
         set_result(r, PB_SIM_WORLD_RESOURCE_PARSE_ERROR, "%s", msg);
         return;
     }
-    if (sim->confine_worlds && ((w.map_path && !inside_dir(w.map_path, sim->worlds_dir)) ||
-                                (w.scene_path && !inside_dir(w.scene_path, sim->worlds_dir)))) {
+    if (sim->confine_worlds &&
+        ((w.map_path && !confined_ok(sim, w.map_path)) || (w.scene_path && !confined_ok(sim, w.scene_path)))) {
         const bool map = w.map_path != NULL;
         sim_world_finish(&w);
         set_result(r, PB_SIM_RESULT_NOT_FOUND, "the world's %s is not in the worlds folder",

@@ -253,6 +253,27 @@ def run_hostile_requests(pb, root):
         s.stop()
 
 
+def run_confinement(pb, root):
+    s = Server(pb, root, "--confine-worlds")
+    try:
+        c = Peer(s.port)
+        outside = os.path.join(tempfile.mkdtemp(), "elsewhere.xml")
+        with open(outside, "w") as f:
+            f.write(open(os.path.join(root, "worlds", "sim_room1.xml")).read().replace("../maps/", root + "/maps/"))
+        for uri in (outside, "file://" + outside, "/etc/no-such-world.xml"):
+            r = c.call("/load_world", {"uri": uri, "resource_string": "", "fail_on_unsupported_element": False})
+            check(r is not None and r["values"]["result"]["result"] == 2, "confined: %s: %s" % (uri, r and r["values"]))
+        doc = '<simworld name="w"><map image="/etc/hostname"/></simworld>'
+        r = c.call("/load_world", {"uri": "", "resource_string": doc, "fail_on_unsupported_element": False})
+        check(r is not None and r["values"]["result"]["result"] != 1, "confined map: %s" % (r and r["values"]))
+        inside = os.path.join(root, "worlds", "sim_forest.xml")
+        r = c.call("/load_world", {"uri": inside, "resource_string": "", "fail_on_unsupported_element": False})
+        check(r is not None and r["values"]["result"]["result"] == 1, "a world of the folder: %s" % (r and r["values"]))
+        c.close()
+    finally:
+        s.stop()
+
+
 def rss_kb(pid):
     for line in open("/proc/%d/status" % pid):
         if line.startswith("VmRSS:"):
@@ -314,7 +335,8 @@ def run_sigterm(pb, root):
 
 def main():
     pb, root = sys.argv[1], sys.argv[2]
-    for part in (run_binding, run_origin_and_token, run_hostile_requests, run_slow_readers, run_sigterm):
+    for part in (run_binding, run_origin_and_token, run_hostile_requests, run_confinement, run_slow_readers,
+                 run_sigterm):
         try:
             part(pb, root)
         except Exception as e:  # a part that breaks is a failure, the others still run
