@@ -3,7 +3,7 @@
 
 usage: check_layout.py SOURCE_ROOT BUILD_DIR
 
-1. No source file under src/ is longer than 1,500 lines.
+1. No source file under src/ is longer than 1,500 lines, and no two share a file name.
 2. A file includes only its own module's headers, the public headers, and the private
    headers of the modules the table "What may include what" allows.
 3. No two files of src/ include each other or call each other's functions: a file (a .c
@@ -60,6 +60,12 @@ def main():
             if f.endswith((".c", ".h", ".cpp")):
                 sources.append(os.path.relpath(os.path.join(folder, f), root))
     sources.sort()
+    seen = {}
+    for path in sources:
+        name = os.path.basename(path)
+        if name in seen:
+            problems.append(f"{path}: the same file name as {seen[name]}")
+        seen[name] = path
     edges = set()  # (unit, unit): the first includes or calls the second
     n_includes = 0
     for path in sources:

@@ -12,7 +12,7 @@
 #ifndef PB_IO_MBM_YAML_H
 #define PB_IO_MBM_YAML_H
 
-#include "io/world.h"
+#include "io/world_model.h"
 
 /** Is `path` named like a MotionBenchMaker problem file (scene*.yaml or request*.yaml)? */
 bool pb_mbm_yaml_is_problem(const char *path);

@@ -47,52 +47,6 @@ static char *join_path(const char *dir, const char *name)
     return p;
 }
 
-void pb_world_finish(pb_world *world)
-{
-    if (!world)
-        return;
-    free(world->name);
-    free(world->path);
-    free(world->urdf_path);
-    free(world->srdf_path);
-    free(world->urdf_text);
-    free(world->srdf_text);
-    free(world->group);
-    for (size_t i = 0; i < world->n_joints; i++)
-        free(world->joints[i]);
-    free(world->joints);
-    for (size_t i = 0; i < world->n_obstacles; i++) {
-        free(world->obstacles[i].mesh_path);
-        free(world->obstacle_names[i]);
-    }
-    free(world->obstacles);
-    free(world->obstacle_names);
-    memset(world, 0, sizeof *world);
-}
-
-pb_status pb_world_add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape)
-{
-    if (world->n_obstacles == *capacity) {
-        const size_t cap = *capacity ? 2 * *capacity : 16;
-        pb_shape *s = realloc(world->obstacles, cap * sizeof *s);
-        if (!s)
-            return PB_ERR_NOMEM;
-        world->obstacles = s;
-        char **n = realloc(world->obstacle_names, cap * sizeof *n);
-        if (!n)
-            return PB_ERR_NOMEM;
-        world->obstacle_names = n;
-        *capacity = cap;
-    }
-    char *copy = dup_string(name);
-    if (!copy)
-        return PB_ERR_NOMEM;
-    world->obstacles[world->n_obstacles] = *shape;
-    world->obstacle_names[world->n_obstacles] = copy;
-    world->n_obstacles++;
-    return PB_OK;
-}
-
 /* Split a whitespace-separated list of names into world->joints. */
 static pb_status set_joint_names(pb_world *world, const char *list)
 {

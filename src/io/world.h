@@ -16,31 +16,7 @@
 #ifndef PB_IO_WORLD_H
 #define PB_IO_WORLD_H
 
-#include "io/urdf.h"
-#include "planbench/engine.h"
-
-/** A world read from a file. Caller storage; pb_world_finish() frees it. */
-typedef struct pb_world {
-    char *name;      /**< owned */
-    char *path;      /**< the world file as given, owned */
-    char *urdf_path; /**< resolved, owned */
-    char *srdf_path; /**< resolved, owned; NULL when none */
-    char *urdf_text; /**< Klampt worlds: the robot as URDF text (urdf_path names the .rob), owned */
-    char *srdf_text; /**< Klampt worlds: its noSelfCollision pairs as SRDF text, owned */
-    char *group;     /**< SRDF planning group, owned; NULL when `joints` lists the joints */
-    char **joints;   /**< active joint names in configuration order (owned); empty: from the group */
-    size_t n_joints;
-    pb_pose base;          /**< the robot's root link in the world */
-    pb_shape *obstacles;   /**< world-frame shapes (origin = pose), owned */
-    char **obstacle_names; /**< owned */
-    size_t n_obstacles;
-    int n_start, n_goal; /**< numbers given for the default start and goal (0: none) */
-    double start[PB_MAX_DIM], goal[PB_MAX_DIM];
-    int start_line, goal_line; /**< where they were written, for messages */
-    double resolution;         /**< edge-check resolution in radians; 0: the engine's default */
-    bool static_contacts_ok;   /**< links no joint moves may touch obstacles (Klampt worlds: a base
-                                    standing on the floor); else that is an error */
-} pb_world;
+#include "io/world_model.h"
 
 /** Is `path` a world this module reads: an XML file whose root element is <world>, or an
  * MBM flat file? Reads at most the file's first 4 KiB. */
@@ -54,11 +30,4 @@ pb_status pb_world_load(pb_world *world, const char *path, const char *problem, 
  * are resolved against `base_dir`. For fuzzing. */
 pb_status pb_world_load_xml_memory(pb_world *world, const char *data, size_t size, const char *name,
                                    const char *base_dir, pb_diag *diag);
-/** Free what `world` holds; NULL is accepted. */
-void pb_world_finish(pb_world *world);
-
-/** Append a copy of `shape` named `name` (copied) to the world's obstacles; `*capacity` is the
- * caller's record of the arrays' size (start at 0). For the readers of every world format. */
-pb_status pb_world_add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape);
-
 #endif
