@@ -47,7 +47,7 @@ int main(void)
         params.upper[i] = 10.0;
     }
     params.feasible = free_space;
-    params.ctx = (void *)&w;
+    params.payload = (void *)&w;
     params.resolution = 0.02; /* thinner than the wall (0.4) by far */
 
     pb_diag diag = {0};

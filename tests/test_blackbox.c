@@ -65,7 +65,7 @@ static pb_engine *make_engine(discs *w, int dim, double resolution)
         params.upper[i] = 5;
     }
     params.feasible = discs_free;
-    params.ctx = w;
+    params.payload = w;
     params.resolution = resolution;
     pb_engine *engine = NULL;
     pb_diag diag;
@@ -482,7 +482,7 @@ static void test_clearance_callback(void)
     }
     params.feasible = discs_free;
     params.clearance = discs_clearance;
-    params.ctx = &w;
+    params.payload = &w;
     pb_engine *engine = NULL;
     pb_diag diag;
     CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_OK);

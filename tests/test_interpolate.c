@@ -102,7 +102,7 @@ static pb_engine *make_engine(int dim, wall *w, double resolution, bool sequenti
         params.upper[i] = 1.0;
     }
     params.feasible = wall_free;
-    params.ctx = w;
+    params.payload = w;
     params.resolution = resolution;
     params.sequential_edges = sequential;
     pb_engine *engine = NULL;
@@ -291,7 +291,7 @@ static void test_metric(void)
     params = pb_blackbox_params_default(2);
     params.feasible = always_free;
     params.distance = manhattan;
-    params.ctx = &dim;
+    params.payload = &dim;
     params.resolution = 0.01;
     CHECK(pb_blackbox_create(&engine, &params, NULL) == PB_OK);
     if (!engine)

@@ -68,7 +68,7 @@ static void test_dynamic_layer(pb_engine *e)
     CHECK(pb_engine_feasible(e, centre) && pb_engine_visible(e, left, right));
     CHECK(pb_engine_feasible(e, (double[]){40, 110}));
     uint32_t a = PB_OBSTACLE_NONE, b = PB_OBSTACLE_NONE;
-    CHECK(pb_engine_obstacle_add(e, &disc, p1, &a) == PB_OK && a != PB_OBSTACLE_NONE);
+    CHECK(pb_engine_obstacle_add(&a, e, &disc, p1) == PB_OK && a != PB_OBSTACLE_NONE);
     /* the obstacle blocks points and edges (what planners see) */
     CHECK(!pb_engine_feasible(e, centre));
     CHECK(pb_engine_feasible(e, left));
@@ -83,17 +83,17 @@ static void test_dynamic_layer(pb_engine *e)
     CHECK(pb_engine_feasible(e, centre) && pb_engine_visible(e, left, right));
     CHECK(!pb_engine_feasible(e, (double[]){40, 110}));
     /* a second obstacle, then removal; stale ids are refused */
-    CHECK(pb_engine_obstacle_add(e, &disc, p1, &b) == PB_OK && b != a);
+    CHECK(pb_engine_obstacle_add(&b, e, &disc, p1) == PB_OK && b != a);
     CHECK(pb_engine_obstacle_remove(e, a) == PB_OK);
     CHECK(pb_engine_obstacle_remove(e, a) == PB_ERR_NOT_FOUND);
     CHECK(pb_engine_obstacle_move(e, a, p1) == PB_ERR_NOT_FOUND);
     CHECK(pb_engine_feasible(e, (double[]){40, 110}));
     uint32_t c = PB_OBSTACLE_NONE;
-    CHECK(pb_engine_obstacle_add(e, &disc, p2, &c) == PB_OK && c != a);
+    CHECK(pb_engine_obstacle_add(&c, e, &disc, p2) == PB_OK && c != a);
     CHECK(pb_engine_obstacle_remove(e, b) == PB_OK && pb_engine_obstacle_remove(e, c) == PB_OK);
     CHECK(pb_engine_feasible(e, centre));
     const pb_footprint bad = {.type = PB_FOOTPRINT_RECT, .half_length = INFINITY, .half_width = 1};
-    CHECK(pb_engine_obstacle_add(e, &bad, p1, &c) == PB_ERR_INVALID);
+    CHECK(pb_engine_obstacle_add(&c, e, &bad, p1) == PB_ERR_INVALID);
 }
 
 static void test_geometry(void)
@@ -119,7 +119,7 @@ static void test_unsupported(void)
     const pb_footprint disc = {.type = PB_FOOTPRINT_DISC, .radius = 5};
     uint32_t id;
     pb_hit hit;
-    CHECK(arm && pb_engine_obstacle_add(arm, &disc, (double[]){40, 40, 0}, &id) == PB_ERR_UNSUPPORTED);
+    CHECK(arm && pb_engine_obstacle_add(&id, arm, &disc, (double[]){40, 40, 0}) == PB_ERR_UNSUPPORTED);
     CHECK(arm && pb_engine_footprint_check(arm, &disc, (double[]){40, 40, 0}, PB_OBSTACLE_NONE, &hit) ==
                      PB_ERR_UNSUPPORTED);
     pb_engine_destroy(arm);

@@ -356,7 +356,7 @@ static void test_prm_batch_knn(void)
     static int dim = 7;
     pb_blackbox_params bp = pb_blackbox_params_default(dim);
     bp.feasible = outside_ball;
-    bp.ctx = &dim;
+    bp.payload = &dim;
     pb_engine *box = NULL;
     pb_diag diag = {0};
     CHECK(pb_blackbox_create(&box, &bp, &diag) == PB_OK);

@@ -41,7 +41,7 @@ static void plan_meanwhile(pb_sim *sim, const pb_sim_plan_request *rq, void (*me
                            pb_sim_plan_response *rs)
 {
     pb_sim_plan_job *job = NULL;
-    if (!pb_sim_plan_begin(sim, rq, &job, rs)) {
+    if (!pb_sim_plan_begin(&job, sim, rq, rs)) {
         CHECK_MSG(false, "begin refused: %s", rs->result.error_message);
         return;
     }
@@ -163,7 +163,7 @@ static void test_plan_off_thread(void)
     follow.follow = true;
     follow.speed = 200;
     pb_sim_plan_job *job;
-    CHECK(pb_sim_plan_begin(sim, &follow, &job, &rs));
+    CHECK(pb_sim_plan_begin(&job, sim, &follow, &rs));
     CHECK(!pb_sim_is_following(sim, "bot"));
     pb_sim_plan_run(job);
     CHECK(!pb_sim_is_following(sim, "bot"));
@@ -175,7 +175,7 @@ static void test_plan_off_thread(void)
     move_to(sim, "bot", 40, 40, 0);
 
     /* canceled before it ran: the planner stops at once, no follow */
-    CHECK(pb_sim_plan_begin(sim, &follow, &job, &rs));
+    CHECK(pb_sim_plan_begin(&job, sim, &follow, &rs));
     pb_sim_plan_cancel(job);
     pb_sim_plan_run(job);
     pb_sim_plan_finish(sim, job, &rs);
@@ -184,25 +184,25 @@ static void test_plan_off_thread(void)
               rs.outcome, rs.result.error_message);
     CHECK(!pb_sim_is_following(sim, "bot"));
     /* begun and dropped without running (a client gone before its turn) */
-    CHECK(pb_sim_plan_begin(sim, &follow, &job, &rs));
+    CHECK(pb_sim_plan_begin(&job, sim, &follow, &rs));
     pb_sim_plan_job_destroy(job);
     pb_sim_plan_job_destroy(NULL);
 
     /* refused at once, before any thread: unknown planner, entity, named pose; static */
     pb_sim_plan_request bad = rq;
     bad.planner = "no_such_planner";
-    CHECK(!pb_sim_plan_begin(sim, &bad, &job, &rs) && job == NULL &&
+    CHECK(!pb_sim_plan_begin(&job, sim, &bad, &rs) && job == NULL &&
           rs.result.result == PB_SIM_RESULT_NOT_FOUND);
     bad = rq;
     bad.entity = "nobody";
-    CHECK(!pb_sim_plan_begin(sim, &bad, &job, &rs) && rs.result.result == PB_SIM_RESULT_NOT_FOUND);
+    CHECK(!pb_sim_plan_begin(&job, sim, &bad, &rs) && rs.result.result == PB_SIM_RESULT_NOT_FOUND);
     bad = rq;
     bad.entity = "crate_1";
-    CHECK(!pb_sim_plan_begin(sim, &bad, &job, &rs) && rs.result.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_plan_begin(&job, sim, &bad, &rs) && rs.result.result == PB_SIM_RESULT_OPERATION_FAILED);
     bad = rq;
     bad.goal_joints = (const double[]){0.5};
     bad.n_goal_joints = 1; /* a disc has no joints */
-    CHECK(!pb_sim_plan_begin(sim, &bad, &job, &rs) && strstr(rs.result.error_message, "goal_joints"));
+    CHECK(!pb_sim_plan_begin(&job, sim, &bad, &rs) && strstr(rs.result.error_message, "goal_joints"));
     pb_sim_destroy(sim);
 }
 
@@ -217,7 +217,7 @@ static void test_follow_segments(void)
     /* both waypoints free, the wall at x 165..169 between them */
     const pb_sim_pose through_wall[2] = {at(100, 40, 0), at(200, 40, 0)};
     const pb_sim_follow_request wall = {"bot", through_wall, 2, 100};
-    CHECK(!pb_sim_follow_begin(sim, &wall, &goal, &r) && goal == 0);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &wall, &r) && goal == 0);
     CHECK_MSG(r.result == PB_SIM_RESULT_OPERATION_FAILED &&
                   strstr(r.error_message, "segment 1 (waypoint 0 to waypoint 1)") &&
                   strstr(r.error_message, "obstacle of the map at pixel (16"),
@@ -225,20 +225,20 @@ static void test_follow_segments(void)
     /* the first segment starts at the entity's current pose */
     const pb_sim_pose from_here[1] = {at(200, 40, 0)};
     const pb_sim_follow_request here = {"bot", from_here, 1, 100};
-    CHECK(!pb_sim_follow_begin(sim, &here, &goal, &r));
+    CHECK(!pb_sim_follow_begin(&goal, sim, &here, &r));
     CHECK_MSG(strstr(r.error_message, "segment 0 (the current pose to waypoint 0)"), "%s", r.error_message);
     /* another entity between two free waypoints */
     CHECK(spawn(sim, "blocker", "model://disc_robot", 65, 40, 0) == PB_SIM_RESULT_OK);
     const pb_sim_pose round[3] = {at(100, 40, 0), at(30, 40, 0), at(100, 40, 0)};
     const pb_sim_follow_request past = {"bot", round, 3, 100};
-    CHECK(!pb_sim_follow_begin(sim, &past, &goal, &r));
+    CHECK(!pb_sim_follow_begin(&goal, sim, &past, &r));
     CHECK_MSG(strstr(r.error_message, "segment 1 (waypoint 0 to waypoint 1)") &&
                   strstr(r.error_message, "'blocker'"),
               "%s", r.error_message);
     CHECK(!pb_sim_is_following(sim, "bot") && x_of(sim, "bot") == 100);
     /* gone, the same path is accepted and followed to the end */
     pb_sim_delete_entity(sim, "blocker", &r);
-    CHECK_MSG(pb_sim_follow_begin(sim, &past, &goal, &r), "%s", r.error_message);
+    CHECK_MSG(pb_sim_follow_begin(&goal, sim, &past, &r), "%s", r.error_message);
     pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
     for (int i = 0; i < 10000 && fs == PB_SIM_FOLLOW_RUNNING; i++)
         fs = pb_sim_follow_step(sim, goal, NULL, &r);
@@ -269,7 +269,7 @@ static bool arm_path_free(const double *path, const double *joints, size_t n, co
     const pb_footprint box = {.type = PB_FOOTPRINT_RECT, .half_length = 8, .half_width = 8};
     const double crate[3] = {310, 30, 0};
     uint32_t id;
-    pb_engine_obstacle_add(e, &box, crate, &id);
+    pb_engine_obstacle_add(&id, e, &box, crate);
     bool ok = true;
     for (size_t i = 0; i + 1 < n && ok; i++) {
         const double *a = path + 3 * i, *b = path + 3 * i + 3;
@@ -333,7 +333,7 @@ static void test_arm_full_space(void)
     const pb_sim_follow_request follow = {"arm", path, n, 100};
     pb_sim_result r;
     uint64_t goal = 0;
-    CHECK_MSG(pb_sim_follow_begin_joints(sim, &follow, joints, 1, &goal, &r), "%s", r.error_message);
+    CHECK_MSG(pb_sim_follow_begin_joints(&goal, sim, &follow, joints, 1, &r), "%s", r.error_message);
     pb_sim_follow_feedback fb = {0};
     pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
     bool elbow_in_feedback = true;
@@ -364,7 +364,7 @@ static void test_arm_full_space(void)
     pb_sim_reset_simulation(sim, PB_SIM_SCOPE_STATE, &r);
     CHECK(pb_sim_get_entity_joints(sim, "arm", NULL, &elbow) == 1 && elbow == 0.8);
     /* joint values that do not fit the entity are refused */
-    CHECK(!pb_sim_follow_begin_joints(sim, &follow, joints, 2, &goal, &r) &&
+    CHECK(!pb_sim_follow_begin_joints(&goal, sim, &follow, joints, 2, &r) &&
           strstr(r.error_message, "joint"));
     /* without joint values the elbow keeps its value: no goal elbow, the plan keeps 0.8 */
     rq.goal_joints = NULL;

@@ -304,7 +304,7 @@ static void test_plan_and_follow(void)
         pb_sim_follow_request frq = {.entity = ARM, .path = path, .n_path = n, .speed = 2.0};
         uint64_t goal;
         pb_sim_result r;
-        CHECK(pb_sim_follow_begin_joints(sim, &frq, joints, 6, &goal, &r));
+        CHECK(pb_sim_follow_begin_joints(&goal, sim, &frq, joints, 6, &r));
         pb_sim_follow_status status = PB_SIM_FOLLOW_RUNNING;
         pb_sim_follow_feedback fb;
         int steps = 0;
@@ -332,7 +332,7 @@ static void test_plan_and_follow(void)
         CHECK(move3(sim, "blocker", at3(xyz[0], xyz[1], xyz[2])).result == PB_SIM_SET_STATE_INVALID_POSE);
         /* and a follow through an object is refused, naming it: straight back to the start */
         pb_sim_follow_request back = {.entity = ARM, .path = path, .n_path = 1};
-        CHECK(!pb_sim_follow_begin_joints(sim, &back, start_q, 6, &goal, &r));
+        CHECK(!pb_sim_follow_begin_joints(&goal, sim, &back, start_q, 6, &r));
         CHECK_MSG(strstr(r.error_message, "segment 0") && strstr(r.error_message, "'blocker'"), "%s",
                   r.error_message);
         free(path);
@@ -399,9 +399,9 @@ static void test_plan_recheck(void)
         .entity = ARM, .goal_name = "goal", .planner = "birrt", .seed = 5, .time_limit = 5};
     pb_sim_plan_job *a = NULL, *b = NULL;
     pb_sim_plan_response ra, rb;
-    CHECK(pb_sim_plan_begin(sim, &rq, &a, &ra));
+    CHECK(pb_sim_plan_begin(&a, sim, &rq, &ra));
     rq.seed = 6;
-    CHECK(pb_sim_plan_begin(sim, &rq, &b, &rb));
+    CHECK(pb_sim_plan_begin(&b, sim, &rq, &rb));
     if (!a || !b) {
         pb_sim_plan_job_destroy(a);
         pb_sim_plan_job_destroy(b);
@@ -431,7 +431,7 @@ static void test_plan_recheck(void)
         pb_sim_plan_response rc;
         rq.seed = 6;
         r = move3(sim, "intruder", at3(0.6, -0.45, 0.36));
-        CHECK(pb_sim_plan_begin(sim, &rq, &c, &rc));
+        CHECK(pb_sim_plan_begin(&c, sim, &rq, &rc));
         if (c) {
             pb_sim_plan_run(c);
             CHECK(move3(sim, "intruder", at3(xyz[0], xyz[1], xyz[2])).result == PB_SIM_RESULT_OK);

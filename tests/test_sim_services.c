@@ -707,7 +707,7 @@ static bool path_valid(const double *path, size_t n, double radius, const double
         return false;
     const pb_footprint box = {.type = PB_FOOTPRINT_RECT, .half_length = 8, .half_width = 8};
     uint32_t id;
-    pb_engine_obstacle_add(e, &box, crate, &id);
+    pb_engine_obstacle_add(&id, e, &box, crate);
     const pb_footprint disc = {.type = PB_FOOTPRINT_DISC, .radius = radius};
     bool ok = true;
     for (size_t i = 0; i + 1 < n && ok; i++) {
@@ -789,7 +789,7 @@ static void test_plan_path(void)
         arm_path[i] = at(rs.path[3 * i], rs.path[3 * i + 1], rs.path[3 * i + 2]);
     const pb_sim_follow_request arm_follow = {"arm", arm_path, n_arm, 0};
     uint64_t arm_goal = 0;
-    CHECK_MSG(rs.n_joints == 1 && pb_sim_follow_begin_joints(sim, &arm_follow, rs.joints, 1, &arm_goal, &r),
+    CHECK_MSG(rs.n_joints == 1 && pb_sim_follow_begin_joints(&arm_goal, sim, &arm_follow, rs.joints, 1, &r),
               "%s", r.error_message);
     pb_sim_follow_cancel(sim, arm_goal);
     /* the car (a rectangle) plans in (x, y, yaw) */
@@ -817,10 +817,10 @@ static pb_sim_follow_status follow_checked(pb_sim *sim, uint64_t goal, uint64_t 
     const double crate[3] = {310, 30, 0};
     uint32_t id;
     if (e)
-        pb_engine_obstacle_add(e, &box, crate, &id);
+        pb_engine_obstacle_add(&id, e, &box, crate);
     const pb_footprint disc = {.type = PB_FOOTPRINT_DISC, .radius = 8};
     if (e && other)
-        pb_engine_obstacle_add(e, &disc, other, &id);
+        pb_engine_obstacle_add(&id, e, &disc, other);
     pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
     uint32_t last_wp = 0;
     double last_left = INFINITY;
@@ -867,7 +867,7 @@ static void test_follow_action(void)
     pb_sim_result r;
     uint64_t goal = 0, steps = 0;
     const pb_sim_follow_request rq = {"bot", path, n, 200};
-    CHECK_MSG(pb_sim_follow_begin(sim, &rq, &goal, &r), "%s", r.error_message);
+    CHECK_MSG(pb_sim_follow_begin(&goal, sim, &rq, &r), "%s", r.error_message);
     CHECK(goal != 0 && pb_sim_is_following(sim, "bot"));
     const double t0 = pb_sim_time(sim);
     bool progress, all_free;
@@ -889,10 +889,10 @@ static void test_follow_action(void)
     const pb_sim_pose line[2] = {at(40, 40, 0), at(135, 40, 0)};
     const pb_sim_follow_request through = {"bot", line, 2, 100};
     /* a waypoint on another entity is refused up front, naming it */
-    CHECK(!pb_sim_follow_begin(sim, &through, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED &&
+    CHECK(!pb_sim_follow_begin(&goal, sim, &through, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED &&
           strstr(r.error_message, "'blocker'"));
     pb_sim_delete_entity(sim, "blocker", &r);
-    CHECK_MSG(pb_sim_follow_begin(sim, &through, &goal, &r), "%s", r.error_message);
+    CHECK_MSG(pb_sim_follow_begin(&goal, sim, &through, &r), "%s", r.error_message);
     CHECK(spawn(sim, "blocker", "model://disc_robot", 100, 40, NULL) == PB_SIM_RESULT_OK);
     const double blocker[3] = {100, 40, 0};
     fs = follow_checked(sim, goal, 1000, blocker, &steps, &progress, &all_free, &r);
@@ -902,14 +902,14 @@ static void test_follow_action(void)
     pb_sim_delete_entity(sim, "blocker", &r);
     /* a teleport, a second goal for the same entity, a deletion, a cancel: each ends the goal */
     pb_sim_set_entity_state(sim, &home, &r);
-    CHECK(pb_sim_follow_begin(sim, &through, &goal, &r));
+    CHECK(pb_sim_follow_begin(&goal, sim, &through, &r));
     CHECK(pb_sim_follow_step(sim, goal, NULL, &r) == PB_SIM_FOLLOW_RUNNING);
     pb_sim_set_entity_state(sim, &home, &r);
     fs = pb_sim_follow_step(sim, goal, NULL, &r);
     CHECK_MSG(fs == PB_SIM_FOLLOW_STOPPED && strstr(r.error_message, "teleported"), "%s", r.error_message);
     CHECK(x_of(sim, "bot") == 40);
     uint64_t second = 0;
-    CHECK(pb_sim_follow_begin(sim, &through, &goal, &r) && pb_sim_follow_begin(sim, &through, &second, &r));
+    CHECK(pb_sim_follow_begin(&goal, sim, &through, &r) && pb_sim_follow_begin(&second, sim, &through, &r));
     CHECK(second != goal && pb_sim_follow_step(sim, goal, NULL, &r) == PB_SIM_FOLLOW_STOPPED);
     CHECK(pb_sim_follow_step(sim, second, NULL, &r) == PB_SIM_FOLLOW_RUNNING);
     const double before_cancel = x_of(sim, "bot");
@@ -917,26 +917,26 @@ static void test_follow_action(void)
     CHECK(!pb_sim_is_following(sim, "bot"));
     CHECK(pb_sim_follow_step(sim, second, NULL, &r) == PB_SIM_FOLLOW_STOPPED &&
           x_of(sim, "bot") == before_cancel);
-    CHECK(pb_sim_follow_begin(sim, &through, &goal, &r));
+    CHECK(pb_sim_follow_begin(&goal, sim, &through, &r));
     pb_sim_delete_entity(sim, "bot", &r);
     CHECK(pb_sim_follow_step(sim, goal, NULL, &r) == PB_SIM_FOLLOW_STOPPED);
     /* bad goals */
     spawn(sim, "bot", "model://disc_robot", 40, 40, NULL);
     pb_sim_follow_request bad = {"nobody", line, 2, 0};
-    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_NOT_FOUND && goal == 0);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &bad, &r) && r.result == PB_SIM_RESULT_NOT_FOUND && goal == 0);
     bad.entity = "crate_1";
-    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &bad, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
     bad = (pb_sim_follow_request){"bot", line, 0, 0};
-    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &bad, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
     const pb_sim_pose into_wall[2] = {at(100, 40, 0), at(2, 2, 0)};
     bad = (pb_sim_follow_request){"bot", into_wall, 2, 0};
-    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && strstr(r.error_message, "waypoint 1"));
+    CHECK(!pb_sim_follow_begin(&goal, sim, &bad, &r) && strstr(r.error_message, "waypoint 1"));
     bad = (pb_sim_follow_request){"bot", line, 2, -1};
-    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &bad, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
     bad.speed = 1e-12; /* more steps than the action allows */
-    CHECK(!pb_sim_follow_begin(sim, &bad, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &bad, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
     CHECK(set_state(sim, PB_SIM_STATE_PLAYING) == PB_SIM_RESULT_OK);
-    CHECK(!pb_sim_follow_begin(sim, &through, &goal, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK(!pb_sim_follow_begin(&goal, sim, &through, &r) && r.result == PB_SIM_RESULT_OPERATION_FAILED);
     CHECK(!pb_sim_is_following(sim, "bot"));
     pb_sim_destroy(sim);
 }

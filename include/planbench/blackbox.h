@@ -2,7 +2,7 @@
  *
  * Embedding: link libplanbench, hand over bounds and a `feasible` callback, and plan:
  *
- *     static bool free_space(const double *q, void *ctx) { return q[0] * q[0] + q[1] * q[1] > 1; }
+ *     static bool free_space(const double *q, void *payload) { return q[0] * q[0] + q[1] * q[1] > 1; }
  *     ...
  *     pb_blackbox_params params = pb_blackbox_params_default(2);
  *     params.lower[0] = params.lower[1] = -5;
@@ -28,14 +28,14 @@
 extern "C" {
 #endif
 
-/** Is configuration `q` (dim values, inside the bounds) free? `ctx` is the pointer given in
+/** Is configuration `q` (dim values, inside the bounds) free? `payload` is the pointer given in
  * the parameters. Called from every thread that queries the engine (engines may be shared
  * between threads with pb_engine_share), so it must not modify shared state unguarded. */
-typedef bool (*pb_blackbox_feasible_fn)(const double *q, void *ctx);
+typedef bool (*pb_blackbox_feasible_fn)(const double *q, void *payload);
 
 /** The distance between `a` and `b` (dim values each): non-negative, symmetric, zero from a
  * configuration to itself. */
-typedef double (*pb_blackbox_distance_fn)(const double *a, const double *b, void *ctx);
+typedef double (*pb_blackbox_distance_fn)(const double *a, const double *b, void *payload);
 
 /** A lower bound on the distance from `q` (dim values, inside the bounds) to the nearest
  * infeasible configuration, in the engine's Euclidean metric (with `periods`; a custom
@@ -43,7 +43,7 @@ typedef double (*pb_blackbox_distance_fn)(const double *a, const double *b, void
  * infeasible or too close to tell. A negative, NaN or infinite answer is an error: the
  * edge being checked counts as blocked and the solve fails, naming the value and the
  * configuration (pb_engine_fault()). Called from every thread that queries the engine. */
-typedef double (*pb_blackbox_clearance_fn)(const double *q, void *ctx);
+typedef double (*pb_blackbox_clearance_fn)(const double *q, void *payload);
 
 /** What a black-box engine is made from. Start from pb_blackbox_params_default(). */
 typedef struct pb_blackbox_params {
@@ -58,7 +58,7 @@ typedef struct pb_blackbox_params {
     /** Optional. When set, edges are certified by clearance steps (see above). */
     pb_blackbox_clearance_fn clearance;
     /** Borrowed by the engine, passed to the callbacks; must outlive the engine. */
-    void *ctx;
+    void *payload;
     /** Spacing of the configurations checked along a sampled edge, in the metric's units. 0
      * (the default): 1/1000 of the bounds' diagonal sqrt(sum_i (upper_i - lower_i)^2). With a
      * custom `distance`, set it explicitly in that metric's units. Certified edges refuse a
@@ -84,7 +84,7 @@ pb_blackbox_params pb_blackbox_params_default(int dim);
 /** Make a black-box engine. Checks the parameters (dim in range, lower < upper and finite,
  * a feasible callback, a non-negative resolution, non-negative periods, defaults inside the
  * bounds) and fails with PB_ERR_INVALID and a `diag` naming the field otherwise. On success
- * `*out` is a new engine owned by the caller (pb_engine_destroy); the callbacks and `ctx`
+ * `*out` is a new engine owned by the caller (pb_engine_destroy); the callbacks and `payload`
  * are borrowed. The engine's registered name is "blackbox". */
 pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, pb_diag *diag);
 
@@ -93,18 +93,18 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
  * `planbench ... --engine blackbox --plugin ./libmyworld.so` loads a shared object with
  * dlopen and looks up these symbols (declare them with C linkage, `extern "C"` in C++):
  *
- *   bool planbench_feasible(const double *q, void *ctx);                       required
+ *   bool planbench_feasible(const double *q, void *payload);                       required
  *   int planbench_bounds(double *lower, double *upper, int max_dim);           optional
  *       Fill at most max_dim bounds and return the dimension (<= 0: none). Used when no
  *       --bounds is given; --bounds overrides it.
  *   int planbench_defaults(double *start, double *goal, int max_dim);          optional
  *       Fill a default start and goal and return their dimension (<= 0: none).
  *   void *planbench_init(void);                                                optional
- *       Called once after loading; its result is the `ctx` of every feasible call
+ *       Called once after loading; its result is the `payload` of every feasible call
  *       (NULL when absent).
- *   void planbench_fini(void *ctx);                                            optional
+ *   void planbench_fini(void *payload);                                            optional
  *       Called with that context before the object is unloaded, when the engine is destroyed.
- *   double planbench_clearance(const double *q, void *ctx);                    optional
+ *   double planbench_clearance(const double *q, void *payload);                    optional
  *       A lower bound on the distance from q to the obstacles (pb_blackbox_clearance_fn);
  *       with it the plugin's edges are certified.
  *
@@ -123,7 +123,7 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
 typedef int (*pb_plugin_bounds_fn)(double *lower, double *upper, int max_dim);
 typedef int (*pb_plugin_defaults_fn)(double *start, double *goal, int max_dim);
 typedef void *(*pb_plugin_init_fn)(void);
-typedef void (*pb_plugin_fini_fn)(void *ctx);
+typedef void (*pb_plugin_fini_fn)(void *payload);
 
 #ifdef __cplusplus
 }

@@ -179,8 +179,8 @@ typedef struct pb_hit {
 /** Add `footprint` at `pose` (3 values) as an obstacle; `*id` gets a stable id (never
  * PB_OBSTACLE_NONE). PB_ERR_UNSUPPORTED when the engine has no dynamic obstacles,
  * PB_ERR_INVALID for a malformed footprint, PB_ERR_NOMEM. */
-pb_status pb_engine_obstacle_add(pb_engine *engine, const pb_footprint *footprint, const double *pose,
-                                 uint32_t *id);
+pb_status pb_engine_obstacle_add(uint32_t *id, pb_engine *engine, const pb_footprint *footprint,
+                                 const double *pose);
 /** Move obstacle `id` to `pose`. PB_ERR_NOT_FOUND for an unknown id. */
 pb_status pb_engine_obstacle_move(pb_engine *engine, uint32_t id, const double *pose);
 /** Remove obstacle `id`. PB_ERR_NOT_FOUND for an unknown id. */

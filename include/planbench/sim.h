@@ -400,7 +400,7 @@ typedef struct pb_sim_plan_job pb_sim_plan_job;
 /** Check a PlanPath request and take its snapshot (on the sim's thread). True: `*job` is a
  * new job owned by the caller (pb_sim_plan_job_destroy) and `response` is untouched. False:
  * the request is refused, `*job` is NULL and `response` says why. */
-bool pb_sim_plan_begin(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_job **job,
+bool pb_sim_plan_begin(pb_sim_plan_job **job, pb_sim *sim, const pb_sim_plan_request *request,
                        pb_sim_plan_response *response);
 /** Run the planner on the snapshot. Any thread; touches nothing but the job. */
 void pb_sim_plan_run(pb_sim_plan_job *job);
@@ -460,14 +460,14 @@ typedef struct pb_sim_follow_feedback {
  * OPERATION_FAILED naming the waypoint or segment and what it hits). On success `*goal` gets
  * a handle for pb_sim_follow_step() and pb_sim_follow_cancel(); the path replaces any path the
  * entity was following (that goal then ends STOPPED). */
-bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *request, uint64_t *goal,
+bool pb_sim_follow_begin(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *request,
                          pb_sim_result *result);
 /** pb_sim_follow_begin() with the joint values of an entity that has joints (the stick arm):
  * `joints` (borrowed for the call) holds `n_joints` values per waypoint, row-major (a
  * PlanPath response's `joints` as they are). `n_joints` 0: the joints keep their values.
  * OPERATION_FAILED when `n_joints` is not the entity's number of joints. */
-bool pb_sim_follow_begin_joints(pb_sim *sim, const pb_sim_follow_request *request, const double *joints,
-                                size_t n_joints, uint64_t *goal, pb_sim_result *result);
+bool pb_sim_follow_begin_joints(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *request,
+                                const double *joints, size_t n_joints, pb_sim_result *result);
 /** One simulation step (pb_sim_step_once(): every entity moves), then where goal `goal` stands.
  * `feedback` (may be NULL) is filled while the entity exists; `result` is OK when REACHED and
  * says why when STOPPED. Call pb_sim_steps_end() when done. */

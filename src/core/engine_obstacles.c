@@ -9,8 +9,8 @@ static bool has_obstacles(const pb_engine_impl *impl)
     return impl->obstacle_add && impl->obstacle_move && impl->obstacle_remove && impl->footprint_check;
 }
 
-pb_status pb_engine_obstacle_add(pb_engine *engine, const pb_footprint *footprint, const double *pose,
-                                 uint32_t *id)
+pb_status pb_engine_obstacle_add(uint32_t *id, pb_engine *engine, const pb_footprint *footprint,
+                                 const double *pose)
 {
     const pb_engine_impl *impl = pb_engine_get_impl(engine);
     *id = PB_OBSTACLE_NONE;

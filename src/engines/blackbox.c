@@ -44,14 +44,14 @@ typedef struct blackbox {
     pb_blackbox_feasible_fn feasible;
     pb_blackbox_distance_fn distance;
     pb_blackbox_clearance_fn clearance;
-    void *ctx;
+    void *payload;
     pb_edge_check edge_check; /* certified (expression or clearance) or sampled */
     pb_engine_setup setup;    /* a copy of the engine's, for the edge checks */
     /* the first bad clearance: 0 none, 1 being written, 2 written */
     atomic_int fault;
     double fault_value;
     double fault_q[PB_MAX_DIM];
-    pb_expr *expr; /* owned, when made from an expression (then ctx == expr) */
+    pb_expr *expr; /* owned, when made from an expression (then payload == expr) */
     void *plugin;  /* owned dlopen handle, when made from a plugin */
     pb_plugin_fini_fn fini;
 } blackbox;
@@ -62,7 +62,7 @@ static void destroy(void *self)
     if (!bb)
         return;
     if (bb->fini)
-        bb->fini(bb->ctx);
+        bb->fini(bb->payload);
     if (bb->plugin)
         dlclose(bb->plugin);
     pb_expr_destroy(bb->expr);
@@ -77,7 +77,7 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
         for (int i = 0; i < bb->dim; i++)
             if (!(q[i] >= bb->lower[i] && q[i] <= bb->upper[i])) /* NaN is outside */
                 return false;
-        return bb->feasible(q, bb->ctx);
+        return bb->feasible(q, bb->payload);
     }
     /* A wrapping coordinate is taken back into [lower, lower + period) first, so the
      * callback always sees values inside its bounds. */
@@ -94,7 +94,7 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
             return false;
         wrapped[i] = v;
     }
-    return bb->feasible(wrapped, bb->ctx);
+    return bb->feasible(wrapped, bb->payload);
 }
 
 /* q with its wrapping coordinates taken into [lower, lower + period); false when q is
@@ -125,7 +125,7 @@ static double checked_clearance(const void *self, const double *q, pb_engine_cou
     double w[PB_MAX_DIM];
     if (!wrap_into_bounds(bb, q, w))
         return 0.0;
-    const double c = bb->clearance(w, bb->ctx);
+    const double c = bb->clearance(w, bb->payload);
     if (c >= 0.0 && isfinite(c))
         return c;
     int expected = 0;
@@ -263,19 +263,19 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
             return false;
         return pb_edge_certified(&bb->setup, bb, checked_clearance, a, b, counters);
     }
-    const double length = bb->distance ? bb->distance(a, b, bb->ctx) : pb_setup_distance(&bb->setup, a, b);
+    const double length = bb->distance ? bb->distance(a, b, bb->payload) : pb_setup_distance(&bb->setup, a, b);
     return pb_edge_interpolated(&bb->setup, bb, feasible, NULL, length, a, b, counters);
 }
 
 static double custom_distance(const void *self, const double *a, const double *b)
 {
     const blackbox *bb = self;
-    return bb->distance(a, b, bb->ctx);
+    return bb->distance(a, b, bb->payload);
 }
 
-static bool expr_feasible(const double *q, void *ctx)
+static bool expr_feasible(const double *q, void *payload)
 {
-    return pb_expr_eval(ctx, q) != 0.0;
+    return pb_expr_eval(payload, q) != 0.0;
 }
 
 /* The picture of a 2D black box: its feasible region sampled at pixel centres, free white,
@@ -313,7 +313,7 @@ static const char *const known_options[] = {"bounds",     "expr",   "plugin",   
 static const char *const options_help[] = {
     "bounds=L:U,L:U,...  the box of the C-space, one LOWER:UPPER per coordinate (--bounds)",
     "expr=EXPR           free where EXPR over x0, x1, ... is true, e.g. 'cos(x0)*sin(x1) > -0.22' (--expr)",
-    "plugin=FILE         free where FILE's planbench_feasible(q, ctx) says so (--plugin; see blackbox.h)",
+    "plugin=FILE         free where FILE's planbench_feasible(q, payload) says so (--plugin; see blackbox.h)",
     "resolution=R        spacing of sampled edge checks (--resolution; default 1/1000 of the bounds' "
     "diagonal); certified checks refuse stretches tighter than a quarter of it",
     "edge_check=CHECK    certified (the default with --expr or a plugin's planbench_clearance) or sampled",
@@ -432,7 +432,7 @@ static pb_status load_plugin(blackbox *bb, const char *file, bool have_bounds, p
     if (!find_symbol(bb->plugin, PB_PLUGIN_FEASIBLE, &bb->feasible, sizeof bb->feasible)) {
         pb_diag_set(diag, NULL, 0, 0,
                     "plugin '%s' does not export '" PB_PLUGIN_FEASIBLE
-                    "' (bool planbench_feasible(const double *q, void *ctx))",
+                    "' (bool planbench_feasible(const double *q, void *payload))",
                     file);
         return PB_ERR_INVALID;
     }
@@ -475,7 +475,7 @@ static pb_status load_plugin(blackbox *bb, const char *file, bool have_bounds, p
     find_symbol(bb->plugin, PB_PLUGIN_CLEARANCE, &bb->clearance, sizeof bb->clearance);
     pb_plugin_init_fn init_fn = NULL;
     if (find_symbol(bb->plugin, PB_PLUGIN_INIT, &init_fn, sizeof init_fn))
-        bb->ctx = init_fn();
+        bb->payload = init_fn();
     /* looked up last: a plugin that failed to load above is never finalised */
     find_symbol(bb->plugin, PB_PLUGIN_FINI, &bb->fini, sizeof bb->fini);
     return PB_OK;
@@ -499,7 +499,7 @@ static pb_status load_expression(blackbox *bb, const char *text, pb_diag *diag)
         return PB_ERR_INVALID;
     }
     bb->feasible = expr_feasible;
-    bb->ctx = bb->expr;
+    bb->payload = bb->expr;
     return PB_OK;
 }
 
@@ -691,7 +691,7 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
     bb->feasible = params->feasible;
     bb->distance = params->distance;
     bb->clearance = params->clearance;
-    bb->ctx = params->ctx;
+    bb->payload = params->payload;
     for (int i = 0; i < params->dim; i++) {
         bb->lower[i] = setup.lower[i] = params->lower[i];
         bb->upper[i] = setup.upper[i] = params->upper[i];

@@ -813,7 +813,7 @@ static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *sessio
     if (session && session->start_plan) {
         /* with a connection the planner runs off the server thread; the reply comes later */
         pb_sim_plan_job *job;
-        if (!pb_sim_plan_begin(sim, &rq, &job, &rs))
+        if (!pb_sim_plan_begin(&job, sim, &rq, &rs))
             return plan_values(&rs);
         session->start_plan(session->payload, s->id, s->service, job);
         s->deferred = true;
@@ -1170,7 +1170,7 @@ static char *handle_follow(pb_sim *sim, json_t *msg, json_t *id, json_t *action,
         pb_sim_result r;
         uint64_t goal, done = 0;
         int status = 6;
-        if (pb_sim_follow_begin_joints(sim, &rq, joints, n_joints, &goal, &r)) {
+        if (pb_sim_follow_begin_joints(&goal, sim, &rq, joints, n_joints, &r)) {
             pb_sim_follow_feedback fb = {0};
             pb_sim_follow_status fs = PB_SIM_FOLLOW_RUNNING;
             while (fs == PB_SIM_FOLLOW_RUNNING && done < HEADLESS_FOLLOW_STEPS) {

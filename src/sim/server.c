@@ -625,8 +625,8 @@ static bool run_follow(server *s, goal *g, double t_end)
         return true;
     }
     if (!g->started) {
-        if (!pb_sim_follow_begin_joints(s->sim, g->follow, g->follow_joints, g->follow_n_joints,
-                                        &g->follow_goal, &r)) {
+        if (!pb_sim_follow_begin_joints(&g->follow_goal, s->sim, g->follow, g->follow_joints,
+                                        g->follow_n_joints, &r)) {
             if (g->owner)
                 enqueue(g->owner, rb_follow_result(g->id, g->action, 6, &r, 0, NULL));
             return true;

@@ -446,7 +446,7 @@ static void place_entity(pb_sim *sim, sim_entity *e, const double *q)
         e->footprint.joint2 = q[3];
         uint32_t id;
         pb_engine_obstacle_remove(sim->engine, e->obstacle);
-        if (pb_engine_obstacle_add(sim->engine, &e->footprint, e->pose, &id) == PB_OK)
+        if (pb_engine_obstacle_add(&id, sim->engine, &e->footprint, e->pose) == PB_OK)
             e->obstacle = id;
         return;
     }
@@ -498,7 +498,7 @@ static sim_entity *add_entity(pb_sim *sim, const char *name, const sim_robot *ro
         const pb_pose placed = scene_pose_of(pose);
         st = pb_manipulator_object_add(sim->engine, &robot->shape, &placed, e->name, &e->obstacle);
     } else if (!sim->scene) {
-        st = pb_engine_obstacle_add(sim->engine, &robot->footprint, pose, &e->obstacle);
+        st = pb_engine_obstacle_add(&e->obstacle, sim->engine, &robot->footprint, pose);
     }
     if (!e->name || !e->description ||
         !copy_tags(&e->tags, (const char *const *)robot->tags.items, robot->tags.n) || st != PB_OK) {
@@ -2047,8 +2047,8 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
         set_result(r, PB_SIM_WORLD_RESOURCE_PARSE_ERROR, "%s", msg);
         return;
     }
-    if (sim->confine_worlds &&
-        ((w.map_path && !confined_ok(sim, w.map_path)) || (w.scene_path && !confined_ok(sim, w.scene_path)))) {
+    if (sim->confine_worlds && ((w.map_path && !confined_ok(sim, w.map_path)) ||
+                                (w.scene_path && !confined_ok(sim, w.scene_path)))) {
         const bool map = w.map_path != NULL;
         sim_world_finish(&w);
         set_result(r, PB_SIM_RESULT_NOT_FOUND, "the world's %s is not in the worlds folder",
@@ -2389,7 +2389,7 @@ void pb_sim_plan_job_destroy(pb_sim_plan_job *job)
     free(job);
 }
 
-bool pb_sim_plan_begin(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_job **out,
+bool pb_sim_plan_begin(pb_sim_plan_job **out, pb_sim *sim, const pb_sim_plan_request *rq,
                        pb_sim_plan_response *rs)
 {
     *out = NULL;
@@ -2623,7 +2623,7 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
 void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *rq, pb_sim_plan_response *rs)
 {
     pb_sim_plan_job *job;
-    if (!pb_sim_plan_begin(sim, rq, &job, rs))
+    if (!pb_sim_plan_begin(&job, sim, rq, rs))
         return;
     pb_sim_plan_run(job);
     pb_sim_plan_finish(sim, job, rs);
@@ -2746,13 +2746,13 @@ static bool arm_follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_req
     return true;
 }
 
-bool pb_sim_follow_begin(pb_sim *sim, const pb_sim_follow_request *rq, uint64_t *goal, pb_sim_result *r)
+bool pb_sim_follow_begin(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *rq, pb_sim_result *r)
 {
-    return pb_sim_follow_begin_joints(sim, rq, NULL, 0, goal, r);
+    return pb_sim_follow_begin_joints(goal, sim, rq, NULL, 0, r);
 }
 
-bool pb_sim_follow_begin_joints(pb_sim *sim, const pb_sim_follow_request *rq, const double *joints,
-                                size_t n_given, uint64_t *goal, pb_sim_result *r)
+bool pb_sim_follow_begin_joints(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *rq,
+                                const double *joints, size_t n_given, pb_sim_result *r)
 {
     *goal = 0;
     sim_entity *e = find_entity(sim, rq->entity);
