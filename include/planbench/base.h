@@ -10,6 +10,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* A flag one thread sets and another reads (a solve's cancel flag): an atomic int, the same
+ * object in C (atomic_int) and C++ (std::atomic<int>). */
+#ifdef __cplusplus
+#include <atomic>
+typedef std::atomic<int> pb_atomic_flag;
+#else
+#include <stdatomic.h>
+typedef atomic_int pb_atomic_flag;
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

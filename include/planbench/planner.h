@@ -41,7 +41,9 @@ typedef struct pb_stop {
     uint64_t max_nodes;         /**< nodes in the tree(s) or roadmap */
     bool first_solution;        /**< stop as soon as any path is found */
     bool approximate;           /**< on running out, return the path to the node nearest the goal */
-    const volatile int *cancel; /**< when not NULL, stop as soon as *cancel != 0 */
+    /** When not NULL, stop as soon as *cancel != 0: another thread (or a signal handler of
+     * this one) sets it with atomic_store. */
+    const pb_atomic_flag *cancel;
 } pb_stop;
 
 /** Defaults: 10 s, no iteration or node limit, stop at the first solution. */

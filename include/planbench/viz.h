@@ -89,7 +89,7 @@ void pb_viz_observer(const pb_event *event, void *payload);
 
 /** A flag that becomes non-zero when the user quits or restarts (or a scripted screenshot is
  * taken): put it in pb_stop.cancel. Valid for the visualiser's lifetime. */
-const volatile int *pb_viz_cancel_flag(pb_viz *viz);
+const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz);
 
 /** Show the solve's final result (its path replaces the best path seen, its counters feed the
  * status line) and, for engines drawn with more than two coordinates, start animating the

@@ -289,7 +289,7 @@ bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes
         ctx->stop_reason = PB_OUTCOME_EXACT;
         return true;
     }
-    if (stop->cancel && *stop->cancel) {
+    if (stop->cancel && atomic_load_explicit(stop->cancel, memory_order_relaxed)) {
         ctx->stop_reason = PB_OUTCOME_TIMEOUT;
         return true;
     }

@@ -247,7 +247,7 @@ static pb_status lazyprm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_res
             break;
     }
     if (st == PB_OK && s.best < INFINITY && s.rm.n > sc.last_searched &&
-        !(ctx->stop->cancel && *ctx->stop->cancel))
+        !(ctx->stop->cancel && atomic_load_explicit(ctx->stop->cancel, memory_order_relaxed)))
         st = search(&s, result, iterations);
 
 done:

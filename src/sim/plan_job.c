@@ -233,7 +233,7 @@ static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, c
                                 goal_radius > 0.0 ? goal_radius : pb_planner_default_goal_radius(planner)};
     job->status = pb_planner_solve(planner, &problem, &stop, result);
     job->outcome =
-        job->cancel && result->outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result->outcome);
+        atomic_load(&job->cancel) && result->outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result->outcome);
     pb_planner_destroy(planner);
     if (job->status != PB_OK || result->outcome != PB_OUTCOME_EXACT)
         return false;

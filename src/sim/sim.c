@@ -2494,7 +2494,7 @@ void pb_sim_plan_run(pb_sim_plan_job *job)
 
 void pb_sim_plan_cancel(pb_sim_plan_job *job)
 {
-    job->cancel = 1;
+    atomic_store(&job->cancel, 1);
 }
 
 bool pb_sim_plan_is_done(const pb_sim_plan_job *job)

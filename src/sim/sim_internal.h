@@ -170,7 +170,7 @@ struct pb_sim_plan_job {
     double speed;
     char *entity;
     uint64_t entity_serial, world_serial;
-    volatile int cancel; /* set by pb_sim_plan_cancel(), read by the planner */
+    pb_atomic_flag cancel; /* set by pb_sim_plan_cancel(), read by the planner */
     /* manipulator scenes: the robot plans in the joint space of its own engine, loaded from
      * the scene's world, into which the scene's objects were copied when the job began */
     pb_engine *arm_engine;

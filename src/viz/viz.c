@@ -194,7 +194,7 @@ struct pb_viz {
     uint64_t steps;
     double speed; /* iterations per second; INFINITY: no limit */
     double next_iteration_time;
-    volatile int cancel;
+    pb_atomic_flag cancel;
     int pending; /* a pb_viz_action, or NO_ACTION */
     bool show_help;
 
@@ -692,7 +692,7 @@ static void clear_drawing(pb_viz *v)
 static void request(pb_viz *v, int action)
 {
     v->pending = action;
-    v->cancel = 1;
+    atomic_store(&v->cancel, 1);
     v->paused = false;
 }
 
@@ -1082,13 +1082,13 @@ void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_na
     v->t_begin = pb_clock_seconds();
     v->steps = 0;
     v->next_iteration_time = 0.0;
-    v->cancel = 0;
+    atomic_store(&v->cancel, 0);
     v->pending = NO_ACTION;
     v->screenshot_done = false;
     publish(v);
 }
 
-const volatile int *pb_viz_cancel_flag(pb_viz *viz)
+const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz)
 {
     return &viz->cancel;
 }
@@ -1209,7 +1209,7 @@ static void take_scripted_screenshot(pb_viz *v)
         fprintf(stderr, "planbench: %s\n", buf);
     }
     v->screenshot_done = true;
-    v->cancel = 1;
+    atomic_store(&v->cancel, 1);
 }
 
 /* An iteration boundary: the place where pause, single steps and the speed limit hold the
@@ -1224,7 +1224,7 @@ static void gate(pb_viz *v, double now)
     }
     bool holding = false;
     for (;;) {
-        if (v->cancel)
+        if (atomic_load(&v->cancel))
             break;
         if (v->paused) {
             if (v->steps > 0) {
@@ -1364,7 +1364,7 @@ pb_viz_action pb_viz_wait(pb_viz *viz)
     const pb_viz_action action = (pb_viz_action)v->pending;
     v->pending = NO_ACTION;
     if (action == PB_VIZ_RUN)
-        v->cancel = 0;
+        atomic_store(&v->cancel, 0);
     return action;
 }
 
