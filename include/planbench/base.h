@@ -37,11 +37,21 @@ typedef enum pb_status {
 /** What went wrong and where, for a person to read. Caller-owned; every fallible call takes an
  * optional pointer to one (NULL: no details wanted). */
 typedef struct pb_diag {
-    char file[256];    /**< the file (or option) at fault, "" when none */
+    char file[256];    /**< the file at fault, "" when none */
     int line;          /**< 1-based line in `file`, 0 when unknown */
     int column;        /**< 1-based column, 0 when unknown */
     char message[512]; /**< one sentence, no trailing newline */
+    char option[64];   /**< the option at fault (an engine option's name), "" when none */
 } pb_diag;
+
+/** Fill `diag` (when not NULL) for a bad option: `option` names it (in diag->option, as data,
+ * for a caller that must say where the option came from) and the message is "OPTION: "
+ * followed by the printf-style rest. */
+void pb_diag_set_option(pb_diag *diag, const char *option, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 /** Fill `diag` (when not NULL) with a printf-style message. `file` may be NULL. */
 void pb_diag_set(pb_diag *diag, const char *file, int line, int column, const char *fmt, ...)

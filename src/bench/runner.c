@@ -100,11 +100,12 @@ pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index,
     if (st != PB_OK) {
         const char *key = pr->map ? "map" : "engine";
         int line = pr->map ? pr->map_line : pr->engine_line;
-        if (strstr(inner.message, "option") && pr->n_options > 0) {
+        if (inner.option[0]) {
+            /* the engine names the faulty option: point at its line in the script */
             key = "option";
-            line = pr->options[0].line;
+            line = pr->n_options > 0 ? pr->options[0].line : line;
             for (size_t i = 0; i < pr->n_options; i++)
-                if (strstr(inner.message, pr->options[i].name)) {
+                if (strcmp(inner.option, pr->options[i].name) == 0) {
                     line = pr->options[i].line;
                     break;
                 }
@@ -414,8 +415,8 @@ static pb_status setup_problem_limited(const pb_bench_script *s, size_t i, loade
     if (st == PB_ERR_NOMEM || (st != PB_OK && diag && strstr(diag->message, "out of memory"))) {
         st = PB_ERR_INVALID; /* the script asks for more than its own limit: bad input */
         pb_diag_set(diag, s->path, s->problems[i].line, 0,
-                    "problem '%s': loading it needs more than the memory limit of %g MiB", s->problems[i].name,
-                    s->memory_limit_mb);
+                    "problem '%s': loading it needs more than the memory limit of %g MiB",
+                    s->problems[i].name, s->memory_limit_mb);
     }
     return st;
 }

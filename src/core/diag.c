@@ -11,11 +11,27 @@ void pb_diag_set(pb_diag *diag, const char *file, int line, int column, const ch
     if (!diag)
         return;
     snprintf(diag->file, sizeof diag->file, "%s", file ? file : "");
+    diag->option[0] = '\0';
     diag->line = line;
     diag->column = column;
     va_list args;
     va_start(args, fmt);
     vsnprintf(diag->message, sizeof diag->message, fmt, args);
+    va_end(args);
+}
+
+void pb_diag_set_option(pb_diag *diag, const char *option, const char *fmt, ...)
+{
+    if (!diag)
+        return;
+    diag->file[0] = '\0';
+    diag->line = diag->column = 0;
+    snprintf(diag->option, sizeof diag->option, "%s", option);
+    const int n = snprintf(diag->message, sizeof diag->message, "%s: ", option);
+    va_list args;
+    va_start(args, fmt);
+    if (n >= 0 && (size_t)n < sizeof diag->message)
+        vsnprintf(diag->message + n, sizeof diag->message - (size_t)n, fmt, args);
     va_end(args);
 }
 

@@ -317,6 +317,8 @@ pb_status pb_option_check_known(const pb_option *options, size_t n_options, cons
             found = strcmp(*k, options[i].name) == 0;
         if (!found) {
             pb_diag_set(diag, NULL, 0, 0, "engine '%s' has no option '%s'", engine_name, options[i].name);
+            if (diag)
+                snprintf(diag->option, sizeof diag->option, "%s", options[i].name);
             return PB_ERR_INVALID;
         }
     }

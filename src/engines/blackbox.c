@@ -263,7 +263,8 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
             return false;
         return pb_edge_certified(&bb->setup, bb, checked_clearance, a, b, counters);
     }
-    const double length = bb->distance ? bb->distance(a, b, bb->payload) : pb_setup_distance(&bb->setup, a, b);
+    const double length =
+        bb->distance ? bb->distance(a, b, bb->payload) : pb_setup_distance(&bb->setup, a, b);
     return pb_edge_interpolated(&bb->setup, bb, feasible, NULL, length, a, b, counters);
 }
 
@@ -357,7 +358,7 @@ static int parse_bounds(const char *text, double *lower, double *upper, pb_diag 
     const char *p = text;
     for (;;) {
         if (dim == PB_MAX_DIM) {
-            pb_diag_set(diag, NULL, 0, 0, "bounds: more than %d coordinates in '%s'", PB_MAX_DIM, text);
+            pb_diag_set_option(diag, "bounds", "more than %d coordinates in '%s'", PB_MAX_DIM, text);
             return 0;
         }
         char *end;
@@ -369,9 +370,9 @@ static int parse_bounds(const char *text, double *lower, double *upper, pb_diag 
         if (end == p || !isfinite(hi) || (*end != ',' && *end != '\0'))
             goto malformed;
         if (!(lo < hi)) {
-            pb_diag_set(diag, NULL, 0, 0,
-                        "bounds: coordinate %d: the lower bound %g must be below the upper bound %g", dim, lo,
-                        hi);
+            pb_diag_set_option(diag, "bounds",
+                               "coordinate %d: the lower bound %g must be below the upper bound %g", dim, lo,
+                               hi);
             return 0;
         }
         /* widths a planner can work with: distances, steps and their squares stay finite and
@@ -524,7 +525,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     const char *angles = pb_option_find(options, n_options, "angles");
     const char *edge_check = pb_option_find(options, n_options, "edge_check");
     if (edge_check && strcmp(edge_check, "certified") != 0 && strcmp(edge_check, "sampled") != 0) {
-        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'certified' or 'sampled', got '%s'", edge_check);
+        pb_diag_set_option(diag, "edge_check", "expected 'certified' or 'sampled', got '%s'", edge_check);
         return PB_ERR_INVALID;
     }
     if (expr && plugin) {
@@ -571,7 +572,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         char *end;
         const double r = strtod(resolution, &end);
         if (end == resolution || *end != '\0' || !(r > 0.0) || !isfinite(r)) {
-            pb_diag_set(diag, NULL, 0, 0, "resolution: expected a positive number, got '%s'", resolution);
+            pb_diag_set_option(diag, "resolution", "expected a positive number, got '%s'", resolution);
             destroy(bb);
             return PB_ERR_INVALID;
         }
@@ -579,8 +580,8 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     }
     if (edge_order) {
         if (strcmp(edge_order, "bisection") != 0 && strcmp(edge_order, "sequential") != 0) {
-            pb_diag_set(diag, NULL, 0, 0, "edge_order: expected 'bisection' or 'sequential', got '%s'",
-                        edge_order);
+            pb_diag_set_option(diag, "edge_order", "expected 'bisection' or 'sequential', got '%s'",
+                               edge_order);
             destroy(bb);
             return PB_ERR_INVALID;
         }
@@ -590,16 +591,15 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         double indices[PB_MAX_DIM];
         const int n = pb_parse_doubles(angles, indices, PB_MAX_DIM);
         if (n < 0) {
-            pb_diag_set(diag, NULL, 0, 0, "angles: expected comma-separated coordinate indices, got '%s'",
-                        angles);
+            pb_diag_set_option(diag, "angles", "expected comma-separated coordinate indices, got '%s'",
+                               angles);
             destroy(bb);
             return PB_ERR_INVALID;
         }
         for (int k = 0; k < n; k++) {
             const double i = indices[k];
             if (!(i >= 0 && i < bb->dim && i == floor(i))) {
-                pb_diag_set(diag, NULL, 0, 0, "angles: '%g' is not a coordinate index (0..%d)", i,
-                            bb->dim - 1);
+                pb_diag_set_option(diag, "angles", "'%g' is not a coordinate index (0..%d)", i, bb->dim - 1);
                 destroy(bb);
                 return PB_ERR_INVALID;
             }

@@ -244,7 +244,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         return st;
     const char *check = pb_option_find(options, n_options, "edge_check");
     if (check && strcmp(check, "pixel_line") != 0 && strcmp(check, "certified") != 0) {
-        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'pixel_line' or 'certified', got '%s'", check);
+        pb_diag_set_option(diag, "edge_check", "expected 'pixel_line' or 'certified', got '%s'", check);
         return PB_ERR_INVALID;
     }
     if (!path) {

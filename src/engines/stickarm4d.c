@@ -414,24 +414,22 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     const char *lengths_text = pb_option_find(options, n_options, "arm_lengths");
     if (lengths_text && (pb_parse_doubles(lengths_text, lengths, 2) != 2 || !(lengths[0] > 0.0) ||
                          !(lengths[1] > 0.0) || lengths[0] > 1e6 || lengths[1] > 1e6)) {
-        pb_diag_set(diag, NULL, 0, 0,
-                    "arm_lengths: expected two positive lengths in pixels (like 30,30), got '%s'",
-                    lengths_text);
+        pb_diag_set_option(diag, "arm_lengths",
+                           "expected two positive lengths in pixels (like 30,30), got '%s'", lengths_text);
         return PB_ERR_INVALID;
     }
     bool bisection = true;
     const char *order = pb_option_find(options, n_options, "edge_order");
     if (order) {
         if (strcmp(order, "bisection") != 0 && strcmp(order, "sequential") != 0) {
-            pb_diag_set(diag, NULL, 0, 0, "edge_order: expected 'bisection' or 'sequential', got '%s'",
-                        order);
+            pb_diag_set_option(diag, "edge_order", "expected 'bisection' or 'sequential', got '%s'", order);
             return PB_ERR_INVALID;
         }
         bisection = strcmp(order, "bisection") == 0;
     }
     const char *check = pb_option_find(options, n_options, "edge_check");
     if (check && strcmp(check, "certified") != 0 && strcmp(check, "sampled") != 0) {
-        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'certified' or 'sampled', got '%s'", check);
+        pb_diag_set_option(diag, "edge_check", "expected 'certified' or 'sampled', got '%s'", check);
         return PB_ERR_INVALID;
     }
     stickarm *arm = calloc(1, sizeof *arm);

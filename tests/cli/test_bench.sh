@@ -216,6 +216,8 @@ bad '[benchmark]\nruns = three\n[problem.a]\nmap = x.png\n[planner.rrt]\n' 2 run
 bad "[problem.a]\nmap = $ROOT/maps/nothere.png\n[planner.rrt]\n" 2 map
 bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nplanner = rtt\n" 4 planner
 bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nstep_sise = 3\n" 4 step_sise
+# the engine names the faulty option as data: the line of that option, not of the first one
+bad "[problem.a]\nengine = blackbox\noption.bounds = -1:1,-1:1\noption.expr = x0 > 0\noption.resolution = fast\nstart = 0.5,0\ngoal = 0.5,0.5\n[planner.rrt]\n" 5 "resolution: expected a positive number"
 "$PB" bench "$T/small.ini" --plot 2>/dev/null && fail "--plot without a value accepted"
 
 # ---- problems load within the memory limit (issue 15) ----

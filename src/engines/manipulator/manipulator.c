@@ -2290,38 +2290,38 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
     int n_weights = 0;
     const char *text = pb_option_find(options, n_options, "resolution");
     if (text && (pb_parse_doubles(text, &resolution, 1) != 1 || !(resolution > 0.0) || resolution > 10.0)) {
-        pb_diag_set(diag, NULL, 0, 0, "resolution: expected radians in (0, 10], got '%s'", text);
+        pb_diag_set_option(diag, "resolution", "expected radians in (0, 10], got '%s'", text);
         return PB_ERR_INVALID;
     }
     const char *check_text = pb_option_find(options, n_options, "edge_check");
     if (check_text && strcmp(check_text, "certified") != 0 && strcmp(check_text, "interpolated") != 0) {
-        pb_diag_set(diag, NULL, 0, 0, "edge_check: expected 'certified' or 'interpolated', got '%s'",
-                    check_text);
+        pb_diag_set_option(diag, "edge_check", "expected 'certified' or 'interpolated', got '%s'",
+                           check_text);
         return PB_ERR_INVALID;
     }
     double edge_tolerance = PB_MANIPULATOR_EDGE_TOLERANCE;
     text = pb_option_find(options, n_options, "edge_tolerance");
     if (text && (pb_parse_doubles(text, &edge_tolerance, 1) != 1 || !(edge_tolerance >= 1e-7) ||
                  edge_tolerance > 1.0)) {
-        pb_diag_set(diag, NULL, 0, 0, "edge_tolerance: expected metres in [1e-7, 1], got '%s'", text);
+        pb_diag_set_option(diag, "edge_tolerance", "expected metres in [1e-7, 1], got '%s'", text);
         return PB_ERR_INVALID;
     }
     double prefilter = PB_MANIPULATOR_DEFAULT_PREFILTER;
     text = pb_option_find(options, n_options, "edge_prefilter");
     if (text && (pb_parse_doubles(text, &prefilter, 1) != 1 || !(prefilter >= 0.0) || prefilter > 10.0)) {
-        pb_diag_set(diag, NULL, 0, 0, "edge_prefilter: expected radians in [0, 10], got '%s'", text);
+        pb_diag_set_option(diag, "edge_prefilter", "expected radians in [0, 10], got '%s'", text);
         return PB_ERR_INVALID;
     }
     double step_size = PB_MANIPULATOR_DEFAULT_STEP;
     text = pb_option_find(options, n_options, "step_size");
     if (text && (pb_parse_doubles(text, &step_size, 1) != 1 || !(step_size > 0.0) || step_size > 100.0)) {
-        pb_diag_set(diag, NULL, 0, 0, "step_size: expected radians in (0, 100], got '%s'", text);
+        pb_diag_set_option(diag, "step_size", "expected radians in (0, 100], got '%s'", text);
         return PB_ERR_INVALID;
     }
     const char *weights_text = pb_option_find(options, n_options, "weights");
     if (weights_text && (n_weights = pb_parse_doubles(weights_text, weights, PB_MAX_DIM)) < 1) {
-        pb_diag_set(diag, NULL, 0, 0, "weights: expected comma-separated positive numbers, got '%s'",
-                    weights_text);
+        pb_diag_set_option(diag, "weights", "expected comma-separated positive numbers, got '%s'",
+                           weights_text);
         return PB_ERR_INVALID;
     }
     pb_world world;
@@ -2363,13 +2363,13 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         goto fail;
     if (weights_text) {
         if (n_weights != m->dim) {
-            pb_diag_set(diag, NULL, 0, 0, "weights: %d values for %d joints", n_weights, m->dim);
+            pb_diag_set_option(diag, "weights", "%d values for %d joints", n_weights, m->dim);
             st = PB_ERR_INVALID;
             goto fail;
         }
         for (int i = 0; i < n_weights; i++)
             if (!(weights[i] > 0.0)) {
-                pb_diag_set(diag, NULL, 0, 0, "weights: every weight must be > 0 ('%s')", weights_text);
+                pb_diag_set_option(diag, "weights", "every weight must be > 0 ('%s')", weights_text);
                 st = PB_ERR_INVALID;
                 goto fail;
             }
