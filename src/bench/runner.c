@@ -5,6 +5,7 @@
  * JSON line per run to <out>/runs.jsonl as it finishes, so an interrupted benchmark can resume.
  * Uses the public API only. */
 #include "bench/bench_internal.h"
+#include "planbench/impl/engine_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,28 +54,6 @@ void pb_bench_results_destroy(pb_bench_results *results)
 }
 
 /* ---- setting a run up (shared by the check and the child) ---- */
-
-/* "a,b,c" into at most `max` numbers; how many, or -1 when malformed. */
-static int parse_numbers(const char *text, double *out, int max)
-{
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        char *end;
-        errno = 0;
-        const double v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v) || n == max)
-            return -1;
-        out[n++] = v;
-        while (*end == ' ')
-            end++;
-        if (*end == '\0')
-            return n;
-        if (*end != ',')
-            return -1;
-        p = end + 1;
-    }
-}
 
 static void diag_at(pb_diag *diag, const pb_bench_script *s, int line, const char *key, const pb_diag *inner)
 {
@@ -139,7 +118,7 @@ pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index,
             continue;
         }
         double q[PB_MAX_DIM + 1];
-        const int n = parse_numbers(texts[k], q, PB_MAX_DIM + 1);
+        const int n = pb_parse_doubles(texts[k], q, PB_MAX_DIM + 1);
         if (n != dim) {
             pb_diag_set(diag, s->path, lines[k], 0, "%s: expected %d coordinates for engine %s, got '%s'",
                         key, dim, pb_engine_name(*engine), texts[k]);

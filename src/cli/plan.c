@@ -1,5 +1,6 @@
 /* `planbench <planner> <map> [start X,Y goal X,Y] [options]`: plan once and report. */
 #include "cli.h"
+#include "planbench/impl/engine_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -332,30 +333,17 @@ static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec
 /* Parse "X,Y,..." into exactly `dim` numbers. */
 static bool parse_config(const char *what, const char *text, int dim, double *out)
 {
-    const char *p = text;
-    int n = 0;
-    for (;;) {
-        char *end;
-        const double v = strtod(p, &end);
-        if (end == p || !isfinite(v)) {
-            cli_error("%s: expected %d comma-separated numbers, got '%s'", what, dim, text);
-            return false;
-        }
-        if (n < dim)
-            out[n] = v;
-        n++;
-        if (*end == '\0')
-            break;
-        if (*end != ',') {
-            cli_error("%s: expected %d comma-separated numbers, got '%s'", what, dim, text);
-            return false;
-        }
-        p = end + 1;
+    double values[PB_MAX_DIM];
+    const int n = pb_parse_doubles(text, values, PB_MAX_DIM);
+    if (n < 1) {
+        cli_error("%s: expected %d comma-separated numbers, got '%s'", what, dim, text);
+        return false;
     }
     if (n != dim) {
         cli_error("%s: expected %d coordinates for this engine, got %d ('%s')", what, dim, n, text);
         return false;
     }
+    memcpy(out, values, (size_t)dim * sizeof *out);
     return true;
 }
 

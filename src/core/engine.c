@@ -330,6 +330,19 @@ int pb_parse_doubles(const char *text, double *out, int max)
     int n = 0;
     const char *p = text;
     for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (*p == '\0')
+            return n;
+        if (n > 0) { /* a separator: a comma, or whitespace alone */
+            if (*p == ',') {
+                p++;
+                while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+                    p++;
+            } else if (!(p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r')) {
+                return -1;
+            }
+        }
         if (n == max)
             return -1;
         errno = 0;
@@ -338,13 +351,7 @@ int pb_parse_doubles(const char *text, double *out, int max)
         if (end == p || errno == ERANGE || !isfinite(v))
             return -1;
         out[n++] = v;
-        while (*end == ' ')
-            end++;
-        if (*end == '\0')
-            return n;
-        if (*end != ',')
-            return -1;
-        p = end + 1;
+        p = end;
     }
 }
 

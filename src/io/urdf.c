@@ -1,6 +1,7 @@
 /* URDF and SRDF through libxml2. See urdf.h. */
 #include "io/urdf.h"
 #include "io/input_file.h"
+#include "planbench/impl/engine_impl.h"
 
 #include <libxml/hash.h>
 #include <libxml/parser.h>
@@ -61,23 +62,6 @@ pb_pose pb_pose_from_xyz_quat(const double xyz[3], const double quat[4])
                        2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)},
                  .t = {xyz[0], xyz[1], xyz[2]}};
     return p;
-}
-
-bool pb_parse_vector(const char *text, double *out, int n)
-{
-    const char *p = text;
-    for (int i = 0; i < n; i++) {
-        char *end;
-        errno = 0;
-        const double v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v))
-            return false;
-        out[i] = v;
-        p = end;
-    }
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    return *p == '\0';
 }
 
 /* ---- small helpers ---- */
@@ -160,7 +144,7 @@ static pb_status vector_attr(const parse_ctx *ctx, const xmlNode *node, const ch
         memcpy(out, def, (size_t)n * sizeof(double));
         return PB_OK;
     }
-    if (!pb_parse_vector(v, out, n)) {
+    if (pb_parse_doubles(v, out, n) != n) {
         char what[64];
         snprintf(what, sizeof what, "%d number%s", n, n > 1 ? "s" : "");
         char msg[200];

@@ -142,7 +142,4 @@ const pb_srdf_group *pb_robot_find_group(const pb_robot *robot, const char *name
  * mimic)? */
 bool pb_joint_is_active(const pb_urdf_joint *joint);
 
-/** Parse "a b c" (whitespace-separated) into exactly `n` finite doubles; false otherwise. */
-bool pb_parse_vector(const char *text, double *out, int n);
-
 #endif

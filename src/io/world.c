@@ -1,5 +1,6 @@
 /* World XML and MotionBenchMaker flat files. See world.h and worlds/README.md. */
 #include "io/world.h"
+#include "planbench/impl/engine_impl.h"
 #include "io/klampt.h"
 #if PB_HAVE_YAML
 #include "io/mbm_yaml.h"
@@ -78,28 +79,6 @@ static pb_status set_joint_names(pb_world *world, const char *list)
     return PB_OK;
 }
 
-/* Parse up to PB_MAX_DIM numbers; returns how many, -1 when something is not a number. */
-static int parse_numbers(const char *text, double *out)
-{
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',')
-            p++;
-        if (*p == '\0')
-            return n;
-        if (n == PB_MAX_DIM)
-            return -1;
-        char *end;
-        errno = 0;
-        const double v = strtod(p, &end);
-        if (end == p || errno == ERANGE || !isfinite(v))
-            return -1;
-        out[n++] = v;
-        p = end;
-    }
-}
-
 /* ---- world XML ---- */
 
 typedef struct xml_ctx {
@@ -133,7 +112,7 @@ static pb_status numbers_attr(const xml_ctx *ctx, const xmlNode *node, const cha
     const char *v = pb_xml_attr(node, name, buf, sizeof buf);
     if (!v)
         return required ? xml_fail(ctx, node, "missing attribute", name) : PB_OK;
-    if (!pb_parse_vector(v, out, n)) {
+    if (pb_parse_doubles(v, out, n) != n) {
         char msg[128];
         snprintf(msg, sizeof msg, "expected %d number%s in attribute", n, n > 1 ? "s" : "");
         return xml_fail(ctx, node, msg, name);
@@ -212,7 +191,7 @@ static pb_status read_config(const xml_ctx *ctx, const xmlNode *node, double *ou
     xmlChar *text = xmlNodeGetContent(node);
     if (!text)
         return PB_ERR_NOMEM;
-    const int count = parse_numbers((const char *)text, out);
+    const int count = pb_parse_doubles((const char *)text, out, PB_MAX_DIM);
     xmlFree(text);
     if (count <= 0)
         return xml_fail(ctx, node, "expected joint values (numbers separated by spaces or commas)", NULL);
@@ -306,8 +285,8 @@ static pb_status read_klampt_obstacle(const xml_ctx *ctx, const xmlNode *node, p
         double scale[3] = {1, 1, 1};
         char sbuf[256];
         const char *text = pb_xml_attr(node, "scale", sbuf, sizeof sbuf);
-        if (text && !pb_parse_vector(text, scale, 3)) {
-            if (pb_parse_vector(text, scale, 1))
+        if (text && pb_parse_doubles(text, scale, 3) != 3) {
+            if (pb_parse_doubles(text, scale, 1) == 1)
                 scale[1] = scale[2] = scale[0];
             else
                 st = xml_fail(ctx, node, "expected 1 or 3 numbers in attribute", "scale");
@@ -556,7 +535,8 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
             done = true;
         } else if (strcmp(kind, "start") == 0 || strcmp(kind, "goal") == 0) {
             const bool is_start = kind[0] == 's';
-            const int n = parse_numbers(line + strlen(kind), is_start ? world->start : world->goal);
+            const int n =
+                pb_parse_doubles(line + strlen(kind), is_start ? world->start : world->goal, PB_MAX_DIM);
             if (n <= 0) {
                 pb_diag_set(diag, path, line_no, 0, "%s: expected joint values", kind);
                 st = PB_ERR_INVALID;

@@ -108,19 +108,8 @@ static bool split_tags(const char *text, sim_strings *out)
  * most `n` when `up_to`. Returns how many, -1 when that is not what `text` holds. */
 static int parse_list(const char *text, double *out, int n, bool up_to)
 {
-    int k = 0;
-    for (const char *p = text;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == ',')
-            p++;
-        if (*p == '\0')
-            return k == n || (up_to && k > 0) ? k : -1;
-        char *end;
-        const double v = k < n ? strtod(p, &end) : NAN;
-        if (k == n || end == p || !isfinite(v))
-            return -1;
-        out[k++] = v;
-        p = end;
-    }
+    const int k = pb_parse_doubles(text, out, n);
+    return k == n || (up_to && k > 0) ? k : -1;
 }
 
 static bool name_is(const xmlNode *node, const char *name)

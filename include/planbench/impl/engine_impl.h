@@ -114,7 +114,10 @@ const char *pb_option_find(const pb_option *options, size_t n_options, const cha
  * `known` list. */
 pb_status pb_option_check_known(const pb_option *options, size_t n_options, const char *const *known,
                                 const char *engine_name, pb_diag *diag);
-/** Parse "a,b,c" into at most `max` doubles; returns how many, or -1 on a malformed list. */
+/** The one parser of number lists (options, world files, benchmark scripts, the command
+ * line): finite numbers separated by a comma or by whitespace ("1,2,3", "1 2 3", "1, 2"),
+ * surrounding whitespace allowed. Returns how many (0 for an empty text), or -1 for a
+ * malformed list, a trailing comma, a number out of range, or more than `max` numbers. */
 int pb_parse_doubles(const char *text, double *out, int max);
 
 #ifdef __cplusplus
