@@ -112,6 +112,11 @@ pb_edge_check pb_engine_edge_check(const pb_engine *engine, double *resolution);
 /** "sampled", "certified" or "pixel_line", as written in JSON and benchmark records. Static. */
 const char *pb_edge_check_str(pb_edge_check check);
 
+/** Write how edges were checked as JSON object members: `, "edge_check": "KIND"` and, for a
+ * sampled check, `, "edge_resolution": R`, for a certified one `, "clearance_floor": F`. The
+ * one writer for results on the command line and in benchmark records. */
+void pb_edge_check_write_json(FILE *out, pb_edge_check check, double resolution);
+
 /** Did one of the engine's callbacks misbehave during queries (a clearance callback that
  * returned a negative number, NaN or infinity, say)? PB_OK when not; otherwise the first
  * such error, described in `diag` (may be NULL). The query it happened in answered

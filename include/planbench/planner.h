@@ -36,11 +36,11 @@ typedef struct pb_problem {
 
 /** When to stop. Zero in a field means "no limit" for that field. */
 typedef struct pb_stop {
-    double time_limit_s;        /**< wall-clock seconds of planning */
-    uint64_t max_iterations;    /**< planner iterations (samples drawn) */
-    uint64_t max_nodes;         /**< nodes in the tree(s) or roadmap */
-    bool first_solution;        /**< stop as soon as any path is found */
-    bool approximate;           /**< on running out, return the path to the node nearest the goal */
+    double time_limit_s;     /**< wall-clock seconds of planning */
+    uint64_t max_iterations; /**< planner iterations (samples drawn) */
+    uint64_t max_nodes;      /**< nodes in the tree(s) or roadmap */
+    bool first_solution;     /**< stop as soon as any path is found */
+    bool approximate;        /**< on running out, return the path to the node nearest the goal */
     /** When not NULL, stop as soon as *cancel != 0: another thread (or a signal handler of
      * this one) sets it with atomic_store. */
     const pb_atomic_flag *cancel;
@@ -164,6 +164,10 @@ bool pb_planner_has_param(const pb_planner *planner, const char *name);
 void pb_planner_set_seed(pb_planner *planner, uint64_t seed);
 /** Listen to planning events; fn NULL stops listening. */
 void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload);
+
+/** Write a cost trace as a JSON object member, `, "cost_trace": [[t, c], ...]`: the one
+ * writer for the command line's results and the benchmark records. */
+void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n);
 
 /** Solve `problem` under `stop`, filling `result` (initialised by the caller with the
  * engine's dim). Returns an error only when the problem is malformed (wrong goal radius),

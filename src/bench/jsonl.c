@@ -53,21 +53,10 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
     pb_json_write_number(out, rec->memory_mb);
     fputs(", \"setup_s\": ", out);
     pb_json_write_number(out, rec->setup_s);
-    if (rec->status == PB_BENCH_RUN_OK) {
-        fputs(", \"edge_check\": ", out);
-        pb_json_write_string(out, pb_edge_check_str(rec->edge_check));
-        fputs(", \"edge_resolution\": ", out);
-        pb_json_write_number(out, rec->edge_resolution);
-    }
-    fputs(", \"cost_trace\": [", out);
-    for (size_t i = 0; i < rec->n_cost_trace; i++) {
-        fputs(i ? ", [" : "[", out);
-        pb_json_write_number(out, rec->cost_trace[i].time_s);
-        fputs(", ", out);
-        pb_json_write_number(out, rec->cost_trace[i].cost);
-        fputc(']', out);
-    }
-    fputs("]}", out);
+    if (rec->status == PB_BENCH_RUN_OK)
+        pb_edge_check_write_json(out, rec->edge_check, rec->edge_resolution);
+    pb_cost_trace_write_json(out, rec->cost_trace, rec->n_cost_trace);
+    fputs("}", out);
 }
 
 pb_status pb_bench_append_jsonl(int fd, const pb_bench_script *s, const pb_bench_record *rec)
@@ -320,7 +309,7 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
                 rec->memory_mb = v;
             else if (strcmp(key, "setup_s") == 0)
                 rec->setup_s = v;
-            else if (strcmp(key, "edge_resolution") == 0)
+            else if (strcmp(key, "edge_resolution") == 0 || strcmp(key, "clearance_floor") == 0)
                 rec->edge_resolution = v;
         }
         if (!ok)

@@ -398,15 +398,7 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     pb_json_write_string(out, pb_engine_name(engine));
     double edge_resolution = 0.0;
     const pb_edge_check edge_check = pb_engine_edge_check(engine, &edge_resolution);
-    fputs(", \"edge_check\": ", out);
-    pb_json_write_string(out, pb_edge_check_str(edge_check));
-    if (edge_check == PB_EDGE_CHECK_SAMPLED) {
-        fputs(", \"edge_resolution\": ", out);
-        pb_json_write_number(out, edge_resolution);
-    } else if (edge_check == PB_EDGE_CHECK_CERTIFIED) {
-        fputs(", \"clearance_floor\": ", out);
-        pb_json_write_number(out, edge_resolution);
-    }
+    pb_edge_check_write_json(out, edge_check, edge_resolution);
     fputs(", \"map\": ", out);
     if (map)
         pb_json_write_string(out, map);
@@ -443,15 +435,8 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
         fputs(": ", out);
         pb_json_write_number(out, r->extra[i].value);
     }
-    fputs(", \"cost_trace\": [", out);
-    for (size_t i = 0; i < r->n_cost_trace; i++) {
-        fputs(i ? ", [" : "[", out);
-        pb_json_write_number(out, r->cost_trace[i].time_s);
-        fputs(", ", out);
-        pb_json_write_number(out, r->cost_trace[i].cost);
-        fputc(']', out);
-    }
-    fputs("], \"path\": [", out);
+    pb_cost_trace_write_json(out, r->cost_trace, r->n_cost_trace);
+    fputs(", \"path\": [", out);
     for (size_t i = 0; i < r->path.n; i++) {
         if (i)
             fputs(", ", out);

@@ -271,6 +271,16 @@ const char *pb_edge_check_str(pb_edge_check check)
     }
 }
 
+void pb_edge_check_write_json(FILE *out, pb_edge_check check, double resolution)
+{
+    fputs(", \"edge_check\": ", out);
+    pb_json_write_string(out, pb_edge_check_str(check));
+    if (check == PB_EDGE_CHECK_SAMPLED || check == PB_EDGE_CHECK_CERTIFIED) {
+        fputs(check == PB_EDGE_CHECK_SAMPLED ? ", \"edge_resolution\": " : ", \"clearance_floor\": ", out);
+        pb_json_write_number(out, resolution);
+    }
+}
+
 pb_status pb_engine_fault(const pb_engine *engine, pb_diag *diag)
 {
     const engine_shared *s = engine->shared;

@@ -53,6 +53,19 @@ void pb_result_finish(pb_result *result)
     result->n_cost_trace = result->cost_trace_capacity = 0;
 }
 
+void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n)
+{
+    fputs(", \"cost_trace\": [", out);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ", [" : "[", out);
+        pb_json_write_number(out, trace[i].time_s);
+        fputs(", ", out);
+        pb_json_write_number(out, trace[i].cost);
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
 pb_status pb_result_trace(pb_result *result, double time_s, double cost)
 {
     if (result->n_cost_trace == result->cost_trace_capacity) {

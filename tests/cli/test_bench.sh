@@ -64,7 +64,7 @@ grep -q '\*\*' "$T/table.md" && ok "best values in bold" || fail "no bold in the
 [ "$(count_lines "$T/out/runs.jsonl")" -eq 12 ] && ok "runs.jsonl: 12 lines" || fail "runs.jsonl lines"
 # every record says how its edges were checked: room1 a pixel line, the expression its own kind
 [ "$(grep -c '"problem": "room1".*"edge_check": "pixel_line"' "$T/out/runs.jsonl")" -eq 6 ] &&
-    [ "$(grep -c '"problem": "cosines".*"edge_check": "\(sampled\|certified\)", "edge_resolution": [0-9]' "$T/out/runs.jsonl")" -eq 6 ] &&
+    [ "$(grep -c '"problem": "cosines".*"edge_check": "\(sampled", "edge_resolution\|certified", "clearance_floor\)": [0-9]' "$T/out/runs.jsonl")" -eq 6 ] &&
     ok "records say how edges were checked" || fail "edge_check missing from runs.jsonl: $(head -c 600 "$T/out/runs.jsonl")"
 head -1 "$T/r.csv" | grep -q '^problem,planner,label,run,seed,status,' || fail "CSV header"
 [ "$(grep -c ',ok,ok,exact,1,' "$T/r.csv")" -eq 12 ] && ok "every run solved" || fail "not every run solved: $(cat "$T/r.csv")"
