@@ -46,6 +46,15 @@ double pb_setup_distance(const pb_engine_setup *setup, const double *a, const do
  * resolution when that is 0. */
 double pb_setup_clearance_floor(const pb_engine_setup *setup);
 
+/** How far on either side of `t` (in units of t) the configuration at `t` of an edge
+ * certifies the motion, or a negative number (or 0) when it is blocked or too tight. */
+typedef double (*pb_reach_fn)(const void *ctx, double t);
+
+/** Certify t in [0, 1]: the reach at both ends, then at midpoints of what is left, depth
+ * first, until every t is covered (true) or a reach says blocked (false). Each query adds one
+ * to counters->n_edge_states. The shared loop of every clearance-stepping edge check. */
+bool pb_certify_interval(pb_reach_fn reach, const void *ctx, pb_engine_counters *counters);
+
 /** The certified edge check: along pb_setup_interpolate()'s segment from `a` to `b`, each
  * clearance query at a configuration q certifies every configuration within clearance(q)
  * of it (the segment has constant speed in the setup's metric). Uncertified stretches are

@@ -125,57 +125,83 @@ double pb_setup_clearance_floor(const pb_engine_setup *setup)
 /* Stretches [lo, hi] of t not yet certified; depth first, so at most one per halving. */
 #define CERTIFY_STACK 160
 
-bool pb_edge_certified(const pb_engine_setup *setup, const void *self, pb_clearance_fn clearance,
-                       const double *a, const double *b, pb_engine_counters *counters)
+bool pb_certify_interval(pb_reach_fn reach, const void *ctx, pb_engine_counters *counters)
 {
-    const double floor_clearance = pb_setup_clearance_floor(setup);
-    const double length = pb_setup_distance(setup, a, b);
-    if (!isfinite(length))
-        return false;
-    /* A clearance c at q(t) certifies |s - t| < c / length; the factor keeps the rounding
-     * of interpolated configurations (relative 1e-16) on the safe side. */
-    const double shrink = 1.0 - 1e-9;
     counters->n_edge_states++;
-    const double ca = clearance(self, a, counters);
-    if (!(ca >= floor_clearance))
+    const double r0 = reach(ctx, 0.0);
+    if (!(r0 > 0.0))
         return false;
-    if (ca * shrink > length)
+    if (r0 >= 1.0)
         return true;
     counters->n_edge_states++;
-    const double cb = clearance(self, b, counters);
-    if (!(cb >= floor_clearance))
+    const double r1 = reach(ctx, 1.0);
+    if (!(r1 > 0.0))
         return false;
     double stack_lo[CERTIFY_STACK], stack_hi[CERTIFY_STACK];
     int top = 0;
-    const double lo0 = ca * shrink / length, hi0 = 1.0 - cb * shrink / length;
-    if (lo0 < hi0) {
-        stack_lo[top] = lo0;
-        stack_hi[top++] = hi0;
+    if (r0 < 1.0 - r1) {
+        stack_lo[top] = r0;
+        stack_hi[top++] = 1.0 - r1;
     }
-    double q[PB_MAX_DIM];
     while (top > 0) {
         top--;
         const double lo = stack_lo[top], hi = stack_hi[top];
         const double mid = 0.5 * (lo + hi);
-        pb_setup_interpolate(setup, a, b, mid, q);
         counters->n_edge_states++;
-        const double c = clearance(self, q, counters);
-        if (!(c >= floor_clearance))
+        const double r = reach(ctx, mid);
+        if (!(r > 0.0))
             return false;
-        const double reach = c * shrink / length;
         /* each piece is at most half of [lo, hi], so depth first the stack holds about one
-         * piece per halving, and halvings stop once a piece is shorter than the floor's
-         * reach: log2(length / floor) levels. A full stack answers blocked, never free. */
+         * piece per halving, and halvings stop once a piece is shorter than the smallest
+         * reach: log2(1 / smallest reach) levels. A full stack answers blocked, never free. */
         if (top + 2 > CERTIFY_STACK)
             return false;
-        if (mid + reach < hi) {
-            stack_lo[top] = mid + reach;
+        if (mid + r < hi) {
+            stack_lo[top] = mid + r;
             stack_hi[top++] = hi;
         }
-        if (mid - reach > lo) {
+        if (mid - r > lo) {
             stack_lo[top] = lo;
-            stack_hi[top++] = mid - reach;
+            stack_hi[top++] = mid - r;
         }
     }
     return true;
+}
+
+/* pb_edge_certified()'s reach: the clearance at q(t) over the edge's length. */
+typedef struct clearance_edge {
+    const pb_engine_setup *setup;
+    const void *self;
+    pb_clearance_fn clearance;
+    const double *a, *b;
+    double length, floor_clearance;
+    pb_engine_counters *counters;
+} clearance_edge;
+
+static double clearance_reach(const void *ctx, double t)
+{
+    const clearance_edge *e = ctx;
+    double q[PB_MAX_DIM];
+    pb_setup_interpolate(e->setup, e->a, e->b, t, q);
+    const double c = e->clearance(e->self, t <= 0.0 ? e->a : q, e->counters);
+    if (!(c >= e->floor_clearance))
+        return -1.0;
+    /* the factor keeps the rounding of interpolated configurations (relative 1e-16) on the
+     * safe side */
+    return c * (1.0 - 1e-9) / e->length;
+}
+
+bool pb_edge_certified(const pb_engine_setup *setup, const void *self, pb_clearance_fn clearance,
+                       const double *a, const double *b, pb_engine_counters *counters)
+{
+    const double length = pb_setup_distance(setup, a, b);
+    if (!isfinite(length))
+        return false;
+    if (length == 0.0) { /* one configuration */
+        counters->n_edge_states++;
+        return clearance(self, a, counters) >= pb_setup_clearance_floor(setup);
+    }
+    const clearance_edge e = {setup,   self, clearance, a, b, length, pb_setup_clearance_floor(setup),
+                              counters};
+    return pb_certify_interval(clearance_reach, &e, counters);
 }

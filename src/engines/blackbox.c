@@ -69,34 +69,6 @@ static void destroy(void *self)
     free(bb);
 }
 
-static bool feasible(const void *self, const double *q, pb_engine_counters *counters)
-{
-    (void)counters;
-    const blackbox *bb = self;
-    if (!bb->wraps) {
-        for (int i = 0; i < bb->dim; i++)
-            if (!(q[i] >= bb->lower[i] && q[i] <= bb->upper[i])) /* NaN is outside */
-                return false;
-        return bb->feasible(q, bb->payload);
-    }
-    /* A wrapping coordinate is taken back into [lower, lower + period) first, so the
-     * callback always sees values inside its bounds. */
-    double wrapped[PB_MAX_DIM];
-    for (int i = 0; i < bb->dim; i++) {
-        double v = q[i];
-        const double period = bb->periods[i];
-        if (period > 0.0 && isfinite(v) && (v < bb->lower[i] || v >= bb->lower[i] + period)) {
-            v = bb->lower[i] + fmod(v - bb->lower[i], period);
-            if (v < bb->lower[i])
-                v += period;
-        }
-        if (!(v >= bb->lower[i] && v <= bb->upper[i]))
-            return false;
-        wrapped[i] = v;
-    }
-    return bb->feasible(wrapped, bb->payload);
-}
-
 /* q with its wrapping coordinates taken into [lower, lower + period); false when q is
  * outside the bounds (or NaN). */
 static bool wrap_into_bounds(const blackbox *bb, const double *q, double *out)
@@ -114,6 +86,22 @@ static bool wrap_into_bounds(const blackbox *bb, const double *q, double *out)
         out[i] = v;
     }
     return true;
+}
+
+static bool feasible(const void *self, const double *q, pb_engine_counters *counters)
+{
+    (void)counters;
+    const blackbox *bb = self;
+    if (!bb->wraps) {
+        for (int i = 0; i < bb->dim; i++)
+            if (!(q[i] >= bb->lower[i] && q[i] <= bb->upper[i])) /* NaN is outside */
+                return false;
+        return bb->feasible(q, bb->payload);
+    }
+    /* A wrapping coordinate is taken back into [lower, lower + period) first, so the
+     * callback always sees values inside its bounds. */
+    double wrapped[PB_MAX_DIM];
+    return wrap_into_bounds(bb, q, wrapped) && bb->feasible(wrapped, bb->payload);
 }
 
 /* The user's clearance, checked: a negative, NaN or infinite value is recorded as the

@@ -64,8 +64,6 @@
 #define EDT_MARGIN    M_SQRT2
 /* A configuration certifies nothing below this clearance (pixels): the stretch is blocked. */
 #define CLEARANCE_FLOOR 0.05
-/* Uncertified stretches waiting, depth first: each is at most half its parent. */
-#define CERTIFY_STACK 160
 
 typedef struct stickarm {
     pb_bitmap map;
@@ -127,6 +125,15 @@ static double displacement_bound(const stickarm *arm, const double *a, const dou
     return d_base + (arm->l1 + arm->l2) * d1 + arm->l2 * d2;
 }
 
+/* The configuration at t of the edge from a (deltas: angles the short way round). */
+static void arm_interpolate(const double *a, const double *delta, double t, double *q)
+{
+    q[0] = a[0] + t * delta[0];
+    q[1] = a[1] + t * delta[1];
+    q[2] = a[2] + t * delta[2];
+    q[3] = a[3] + t * delta[3];
+}
+
 static bool visible_sampled(const void *self, const double *a, const double *b, pb_engine_counters *counters)
 {
     const stickarm *arm = self;
@@ -144,9 +151,8 @@ static bool visible_sampled(const void *self, const double *a, const double *b, 
     pb_edge_order_init(&order, n, arm->bisection);
     uint64_t i;
     while (pb_edge_order_next(&order, &i)) {
-        const double t = (double)i / (double)n;
-        const double q[4] = {a[0] + t * delta[0], a[1] + t * delta[1], a[2] + t * delta[2],
-                             a[3] + t * delta[3]};
+        double q[4];
+        arm_interpolate(a, delta, (double)i / (double)n, q);
         counters->n_edge_states++;
         if (!feasible(arm, q, counters))
             return false;
@@ -290,12 +296,25 @@ static double arm_clearance(const stickarm *arm, const double *q, pb_engine_coun
     return fmin(c1, c2) - EDT_MARGIN - RASTER_MARGIN;
 }
 
-static void arm_interpolate(const double *a, const double *delta, double t, double *q)
+/* visible_certified()'s reach: the arm's clearance at q(t) over its speed (pixels per t). */
+typedef struct arm_edge {
+    const stickarm *arm;
+    const double *a;
+    double delta[4];
+    double speed;
+    pb_engine_counters *counters;
+} arm_edge;
+
+static double arm_reach(const void *ctx, double t)
 {
-    q[0] = a[0] + t * delta[0];
-    q[1] = a[1] + t * delta[1];
-    q[2] = a[2] + t * delta[2];
-    q[3] = a[3] + t * delta[3];
+    const arm_edge *e = ctx;
+    double q[4];
+    arm_interpolate(e->a, e->delta, t, q);
+    const double c = arm_clearance(e->arm, q, e->counters);
+    if (!(c >= CLEARANCE_FLOOR))
+        return -1.0;
+    /* the factor keeps the rounding of interpolated configurations on the safe side */
+    return c * (1.0 - 1e-9) / e->speed;
 }
 
 static bool visible_certified(const void *self, const double *a, const double *b,
@@ -309,53 +328,14 @@ static bool visible_certified(const void *self, const double *a, const double *b
     counters->n_edge_states++;
     if (!feasible(arm, b, counters))
         return false;
-    const double speed = displacement_bound(arm, a, b); /* pixels of arm motion per unit t */
-    if (!(speed > 0.0))
-        return speed == 0.0; /* the same configuration, feasible */
-    const double delta[4] = {b[0] - a[0], b[1] - a[1], pb_coord_delta(a[2], b[2], 2.0 * M_PI),
-                             pb_coord_delta(a[3], b[3], 2.0 * M_PI)};
-    /* rounding of interpolated configurations (relative 1e-16) on the safe side */
-    const double shrink = 1.0 - 1e-9;
-    counters->n_edge_states++;
-    const double ca = arm_clearance(arm, a, counters);
-    if (!(ca >= CLEARANCE_FLOOR))
-        return false;
-    if (ca * shrink > speed)
-        return true;
-    counters->n_edge_states++;
-    const double cb = arm_clearance(arm, b, counters);
-    if (!(cb >= CLEARANCE_FLOOR))
-        return false;
-    double stack_lo[CERTIFY_STACK], stack_hi[CERTIFY_STACK];
-    int top = 0;
-    const double lo0 = ca * shrink / speed, hi0 = 1.0 - cb * shrink / speed;
-    if (lo0 < hi0) {
-        stack_lo[top] = lo0;
-        stack_hi[top++] = hi0;
-    }
-    double q[4];
-    while (top > 0) {
-        top--;
-        const double lo = stack_lo[top], hi = stack_hi[top];
-        const double mid = 0.5 * (lo + hi);
-        arm_interpolate(a, delta, mid, q);
-        counters->n_edge_states++;
-        const double c = arm_clearance(arm, q, counters);
-        if (!(c >= CLEARANCE_FLOOR))
-            return false;
-        const double reach = c * shrink / speed;
-        if (top + 2 > CERTIFY_STACK)
-            return false; /* unreachable: halvings stop at the floor's reach; blocked, never free */
-        if (mid + reach < hi) {
-            stack_lo[top] = mid + reach;
-            stack_hi[top++] = hi;
-        }
-        if (mid - reach > lo) {
-            stack_lo[top] = lo;
-            stack_hi[top++] = mid - reach;
-        }
-    }
-    return true;
+    arm_edge e = {.arm = arm, .a = a, .speed = displacement_bound(arm, a, b), .counters = counters};
+    if (!(e.speed > 0.0))
+        return e.speed == 0.0; /* the same configuration, feasible */
+    e.delta[0] = b[0] - a[0];
+    e.delta[1] = b[1] - a[1];
+    e.delta[2] = pb_coord_delta(a[2], b[2], 2.0 * M_PI);
+    e.delta[3] = pb_coord_delta(a[3], b[3], 2.0 * M_PI);
+    return pb_certify_interval(arm_reach, &e, counters);
 }
 
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)

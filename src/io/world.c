@@ -17,15 +17,6 @@
 
 #define FLAT_MAGIC "# planbench-flat-mbm"
 
-static char *dup_string(const char *s)
-{
-    const size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static void dir_of(const char *path, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", path);
@@ -40,7 +31,7 @@ static void dir_of(const char *path, char *buf, size_t size)
 static char *join_path(const char *dir, const char *name)
 {
     if (name[0] == '/')
-        return dup_string(name);
+        return strdup(name);
     const size_t n = strlen(dir) + strlen(name) + 2;
     char *p = malloc(n);
     if (p)
@@ -51,7 +42,7 @@ static char *join_path(const char *dir, const char *name)
 /* Split a whitespace-separated list of names into world->joints. */
 static pb_status set_joint_names(pb_world *world, const char *list)
 {
-    char *copy = dup_string(list);
+    char *copy = strdup(list);
     if (!copy)
         return PB_ERR_NOMEM;
     size_t n = 0;
@@ -62,14 +53,14 @@ static pb_status set_joint_names(pb_world *world, const char *list)
     if (n == 0 || n > PB_MAX_DIM)
         return PB_ERR_INVALID;
     world->joints = calloc(n, sizeof *world->joints);
-    copy = dup_string(list);
+    copy = strdup(list);
     if (!world->joints || !copy) {
         free(copy);
         return PB_ERR_NOMEM;
     }
     for (char *save = NULL, *tok = strtok_r(copy, " \t\r\n", &save); tok;
          tok = strtok_r(NULL, " \t\r\n", &save)) {
-        if (!(world->joints[world->n_joints] = dup_string(tok))) {
+        if (!(world->joints[world->n_joints] = strdup(tok))) {
             free(copy);
             return PB_ERR_NOMEM;
         }
@@ -352,7 +343,7 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
         return xml_fail(ctx, root, "the root element of a world must be <world>", NULL);
     char buf[2048];
     const char *name = pb_xml_attr(root, "name", buf, sizeof buf);
-    if (!(world->name = dup_string(name ? name : "world")))
+    if (!(world->name = strdup(name ? name : "world")))
         return PB_ERR_NOMEM;
     world->base = pb_pose_identity();
     if (is_klampt_world(root)) {
@@ -378,7 +369,7 @@ static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
             if (srdf && !(world->srdf_path = join_path(ctx->dir, srdf)))
                 return PB_ERR_NOMEM;
             const char *group = pb_xml_attr(c, "group", buf, sizeof buf);
-            if (group && !(world->group = dup_string(group)))
+            if (group && !(world->group = strdup(group)))
                 return PB_ERR_NOMEM;
             const char *joints = pb_xml_attr(c, "joints", buf, sizeof buf);
             if (joints && (st = set_joint_names(world, joints)) != PB_OK)
@@ -439,7 +430,7 @@ pb_status pb_world_load_xml_memory(pb_world *world, const char *data, size_t siz
 {
     memset(world, 0, sizeof *world);
     pb_status st = load_xml(world, data, size, name, base_dir ? base_dir : ".", diag);
-    if (st == PB_OK && !(world->path = dup_string(name)))
+    if (st == PB_OK && !(world->path = strdup(name)))
         st = PB_ERR_NOMEM;
     if (st != PB_OK)
         pb_world_finish(world);
@@ -520,7 +511,7 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
                 found = true;
                 char full[300];
                 snprintf(full, sizeof full, "%s:%ld", scenario, index);
-                if (!(world->name = dup_string(full)))
+                if (!(world->name = strdup(full)))
                     st = PB_ERR_NOMEM;
             }
             continue;
@@ -679,7 +670,7 @@ pb_status pb_world_load(pb_world *world, const char *path, const char *problem, 
         dir_of(path, dir, sizeof dir);
         st = load_xml(world, NULL, 0, path, dir, diag);
     }
-    if (st == PB_OK && !(world->path = dup_string(path)))
+    if (st == PB_OK && !(world->path = strdup(path)))
         st = PB_ERR_NOMEM;
     if (st == PB_ERR_NOMEM)
         pb_diag_set(diag, path, 0, 0, "out of memory");

@@ -6,15 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_string(const char *s)
-{
-    const size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 void pb_world_finish(pb_world *world)
 {
     if (!world)
@@ -52,7 +43,7 @@ pb_status pb_world_add_obstacle(pb_world *world, size_t *capacity, const char *n
         world->obstacle_names = n;
         *capacity = cap;
     }
-    char *copy = dup_string(name);
+    char *copy = strdup(name);
     if (!copy)
         return PB_ERR_NOMEM;
     world->obstacles[world->n_obstacles] = *shape;

@@ -99,6 +99,18 @@ typedef struct server {
 
 static server *server_of(struct lws *wsi);
 
+static void free_queue(server *s, conn *c)
+{
+    s->total_queued -= c->queued_bytes;
+    while (c->head) {
+        out_msg *m = c->head;
+        c->head = m->next;
+        free(m);
+    }
+    c->tail = NULL;
+    c->n_queued = c->queued_bytes = 0;
+}
+
 static void enqueue(conn *c, char *text)
 {
     if (!text)
@@ -118,14 +130,7 @@ static void enqueue(conn *c, char *text)
                 c->n_queued, c->queued_bytes, own_cap ? "" : "; the total for every client is full");
         c->dropping = true;
         free(text);
-        s->total_queued -= c->queued_bytes;
-        while (c->head) {
-            out_msg *m = c->head;
-            c->head = m->next;
-            free(m);
-        }
-        c->tail = NULL;
-        c->n_queued = c->queued_bytes = 0;
+        free_queue(s, c);
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
         return;
     }
@@ -403,18 +408,6 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
     publish_events(s);
     if (pb_sim_state(s->sim) == PB_SIM_STATE_QUITTING)
         s->quit = true;
-}
-
-static void free_queue(server *s, conn *c)
-{
-    s->total_queued -= c->queued_bytes;
-    while (c->head) {
-        out_msg *m = c->head;
-        c->head = m->next;
-        free(m);
-    }
-    c->tail = NULL;
-    c->n_queued = c->queued_bytes = 0;
 }
 
 /* Is `origin` ("scheme://host[:port]") a loopback one, or listed? */
