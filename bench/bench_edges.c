@@ -72,7 +72,7 @@ static double solve_ms(pb_engine *engine, const char *planner_name, uint64_t see
     }
     pb_planner_set_seed(planner, seed);
     const pb_problem problem = {start, goal, pb_planner_default_goal_radius(planner)};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = 10.0;
     stop.first_solution = true;
     pb_result result;

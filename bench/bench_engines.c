@@ -105,7 +105,7 @@ static int bench_expressions(double seconds)
             fprintf(stderr, "bench_engines: %s\n", diag.message);
             return 1;
         }
-        pb_blackbox_params params = pb_blackbox_params_default(c->dim);
+        pb_blackbox_config params = pb_blackbox_config_default(c->dim);
         memcpy(params.lower, pb_engine_lower(expr_engine), (size_t)c->dim * sizeof(double));
         memcpy(params.upper, pb_engine_upper(expr_engine), (size_t)c->dim * sizeof(double));
         params.feasible = c->c_function;

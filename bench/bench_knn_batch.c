@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     pb_rng_seed(&rng, 1);
     for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
         const int dim = dims[di];
-        pb_blackbox_params params = pb_blackbox_params_default(dim);
+        pb_blackbox_config params = pb_blackbox_config_default(dim);
         for (int i = 0; i < dim; i++) {
             params.lower[i] = 0.0;
             params.upper[i] = 1.0;

@@ -145,7 +145,7 @@ int main(int argc, char **argv)
                 }
             }
             pb_problem problem = {start, goal, 0.5};
-            pb_stop stop = pb_stop_default();
+            pb_stop_config stop = pb_stop_config_default();
             stop.time_limit_s = time_limit;
             stop.first_solution = true;
             pb_result result;

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     printf("|---:|---:|---:|---:|---:|---:|\n");
     for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
         const int dim = dims[di];
-        pb_engine_setup s = pb_engine_setup_default(dim);
+        pb_engine_config s = pb_engine_config_default(dim);
         for (int i = 0; i < dim; i++)
             s.upper[i] = 1000.0;
         pb_engine *engine = NULL;

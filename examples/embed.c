@@ -41,7 +41,7 @@ int main(void)
         .wall_x = 5.0,
         .window_half = 1.0,
     };
-    pb_blackbox_params params = pb_blackbox_params_default(3);
+    pb_blackbox_config params = pb_blackbox_config_default(3);
     for (int i = 0; i < 3; i++) {
         params.lower[i] = 0.0;
         params.upper[i] = 10.0;
@@ -66,7 +66,7 @@ int main(void)
 
     const double start[3] = {0.5, 0.5, 0.5}, goal[3] = {9.5, 9.5, 9.5};
     const pb_problem problem = {.start = start, .goal = goal, .goal_radius = 0.5};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = 20.0;
     pb_result result;
     pb_result_init(&result, 3);

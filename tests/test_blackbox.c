@@ -59,7 +59,7 @@ static void make_discs(discs *w, int dim, uint64_t seed)
 
 static pb_engine *make_engine(discs *w, int dim, double resolution)
 {
-    pb_blackbox_params params = pb_blackbox_params_default(dim);
+    pb_blackbox_config params = pb_blackbox_config_default(dim);
     for (int i = 0; i < dim; i++) {
         params.lower[i] = -5;
         params.upper[i] = 5;
@@ -179,7 +179,7 @@ static void test_expression_engine(void)
     CHECK(mismatches == 0);
     /* default resolution: 1/1000 of the diagonal (sampled checks; an expression's edges are
      * certified and refuse stretches tighter than a quarter of it) */
-    const pb_engine_setup *setup = pb_engine_get_setup(engine);
+    const pb_engine_config *setup = pb_engine_get_config(engine);
     CHECK_NEAR(setup->resolution, sqrt(200.0) / 1000.0, 1e-12);
     double floor_clearance = 0.0;
     CHECK(pb_engine_edge_check(engine, &floor_clearance) == PB_EDGE_CHECK_CERTIFIED);
@@ -194,7 +194,7 @@ static void test_expression_engine(void)
                            {"edge_order", "sequential"}};
     CHECK(pb_engine_load(&engine, "functor", NULL, options, 4, &diag) == PB_OK);
     if (engine) {
-        setup = pb_engine_get_setup(engine);
+        setup = pb_engine_get_config(engine);
         CHECK(setup->resolution == 0.01 && !setup->bisection && setup->dim == 1);
         const double a = 0.1, b = 0.9;
         CHECK(!pb_engine_visible(engine, &a, &b));
@@ -258,17 +258,17 @@ static void test_errors(void)
     CHECK(strstr(diag.message, "reads no map file") != NULL);
 
     /* the C API checks its parameters */
-    pb_blackbox_params params = pb_blackbox_params_default(2);
+    pb_blackbox_config params = pb_blackbox_config_default(2);
     CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_ERR_INVALID); /* no callback */
     CHECK(strstr(diag.message, "feasible callback") != NULL);
     params.feasible = discs_free;
     params.lower[1] = 2;
     CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_ERR_INVALID);
     CHECK(strstr(diag.message, "coordinate 1") != NULL);
-    params = pb_blackbox_params_default(0);
+    params = pb_blackbox_config_default(0);
     params.feasible = discs_free;
     CHECK(pb_blackbox_create(&engine, &params, &diag) == PB_ERR_INVALID);
-    params = pb_blackbox_params_default(2);
+    params = pb_blackbox_config_default(2);
     params.feasible = discs_free;
     params.has_defaults = true;
     params.default_start[0] = 2;
@@ -318,7 +318,7 @@ static void test_plan_and_recheck(void)
             pb_engine *engine = make_engine(&w, dim, 0.0); /* the default resolution */
             if (!engine)
                 continue;
-            const double resolution = pb_engine_get_setup(engine)->resolution;
+            const double resolution = pb_engine_get_config(engine)->resolution;
             pb_engine *fine = make_engine(&w, dim, resolution / 10.0);
             pb_planner *planner = NULL;
             pb_diag diag;
@@ -331,7 +331,7 @@ static void test_plan_and_recheck(void)
             pb_planner_set_seed(planner, seed);
             const double start[3] = {-4.5, -4.5, -4.5}, goal[3] = {4.5, 4.5, 4.5};
             pb_problem problem = {.start = start, .goal = goal, .goal_radius = 0.3};
-            pb_stop stop = pb_stop_default();
+            pb_stop_config stop = pb_stop_config_default();
             stop.time_limit_s = 20;
             pb_result result;
             pb_result_init(&result, dim);
@@ -475,7 +475,7 @@ static void test_clearance_callback(void)
 {
     discs w;
     make_discs(&w, 2, 77);
-    pb_blackbox_params params = pb_blackbox_params_default(2);
+    pb_blackbox_config params = pb_blackbox_config_default(2);
     for (int i = 0; i < 2; i++) {
         params.lower[i] = -5;
         params.upper[i] = 5;
@@ -517,7 +517,7 @@ static void test_clearance_callback(void)
         CHECK(pb_planner_create(&planner, "rrt", engine, &diag) == PB_OK);
         const double start[2] = {-4.5, -4.5}, goal[2] = {4.5, 4.5};
         const pb_problem problem = {start, goal, 0.5};
-        pb_stop stop = pb_stop_default();
+        pb_stop_config stop = pb_stop_config_default();
         stop.max_iterations = 2000;
         pb_result result;
         pb_result_init(&result, 2);

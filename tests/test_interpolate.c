@@ -96,7 +96,7 @@ static bool wall_free(const double *q, void *ctx)
 
 static pb_engine *make_engine(int dim, wall *w, double resolution, bool sequential)
 {
-    pb_blackbox_params params = pb_blackbox_params_default(dim);
+    pb_blackbox_config params = pb_blackbox_config_default(dim);
     for (int i = 0; i < dim; i++) {
         params.lower[i] = -1.0;
         params.upper[i] = 1.0;
@@ -225,7 +225,7 @@ static double manhattan(const double *a, const double *b, void *ctx)
 static void test_metric(void)
 {
     /* the default metric uses every coordinate */
-    pb_blackbox_params params = pb_blackbox_params_default(5);
+    pb_blackbox_config params = pb_blackbox_config_default(5);
     for (int i = 0; i < 5; i++) {
         params.lower[i] = -10;
         params.upper[i] = 10;
@@ -244,7 +244,7 @@ static void test_metric(void)
     pb_engine_destroy(engine);
 
     /* an angle coordinate: period 2*pi */
-    params = pb_blackbox_params_default(3);
+    params = pb_blackbox_config_default(3);
     params.lower[0] = params.lower[1] = 0;
     params.upper[0] = params.upper[1] = 10;
     params.lower[2] = -M_PI;
@@ -288,7 +288,7 @@ static void test_metric(void)
 
     /* a custom metric is used by distance and by nearest-neighbour search (linear scan) */
     int dim = 2;
-    params = pb_blackbox_params_default(2);
+    params = pb_blackbox_config_default(2);
     params.feasible = always_free;
     params.distance = manhattan;
     params.payload = &dim;
@@ -419,7 +419,7 @@ static void test_certified(void)
                 b->hi[k][i] = c + half;
             }
         }
-        pb_engine_setup setup = pb_engine_setup_default(dim);
+        pb_engine_config setup = pb_engine_config_default(dim);
         for (int i = 0; i < dim; i++) {
             setup.lower[i] = -1.0;
             setup.upper[i] = 1.0;
@@ -477,7 +477,7 @@ static void test_certified(void)
     b->dim = 2;
     b->n = 1;
     b->lo[0][0] = -0.5, b->hi[0][0] = 0.5, b->lo[0][1] = 0.0, b->hi[0][1] = 0.1;
-    pb_engine_setup setup = pb_engine_setup_default(2);
+    pb_engine_config setup = pb_engine_config_default(2);
     for (int i = 0; i < 2; i++) {
         setup.lower[i] = -1.0;
         setup.upper[i] = 1.0;

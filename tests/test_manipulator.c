@@ -384,7 +384,7 @@ static bool solve_and_check(pb_engine *engine, pb_engine *fine, const char *name
                   params[i].name, diag.message);
     const int dim = pb_engine_dim(engine);
     pb_problem problem = {start, goal, 0.5};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = time_limit;
     stop.first_solution = true;
     pb_result result;
@@ -472,7 +472,7 @@ static void test_rrdt_seeds(void)
                 continue;
             pb_planner_set_seed(planner, seed);
             pb_problem problem = {start, goal, 0.5};
-            pb_stop stop = pb_stop_default();
+            pb_stop_config stop = pb_stop_config_default();
             stop.max_iterations = 20000;
             stop.first_solution = true;
             pb_result result;
@@ -764,16 +764,18 @@ static void test_mbm_yaml(void)
 static void test_klampt_utf8(void)
 {
     static const char rob[] = "TParent 1 0 0 0 1 0 0 0 1 0 0 0 \\\n  0 1 0 -1 0 0 0 0 1 0 0 0.5\n"
-                              "parents -1 0\naxis 0 0 1 0 0 1\nqMin 0 -3\nqMax 0 3\nlinks \"base\" \"\xff\xfe" "arm\"\n";
+                              "parents -1 0\naxis 0 0 1 0 0 1\nqMin 0 -3\nqMax 0 3\nlinks \"base\" \"\xff\xfe"
+                              "arm\"\n";
     pb_klampt_robot robot;
     pb_diag diag = {0};
     CHECK(pb_klampt_robot_load_memory(&robot, rob, sizeof rob - 1, "utf8.rob", tmp_dir, &diag) != PB_OK);
     CHECK_MSG(strstr(diag.message, "not valid UTF-8"), "%s", diag.message);
-    static const char good[] = "TParent 1 0 0 0 1 0 0 0 1 0 0 0 \\\n  0 1 0 -1 0 0 0 0 1 0 0 0.5\n"
-                               "parents -1 0\naxis 0 0 1 0 0 1\nqMin 0 -3\nqMax 0 3\nlinks \"base\" \"\xc3\xa9paule\"\n";
+    static const char good[] =
+        "TParent 1 0 0 0 1 0 0 0 1 0 0 0 \\\n  0 1 0 -1 0 0 0 0 1 0 0 0.5\n"
+        "parents -1 0\naxis 0 0 1 0 0 1\nqMin 0 -3\nqMax 0 3\nlinks \"base\" \"\xc3\xa9paule\"\n";
     memset(&diag, 0, sizeof diag);
-    CHECK_MSG(pb_klampt_robot_load_memory(&robot, good, sizeof good - 1, "utf8.rob", tmp_dir, &diag) == PB_OK, "%s",
-              diag.message);
+    CHECK_MSG(pb_klampt_robot_load_memory(&robot, good, sizeof good - 1, "utf8.rob", tmp_dir, &diag) == PB_OK,
+              "%s", diag.message);
     pb_klampt_robot_finish(&robot);
 }
 

@@ -20,7 +20,7 @@ static const pb_engine_impl free_space = {.name = "free", .feasible = always_fre
 
 static pb_engine *make_engine(int dim, bool wrap, bool weighted)
 {
-    pb_engine_setup s = pb_engine_setup_default(dim);
+    pb_engine_config s = pb_engine_config_default(dim);
     for (int i = 0; i < dim; i++) {
         s.lower[i] = wrap && i % 2 ? -M_PI : 0.0;
         s.upper[i] = wrap && i % 2 ? M_PI : 100.0;

@@ -92,9 +92,9 @@ static pb_planner *make_planner(pb_engine *engine, const char *name, double step
     return p;
 }
 
-static pb_stop budget_stop(uint64_t iterations, bool first_solution)
+static pb_stop_config budget_stop(uint64_t iterations, bool first_solution)
 {
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = 0.0; /* iteration budgets only: the same result on every machine */
     stop.max_iterations = iterations;
     stop.first_solution = first_solution;
@@ -149,7 +149,7 @@ static void test_zigzag(void)
         pb_planner *planner = make_planner(engine, planner_names[p], 15.0);
         if (!planner)
             continue;
-        const pb_stop stop = budget_stop(anytime ? 3000 : 200000, !anytime);
+        const pb_stop_config stop = budget_stop(anytime ? 3000 : 200000, !anytime);
         for (uint64_t seed = 1; seed <= 10; seed++) {
             pb_planner_set_seed(planner, seed);
             CHECK(pb_planner_solve(planner, &problem, &stop, &r) == PB_OK);
@@ -204,16 +204,16 @@ static void test_zigzag(void)
         CHECK(!pb_planner_has_param(star, "prune_threshold"));
         /* Radius mode solves too and rewires. */
         CHECK(pb_planner_set_param(star, "use_k_nearest", "false", &diag) == PB_OK);
-        const pb_stop stop = budget_stop(3000, false);
+        const pb_stop_config stop = budget_stop(3000, false);
         pb_planner_set_seed(star, 5);
         CHECK(pb_planner_solve(star, &problem, &stop, &r) == PB_OK);
         check_path(&r, start, goal, "rrtstar radius");
         CHECK(extra(&r, "rewires") > 0);
         /* The iteration budget without a solution: no path, the right outcome. */
-        const pb_stop tiny = budget_stop(5, false);
+        const pb_stop_config tiny = budget_stop(5, false);
         CHECK(pb_planner_solve(star, &problem, &tiny, &r) == PB_OK);
         CHECK(r.outcome == PB_OUTCOME_NO_SOLUTION && r.path.n == 0 && r.iterations == 5);
-        pb_stop tiny_approximate = tiny;
+        pb_stop_config tiny_approximate = tiny;
         tiny_approximate.approximate = true;
         CHECK(pb_planner_solve(star, &problem, &tiny_approximate, &r) == PB_OK);
         CHECK(r.outcome == PB_OUTCOME_APPROXIMATE && r.path.n >= 1 && pb_path_at(&r.path, 0)[0] == start[0]);
@@ -246,7 +246,7 @@ static void test_rrtstar_improves(void)
     double sum_short = 0.0, sum_long = 0.0;
     for (uint64_t seed = 1; star && seed <= 5; seed++) {
         pb_planner_set_seed(star, seed);
-        const pb_stop short_stop = budget_stop(500, false), long_stop = budget_stop(5000, false);
+        const pb_stop_config short_stop = budget_stop(500, false), long_stop = budget_stop(5000, false);
         pb_planner_solve(star, &problem, &short_stop, &r);
         const double c_short = check_path(&r, start, goal, "rrtstar 500");
         pb_planner_solve(star, &problem, &long_stop, &r);
@@ -291,7 +291,7 @@ static void test_optimal_empty(void)
         pb_planner *planner = make_planner(engine, planner_names[p], 15.0);
         for (uint64_t seed = 1; planner && seed <= 3; seed++) {
             pb_planner_set_seed(planner, seed);
-            const pb_stop stop = budget_stop(EMPTY_BUDGET, false);
+            const pb_stop_config stop = budget_stop(EMPTY_BUDGET, false);
             pb_planner_solve(planner, &problem, &stop, &r);
             const double c = check_path(&r, start, goal, planner_names[p]);
             CHECK_MSG(c <= 1.01 * straight, "%s seed %llu: %g after %d iterations, straight line %g",
@@ -330,7 +330,7 @@ static void test_optimal_rectangles(void)
         pb_planner *planner = make_planner(engine, planner_names[p], 15.0);
         for (uint64_t seed = 1; planner && seed <= 3; seed++) {
             pb_planner_set_seed(planner, seed);
-            const pb_stop stop = budget_stop(RECT_BUDGET, false);
+            const pb_stop_config stop = budget_stop(RECT_BUDGET, false);
             pb_planner_solve(planner, &problem, &stop, &r);
             const double c = check_path(&r, start, goal, planner_names[p]);
             /* No valid path is much shorter than the optimum (corners may be cut by < 1 px
@@ -371,7 +371,7 @@ static void test_birrt_bundled(const char *map, uint64_t budget, int floor_succe
     pb_result_init(&r, 2);
     int successes = 0;
     const int seeds = 20;
-    const pb_stop stop = budget_stop(budget, true);
+    const pb_stop_config stop = budget_stop(budget, true);
     for (uint64_t seed = 1; planner && seed <= (uint64_t)seeds; seed++) {
         pb_planner_set_seed(planner, seed);
         pb_planner_solve(planner, &problem, &stop, &r);
@@ -454,7 +454,7 @@ static void test_birrt_balance_dynamic_domain(void)
             balance_watch w = {.balance = balance, .last_tree = -1};
             pb_planner_set_seed(planner, seed);
             pb_planner_set_observer(planner, watch_balance, &w);
-            const pb_stop stop = budget_stop(100000, true);
+            const pb_stop_config stop = budget_stop(100000, true);
             pb_planner_solve(planner, &problem, &stop, &r);
             pb_planner_set_observer(planner, NULL, NULL);
             if (r.outcome == PB_OUTCOME_EXACT) {
@@ -506,7 +506,7 @@ static void test_simplify(void)
     double total_before = 0.0, total_after = 0.0;
     for (uint64_t seed = 1; planner && seed <= 10; seed++) {
         pb_planner_set_seed(planner, seed);
-        const pb_stop stop = budget_stop(200000, true);
+        const pb_stop_config stop = budget_stop(200000, true);
         pb_planner_solve(planner, &problem, &stop, &r);
         check_path(&r, start, goal, "birrt before shortcutting");
         const size_t n_before = r.path.n;
@@ -562,7 +562,7 @@ static bool always_free(const double *q, void *ctx)
 
 static void test_informed_sampler(void)
 {
-    pb_blackbox_params params = pb_blackbox_params_default(3);
+    pb_blackbox_config params = pb_blackbox_config_default(3);
     params.feasible = always_free;
     for (int i = 0; i < 3; i++)
         params.lower[i] = -1.0, params.upper[i] = 2.0;
@@ -630,7 +630,7 @@ static void run_on_engine(pb_engine *engine, const double *start, const double *
     for (int p = 0; p < N_PLANNERS; p++) {
         pb_planner *planner = make_planner(engine, planner_names[p], step);
         const bool anytime = p > 0;
-        const pb_stop stop = budget_stop(anytime ? anytime_budget : 200000, !anytime);
+        const pb_stop_config stop = budget_stop(anytime ? anytime_budget : 200000, !anytime);
         for (uint64_t seed = 1; planner && seed <= 3; seed++) {
             pb_planner_set_seed(planner, seed);
             CHECK(pb_planner_solve(planner, &problem, &stop, &r) == PB_OK);
@@ -659,7 +659,7 @@ static void run_on_engine(pb_engine *engine, const double *start, const double *
 
 static void test_other_engines(void)
 {
-    pb_blackbox_params params = pb_blackbox_params_default(3);
+    pb_blackbox_config params = pb_blackbox_config_default(3);
     params.feasible = outside_ball;
     pb_engine *engine = NULL;
     pb_diag diag = {0};

@@ -103,7 +103,7 @@ static void test_zigzag(void)
             continue;
         pb_planner_set_param_double(planner, "step_size", 15.0, NULL);
         CHECK(pb_planner_impl_anytime(pb_planner_registry_find(planners[p])));
-        pb_stop stop = pb_stop_default();
+        pb_stop_config stop = pb_stop_config_default();
         stop.time_limit_s = 30.0;
         for (uint64_t seed = 1; seed <= 5; seed++) {
             pb_planner_set_seed(planner, seed);
@@ -165,7 +165,7 @@ static void test_optimality(void)
     pb_problem problem = {start, goal, 10.0};
     pb_result r;
     pb_result_init(&r, 2);
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.first_solution = false;
     stop.time_limit_s = 60.0;
     static const char *const optimal[] = {"prm", "bitstar"};
@@ -256,7 +256,7 @@ static void test_rrdt_maps(void)
         CHECK(pb_engine_defaults(engine, start, goal));
         pb_planner *planner = make("rrdt", engine);
         pb_planner_set_param_double(planner, "step_size", step[m], NULL);
-        pb_stop stop = pb_stop_default();
+        pb_stop_config stop = pb_stop_config_default();
         stop.time_limit_s = 0.0;
         stop.max_iterations = budget[m];
         const double goal_radius = step[m];
@@ -289,7 +289,7 @@ static bool outside_sphere(const double *q, void *ctx)
 
 static void test_other_engines(void)
 {
-    pb_blackbox_params bp = pb_blackbox_params_default(3);
+    pb_blackbox_config bp = pb_blackbox_config_default(3);
     bp.feasible = outside_sphere;
     pb_engine *box = NULL;
     pb_diag diag = {0};
@@ -309,7 +309,7 @@ static void test_other_engines(void)
             CHECK(pb_engine_defaults(engine, start, goal));
         pb_result_init(&r, dim);
         pb_problem problem = {start, goal, 0.05 * pb_engine_extent(engine)};
-        pb_stop stop = pb_stop_default();
+        pb_stop_config stop = pb_stop_config_default();
         stop.time_limit_s = 0.0;
         stop.max_iterations = 100000;
         for (size_t p = 0; p < N_PLANNERS; p++) {
@@ -354,7 +354,7 @@ static bool outside_ball(const double *q, void *ctx)
 static void test_prm_batch_knn(void)
 {
     static int dim = 7;
-    pb_blackbox_params bp = pb_blackbox_params_default(dim);
+    pb_blackbox_config bp = pb_blackbox_config_default(dim);
     bp.feasible = outside_ball;
     bp.payload = &dim;
     pb_engine *box = NULL;
@@ -378,7 +378,7 @@ static void test_prm_batch_knn(void)
         if (e == 1)
             CHECK(pb_engine_defaults(engine, start, goal));
         pb_problem problem = {start, goal, 1e-9};
-        pb_stop stop = pb_stop_default();
+        pb_stop_config stop = pb_stop_config_default();
         stop.time_limit_s = 0.0;
         stop.max_iterations = 3000;
         stop.first_solution = false;
@@ -427,7 +427,7 @@ static void test_prm_batch_knn(void)
  * heuristic alone, and agree on when none is left. A random roadmap in the unit square. */
 static void test_exact_heuristic(void)
 {
-    pb_blackbox_params bp = pb_blackbox_params_default(2);
+    pb_blackbox_config bp = pb_blackbox_config_default(2);
     bp.feasible = outside_sphere; /* only the bounds and the metric matter here */
     pb_engine *box = NULL;
     pb_diag diag = {0};

@@ -80,7 +80,7 @@ int main(void)
 
     const double start[2] = {20.5, 180.5}, goal[2] = {280.25, 20.75};
     pb_problem problem = {start, goal, 15.0};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = 30.0;
     pb_result r;
     pb_result_init(&r, 2);

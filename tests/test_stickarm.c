@@ -494,7 +494,7 @@ static void test_planners(void)
                 continue;
             pb_planner_set_seed(planner, seed);
             const pb_problem problem = {start, goal, pb_planner_default_goal_radius(planner)};
-            pb_stop stop = pb_stop_default();
+            pb_stop_config stop = pb_stop_config_default();
             stop.max_iterations = 20000;
             stop.first_solution = true;
             pb_result result;
@@ -576,7 +576,7 @@ static void test_plan(void)
     }
     pb_planner_set_seed(planner, 3);
     const pb_problem problem = {.start = start, .goal = goal, .goal_radius = 0.02 * pb_engine_extent(engine)};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = 60;
     pb_result result;
     pb_result_init(&result, 4);

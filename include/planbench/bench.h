@@ -4,7 +4,7 @@
  *     pb_bench_script *script;
  *     pb_bench_script_load(&script, "bench/maps2d.ini", &diag);   // syntax, names, numbers
  *     pb_bench_script_check(script, &diag);                       // loads every engine once
- *     pb_bench_options options = pb_bench_options_default();
+ *     pb_bench_config options = pb_bench_config_default();
  *     pb_bench_results *results;
  *     pb_bench_run(&results, script, &options, &diag);
  *     pb_bench_write_table(stdout, script, results);
@@ -167,17 +167,17 @@ typedef struct pb_bench_results {
     double overhead_s; /**< mean per-run cost of fork + engine load + planner creation */
 } pb_bench_results;
 
-/** Run options. Start from pb_bench_options_default(). Strings are borrowed. */
-typedef struct pb_bench_options {
+/** Run options. Start from pb_bench_config_default(). Strings are borrowed. */
+typedef struct pb_bench_config {
     int jobs;            /**< parallel runs; <= 0: the number of online CPUs */
     const char *out_dir; /**< where runs.jsonl goes; NULL: bench/out/<name> under the cwd */
     bool resume;         /**< keep runs already in runs.jsonl and do only the rest */
     uint32_t runs;       /**< > 0 overrides the script's runs */
     double time_limit_s; /**< > 0 overrides the script's time limit */
     FILE *progress;      /**< progress (bar when a terminal, lines otherwise); NULL: none */
-} pb_bench_options;
+} pb_bench_config;
 
-pb_bench_options pb_bench_options_default(void);
+pb_bench_config pb_bench_config_default(void);
 
 /** Run the benchmark: every (problem, planner, run) not already recorded, each in a forked
  * child process with the script's limits (RLIMIT_AS for memory; killed at time limit +
@@ -185,7 +185,7 @@ pb_bench_options pb_bench_options_default(void);
  * that crashes or exceeds a limit is recorded as such, and the benchmark goes on. Applies
  * the option overrides to `script`. On success `*out` holds every run (owned by the caller,
  * pb_bench_results_destroy). Fails only when the output folder cannot be written. */
-pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_options *options,
+pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
                        pb_diag *diag);
 
 void pb_bench_results_destroy(pb_bench_results *results);

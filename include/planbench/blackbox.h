@@ -4,7 +4,7 @@
  *
  *     static bool free_space(const double *q, void *payload) { return q[0] * q[0] + q[1] * q[1] > 1; }
  *     ...
- *     pb_blackbox_params params = pb_blackbox_params_default(2);
+ *     pb_blackbox_config params = pb_blackbox_config_default(2);
  *     params.lower[0] = params.lower[1] = -5;
  *     params.upper[0] = params.upper[1] = 5;
  *     params.feasible = free_space;
@@ -45,8 +45,8 @@ typedef double (*pb_blackbox_distance_fn)(const double *a, const double *b, void
  * configuration (pb_engine_fault()). Called from every thread that queries the engine. */
 typedef double (*pb_blackbox_clearance_fn)(const double *q, void *payload);
 
-/** What a black-box engine is made from. Start from pb_blackbox_params_default(). */
-typedef struct pb_blackbox_params {
+/** What a black-box engine is made from. Start from pb_blackbox_config_default(). */
+typedef struct pb_blackbox_config {
     int dim;                  /**< number of coordinates, 1..PB_MAX_DIM */
     double lower[PB_MAX_DIM]; /**< bounds: lower[i] < upper[i]; sampling is uniform inside */
     double upper[PB_MAX_DIM];
@@ -75,18 +75,18 @@ typedef struct pb_blackbox_params {
     bool has_defaults;
     double default_start[PB_MAX_DIM];
     double default_goal[PB_MAX_DIM];
-} pb_blackbox_params;
+} pb_blackbox_config;
 
 /** Parameters for a `dim`-dimensional space: bounds [0, 1) in every coordinate, no
  * callbacks, default resolution, bisection order, no wrap, no defaults. */
-pb_blackbox_params pb_blackbox_params_default(int dim);
+pb_blackbox_config pb_blackbox_config_default(int dim);
 
 /** Make a black-box engine. Checks the parameters (dim in range, lower < upper and finite,
  * a feasible callback, a non-negative resolution, non-negative periods, defaults inside the
  * bounds) and fails with PB_ERR_INVALID and a `diag` naming the field otherwise. On success
  * `*out` is a new engine owned by the caller (pb_engine_destroy); the callbacks and `payload`
  * are borrowed. The engine's registered name is "blackbox". */
-pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, pb_diag *diag);
+pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_config *params, pb_diag *diag);
 
 /* ---- plugins ---------------------------------------------------------------------------
  *

@@ -35,7 +35,7 @@ typedef struct pb_problem {
 } pb_problem;
 
 /** When to stop. Zero in a field means "no limit" for that field. */
-typedef struct pb_stop {
+typedef struct pb_stop_config {
     double time_limit_s;     /**< wall-clock seconds of planning */
     uint64_t max_iterations; /**< planner iterations (samples drawn) */
     uint64_t max_nodes;      /**< nodes in the tree(s) or roadmap */
@@ -44,10 +44,10 @@ typedef struct pb_stop {
     /** When not NULL, stop as soon as *cancel != 0: another thread (or a signal handler of
      * this one) sets it with atomic_store. */
     const pb_atomic_flag *cancel;
-} pb_stop;
+} pb_stop_config;
 
 /** Defaults: 10 s, no iteration or node limit, stop at the first solution. */
-pb_stop pb_stop_default(void);
+pb_stop_config pb_stop_config_default(void);
 
 /** One point of a planner's cost-over-time trace. */
 typedef struct pb_cost_sample {
@@ -174,7 +174,7 @@ void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n);
  * memory runs out, or one of the engine's callbacks misbehaved (PB_ERR_INVALID, the path
  * discarded; pb_engine_fault() says what happened); every planning outcome, including an
  * infeasible start, is in `result`. */
-pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop,
+pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop_config *stop,
                            pb_result *result);
 
 /* The registry, for listings. */

@@ -5,7 +5,7 @@
  * window is redrawn at most once per frame interval (~16 ms), so the planner runs at nearly
  * full speed between frames. Pause and single-step block inside the observer callback.
  *
- *     pb_viz_params vp = pb_viz_params_default();
+ *     pb_viz_config vp = pb_viz_config_default();
  *     pb_viz *viz;
  *     pb_viz_create(&viz, engine, &vp, &diag);
  *     pb_viz_begin(viz, &problem, "rrt", seed);
@@ -38,8 +38,8 @@ extern "C" {
 
 typedef struct pb_viz pb_viz;
 
-/** How a visualiser is made. Start from pb_viz_params_default(). */
-typedef struct pb_viz_params {
+/** How a visualiser is made. Start from pb_viz_config_default(). */
+typedef struct pb_viz_config {
     const char *title; /**< window title; NULL: "planbench". Borrowed for the create call */
     /** Largest initial window, in screen pixels; 0: the display's usable area. The picture is
      * shown at scale 1 when it fits, else scaled down to fit. */
@@ -57,10 +57,10 @@ typedef struct pb_viz_params {
     /** Query mode (`planbench view`): clicks place the start and the goal, keys choose a
      * planner, Enter asks pb_viz_wait() to return PB_VIZ_RUN. */
     bool query_mode;
-} pb_viz_params;
+} pb_viz_config;
 
 /** No title, fit the display, 60 frames per second, no scripted screenshot, plan mode. */
-pb_viz_params pb_viz_params_default(void);
+pb_viz_config pb_viz_config_default(void);
 
 /** What the user asked for, returned by pb_viz_wait(). */
 typedef enum pb_viz_action {
@@ -75,7 +75,7 @@ typedef enum pb_viz_action {
  * outlive the visualiser. PB_ERR_UNSUPPORTED when the engine has no picture or no display
  * can be opened (diag says why), PB_ERR_NOMEM when memory runs out. `*out` is owned by the
  * caller (pb_viz_destroy). */
-pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_params *params, pb_diag *diag);
+pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *params, pb_diag *diag);
 /** Close the window and free everything; NULL is accepted. */
 void pb_viz_destroy(pb_viz *viz);
 
@@ -88,7 +88,7 @@ void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_na
 void pb_viz_observer(const pb_event *event, void *payload);
 
 /** A flag that becomes non-zero when the user quits or restarts (or a scripted screenshot is
- * taken): put it in pb_stop.cancel. Valid for the visualiser's lifetime. */
+ * taken): put it in pb_stop_config.cancel. Valid for the visualiser's lifetime. */
 const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz);
 
 /** Show the solve's final result (its path replaces the best path seen, its counters feed the

@@ -38,9 +38,9 @@ enum { CHILD_EXIT_OK = 0, CHILD_EXIT_NOMEM = 3 };
 /* Most cost-trace samples a run sends back (evenly thinned beyond, the last one kept). */
 #define MAX_TRACE 2048
 
-pb_bench_options pb_bench_options_default(void)
+pb_bench_config pb_bench_config_default(void)
 {
-    return (pb_bench_options){.jobs = 0};
+    return (pb_bench_config){.jobs = 0};
 }
 
 void pb_bench_results_destroy(pb_bench_results *results)
@@ -307,7 +307,7 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
                                   ? s->problems[problem].goal_radius
                                   : pb_planner_default_goal_radius(planner);
         pb_problem query = {.start = start, .goal = goal, .goal_radius = radius};
-        pb_stop stop = pb_stop_default();
+        pb_stop_config stop = pb_stop_config_default();
         stop.time_limit_s = s->time_limit_s;
         stop.max_iterations = s->max_iterations;
         const bool anytime = pb_planner_impl_anytime(pb_planner_registry_find(pl->planner));
@@ -576,7 +576,7 @@ static int online_cpus(void)
     return n > 0 ? (int)n : 1;
 }
 
-pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_bench_options *options,
+pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_bench_config *options,
                        pb_diag *diag)
 {
     *out = NULL;

@@ -29,7 +29,7 @@ typedef void (*pb_interpolate_fn)(const void *self, const double *a, const doubl
  * checked with `check(self, q)`. With setup->bisection the order is endpoints, midpoint,
  * quarter points, ... (finds a collision sooner); otherwise a to b. Every configuration
  * checked adds one to counters->n_edge_states. Returns true when all are feasible. */
-bool pb_edge_interpolated(const pb_engine_setup *setup, const void *self, pb_state_check_fn check,
+bool pb_edge_interpolated(const pb_engine_config *setup, const void *self, pb_state_check_fn check,
                           pb_interpolate_fn interpolate, double length, const double *a, const double *b,
                           pb_engine_counters *counters);
 
@@ -38,13 +38,13 @@ typedef double (*pb_clearance_fn)(const void *self, const double *q, pb_engine_c
 
 /** The default geodesic of a setup: linear in every coordinate, wrapping ones the short way
  * round and taken back into [lower, lower + period); `t` >= 1 gives `b` exactly. */
-void pb_setup_interpolate(const pb_engine_setup *setup, const double *a, const double *b, double t,
+void pb_setup_interpolate(const pb_engine_config *setup, const double *a, const double *b, double t,
                           double *out);
 /** The default metric of a setup: weighted Euclidean, wrapping coordinates the short way. */
-double pb_setup_distance(const pb_engine_setup *setup, const double *a, const double *b);
+double pb_setup_distance(const pb_engine_config *setup, const double *a, const double *b);
 /** The clearance floor certified checks use: setup->clearance_floor, or a quarter of the
  * resolution when that is 0. */
-double pb_setup_clearance_floor(const pb_engine_setup *setup);
+double pb_setup_clearance_floor(const pb_engine_config *setup);
 
 /** How far on either side of `t` (in units of t) the configuration at `t` of an edge
  * certifies the motion, or a negative number (or 0) when it is blocked or too tight. */
@@ -62,7 +62,7 @@ bool pb_certify_interval(pb_reach_fn reach, const void *ctx, pb_engine_counters 
  * (pb_setup_clearance_floor()) anywhere, NaN included, answers "blocked". Each query adds
  * one to counters->n_edge_states. The stack is bounded: every stretch is at most half its
  * parent. */
-bool pb_edge_certified(const pb_engine_setup *setup, const void *self, pb_clearance_fn clearance,
+bool pb_edge_certified(const pb_engine_config *setup, const void *self, pb_clearance_fn clearance,
                        const double *a, const double *b, pb_engine_counters *counters);
 
 #endif

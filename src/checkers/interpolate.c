@@ -56,7 +56,7 @@ bool pb_edge_order_next(pb_edge_order *order, uint64_t *index)
     return false;
 }
 
-bool pb_edge_interpolated(const pb_engine_setup *setup, const void *self, pb_state_check_fn check,
+bool pb_edge_interpolated(const pb_engine_config *setup, const void *self, pb_state_check_fn check,
                           pb_interpolate_fn interpolate, double length, const double *a, const double *b,
                           pb_engine_counters *counters)
 {
@@ -86,7 +86,7 @@ bool pb_edge_interpolated(const pb_engine_setup *setup, const void *self, pb_sta
     return true;
 }
 
-void pb_setup_interpolate(const pb_engine_setup *setup, const double *a, const double *b, double t,
+void pb_setup_interpolate(const pb_engine_config *setup, const double *a, const double *b, double t,
                           double *out)
 {
     for (int i = 0; i < setup->dim; i++) {
@@ -107,7 +107,7 @@ void pb_setup_interpolate(const pb_engine_setup *setup, const double *a, const d
     }
 }
 
-double pb_setup_distance(const pb_engine_setup *setup, const double *a, const double *b)
+double pb_setup_distance(const pb_engine_config *setup, const double *a, const double *b)
 {
     double sum = 0.0;
     for (int i = 0; i < setup->dim; i++) {
@@ -117,7 +117,7 @@ double pb_setup_distance(const pb_engine_setup *setup, const double *a, const do
     return sqrt(sum);
 }
 
-double pb_setup_clearance_floor(const pb_engine_setup *setup)
+double pb_setup_clearance_floor(const pb_engine_config *setup)
 {
     return setup->clearance_floor > 0.0 ? setup->clearance_floor : 0.25 * setup->resolution;
 }
@@ -170,7 +170,7 @@ bool pb_certify_interval(pb_reach_fn reach, const void *ctx, pb_engine_counters 
 
 /* pb_edge_certified()'s reach: the clearance at q(t) over the edge's length. */
 typedef struct clearance_edge {
-    const pb_engine_setup *setup;
+    const pb_engine_config *setup;
     const void *self;
     pb_clearance_fn clearance;
     const double *a, *b;
@@ -191,7 +191,7 @@ static double clearance_reach(const void *ctx, double t)
     return c * (1.0 - 1e-9) / e->length;
 }
 
-bool pb_edge_certified(const pb_engine_setup *setup, const void *self, pb_clearance_fn clearance,
+bool pb_edge_certified(const pb_engine_config *setup, const void *self, pb_clearance_fn clearance,
                        const double *a, const double *b, pb_engine_counters *counters)
 {
     const double length = pb_setup_distance(setup, a, b);

@@ -37,7 +37,7 @@ static bool take(int argc, char **argv, int *i, const char *name, const char **v
 int cli_bench(int argc, char **argv)
 {
     const char *script_path = NULL, *csv = NULL, *json = NULL, *ompl = NULL, *plot = NULL, *v = NULL;
-    pb_bench_options options = pb_bench_options_default();
+    pb_bench_config options = pb_bench_config_default();
     options.progress = stderr;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

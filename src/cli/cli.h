@@ -56,10 +56,10 @@ bool cli_display_available(void);
 int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, const pb_problem *problem,
                      const cli_display_options *options);
 /* Solve once with the window watching (the stop gains the window's cancel flag). */
-int cli_display_solve(cli_display *display, const pb_stop *stop, pb_result *result);
+int cli_display_solve(cli_display *display, const pb_stop_config *stop, pb_result *result);
 /* Keep the window open until q/Esc (unless --screenshot); r solves again with the next seed
  * into `result`, printing one line per run unless `quiet`. */
-int cli_display_finish(cli_display *display, const pb_stop *stop, pb_result *result, bool quiet);
+int cli_display_finish(cli_display *display, const pb_stop_config *stop, pb_result *result, bool quiet);
 void cli_display_close(cli_display *display); /* NULL is accepted */
 
 #endif

@@ -44,7 +44,7 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
         cli_error("--display: out of memory");
         return PB_EXIT_BAD_INPUT;
     }
-    pb_viz_params params = pb_viz_params_default();
+    pb_viz_config params = pb_viz_config_default();
     char title[256];
     snprintf(title, sizeof title, "planbench %s %s", options->planner_name, options->map ? options->map : "");
     params.title = title;
@@ -69,9 +69,9 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
     return -1;
 }
 
-int cli_display_solve(cli_display *d, const pb_stop *stop, pb_result *result)
+int cli_display_solve(cli_display *d, const pb_stop_config *stop, pb_result *result)
 {
-    pb_stop s = *stop;
+    pb_stop_config s = *stop;
     s.cancel = pb_viz_cancel_flag(d->viz);
     pb_planner_set_seed(d->planner, d->seed);
     pb_viz_begin(d->viz, d->problem, d->planner_name, d->seed);
@@ -87,7 +87,7 @@ int cli_display_solve(cli_display *d, const pb_stop *stop, pb_result *result)
     return -1;
 }
 
-int cli_display_finish(cli_display *d, const pb_stop *stop, pb_result *result, bool quiet)
+int cli_display_finish(cli_display *d, const pb_stop_config *stop, pb_result *result, bool quiet)
 {
     if (d->scripted)
         return -1;
@@ -140,7 +140,7 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
     return PB_EXIT_BAD_INPUT;
 }
 
-int cli_display_solve(cli_display *d, const pb_stop *stop, pb_result *result)
+int cli_display_solve(cli_display *d, const pb_stop_config *stop, pb_result *result)
 {
     (void)d;
     (void)stop;
@@ -148,7 +148,7 @@ int cli_display_solve(cli_display *d, const pb_stop *stop, pb_result *result)
     return PB_EXIT_BAD_INPUT;
 }
 
-int cli_display_finish(cli_display *d, const pb_stop *stop, pb_result *result, bool quiet)
+int cli_display_finish(cli_display *d, const pb_stop_config *stop, pb_result *result, bool quiet)
 {
     (void)d;
     (void)stop;

@@ -572,7 +572,7 @@ int cli_plan(int argc, char **argv)
                           .goal = goal,
                           .goal_radius =
                               a.goal_radius > 0.0 ? a.goal_radius : pb_planner_default_goal_radius(planner)};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = a.time_limit;
     stop.max_iterations = a.max_iterations;
     stop.max_nodes = a.max_nodes;

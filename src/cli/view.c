@@ -78,7 +78,7 @@ static void run_query(pb_viz *viz, pb_engine *engine, const view_args *a, uint64
     if (pb_planner_get_param(planner, "step_size", &step) != PB_OK || !(step > 0.0))
         step = pb_engine_default_step(engine);
     const pb_problem problem = {.start = start, .goal = goal, .goal_radius = step};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = a->time_limit;
     stop.max_iterations = a->max_iterations;
     stop.first_solution = !pb_planner_impl_anytime(impl);
@@ -116,7 +116,7 @@ int cli_view(int argc, char **argv)
         cli_diag(&diag);
         return PB_EXIT_BAD_INPUT;
     }
-    pb_viz_params params = pb_viz_params_default();
+    pb_viz_config params = pb_viz_config_default();
     char title[4200];
     snprintf(title, sizeof title, "planbench view %s", map);
     params.title = title;

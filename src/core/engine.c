@@ -14,7 +14,7 @@
 typedef struct engine_shared {
     const pb_engine_impl *impl;
     void *self;
-    pb_engine_setup setup;
+    pb_engine_config setup;
     double extent;
     atomic_int refs;
 } engine_shared;
@@ -24,9 +24,9 @@ struct pb_engine {
     pb_engine_counters counters;
 };
 
-pb_engine_setup pb_engine_setup_default(int dim)
+pb_engine_config pb_engine_config_default(int dim)
 {
-    pb_engine_setup s;
+    pb_engine_config s;
     memset(&s, 0, sizeof s);
     s.dim = dim;
     for (int i = 0; i < PB_MAX_DIM; i++)
@@ -36,7 +36,7 @@ pb_engine_setup pb_engine_setup_default(int dim)
 }
 
 pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *self,
-                           const pb_engine_setup *setup, pb_diag *diag)
+                           const pb_engine_config *setup, pb_diag *diag)
 {
     *out = NULL;
     if (setup->dim < 1 || setup->dim > PB_MAX_DIM) {
@@ -155,7 +155,7 @@ double pb_engine_extent(const pb_engine *engine)
 
 double pb_engine_default_step(const pb_engine *engine)
 {
-    const double own = pb_engine_get_setup(engine)->step_size;
+    const double own = pb_engine_get_config(engine)->step_size;
     return own > 0.0 ? own : 0.02 * pb_engine_extent(engine);
 }
 void *pb_engine_self(const pb_engine *engine)
@@ -166,7 +166,7 @@ const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine)
 {
     return engine->shared->impl;
 }
-const pb_engine_setup *pb_engine_get_setup(const pb_engine *engine)
+const pb_engine_config *pb_engine_get_config(const pb_engine *engine)
 {
     return &engine->shared->setup;
 }
@@ -220,7 +220,7 @@ void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out)
 
 bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods)
 {
-    const pb_engine_setup *st = &engine->shared->setup;
+    const pb_engine_config *st = &engine->shared->setup;
     for (int i = 0; i < st->dim; i++) {
         weights[i] = st->weights[i];
         periods[i] = st->periods[i];
@@ -230,7 +230,7 @@ bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods)
 
 bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal)
 {
-    const pb_engine_setup *st = &engine->shared->setup;
+    const pb_engine_config *st = &engine->shared->setup;
     if (!st->has_defaults)
         return false;
     memcpy(start, st->default_start, (size_t)st->dim * sizeof(double));
@@ -240,7 +240,7 @@ bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal)
 
 pb_edge_check pb_engine_edge_check(const pb_engine *engine, double *resolution)
 {
-    const pb_engine_setup *st = &engine->shared->setup;
+    const pb_engine_config *st = &engine->shared->setup;
     if (resolution) {
         switch (st->edge_check) {
         case PB_EDGE_CHECK_SAMPLED:

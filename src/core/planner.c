@@ -26,9 +26,9 @@ const char *pb_outcome_str(pb_outcome outcome)
     return (unsigned)outcome < PB_OUTCOME_COUNT ? names[outcome] : "unknown";
 }
 
-pb_stop pb_stop_default(void)
+pb_stop_config pb_stop_config_default(void)
 {
-    pb_stop stop;
+    pb_stop_config stop;
     memset(&stop, 0, sizeof stop);
     stop.time_limit_s = 10.0;
     stop.first_solution = true;
@@ -297,7 +297,7 @@ void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *paylo
 
 bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution)
 {
-    const pb_stop *stop = ctx->stop;
+    const pb_stop_config *stop = ctx->stop;
     if (have_solution && stop->first_solution) {
         ctx->stop_reason = PB_OUTCOME_EXACT;
         return true;
@@ -355,7 +355,7 @@ static void counters_sub(pb_engine_counters *out, const pb_engine_counters *afte
     out->n_pixels = after->n_pixels - before->n_pixels;
 }
 
-pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop *stop,
+pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop_config *stop,
                            pb_result *result)
 {
     if (!(problem->goal_radius > 0.0) || !isfinite(problem->goal_radius))

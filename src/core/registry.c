@@ -109,7 +109,7 @@ pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *p
         return PB_ERR_UNSUPPORTED;
     }
     void *self = NULL;
-    pb_engine_setup setup = pb_engine_setup_default(0);
+    pb_engine_config setup = pb_engine_config_default(0);
     pb_status st = impl->load(&self, &setup, path, options, n_options, diag);
     if (st != PB_OK)
         return st;

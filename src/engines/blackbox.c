@@ -46,7 +46,7 @@ typedef struct blackbox {
     pb_blackbox_clearance_fn clearance;
     void *payload;
     pb_edge_check edge_check; /* certified (expression or clearance) or sampled */
-    pb_engine_setup setup;    /* a copy of the engine's, for the edge checks */
+    pb_engine_config setup;   /* a copy of the engine's, for the edge checks */
     /* the first bad clearance: 0 none, 1 being written, 2 written */
     atomic_int fault;
     double fault_value;
@@ -324,7 +324,7 @@ static const char *const aliases[] = {"functor", NULL};
     .options_help = options_help, .destroy = destroy, .feasible = feasible, .visible = visible,              \
     .fault = fault, .render = render
 
-static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag);
 
 const pb_engine_impl pb_blackbox_impl = {
@@ -399,7 +399,7 @@ static bool find_symbol(void *handle, const char *name, void *fn_out, size_t fn_
     return true;
 }
 
-static pb_status load_plugin(blackbox *bb, const char *file, bool have_bounds, pb_engine_setup *setup,
+static pb_status load_plugin(blackbox *bb, const char *file, bool have_bounds, pb_engine_config *setup,
                              pb_diag *diag)
 {
     /* dlopen searches the library path for a bare name; a user who names a file in the
@@ -492,7 +492,7 @@ static pb_status load_expression(blackbox *bb, const char *text, pb_diag *diag)
     return PB_OK;
 }
 
-static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
     *self_out = NULL;
@@ -535,7 +535,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         pb_diag_set(diag, NULL, 0, 0, "out of memory");
         return PB_ERR_NOMEM;
     }
-    *setup = pb_engine_setup_default(1);
+    *setup = pb_engine_config_default(1);
     if (bounds) {
         bb->dim = parse_bounds(bounds, bb->lower, bb->upper, diag);
         if (bb->dim == 0) {
@@ -614,9 +614,9 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
 
 /* ---- from C ------------------------------------------------------------------------- */
 
-pb_blackbox_params pb_blackbox_params_default(int dim)
+pb_blackbox_config pb_blackbox_config_default(int dim)
 {
-    pb_blackbox_params params;
+    pb_blackbox_config params;
     memset(&params, 0, sizeof params);
     params.dim = dim;
     for (int i = 0; i < PB_MAX_DIM; i++)
@@ -624,7 +624,7 @@ pb_blackbox_params pb_blackbox_params_default(int dim)
     return params;
 }
 
-static bool inside_params(const pb_blackbox_params *params, const double *q)
+static bool inside_params(const pb_blackbox_config *params, const double *q)
 {
     for (int i = 0; i < params->dim; i++)
         if (!(q[i] >= params->lower[i] && q[i] <= params->upper[i]))
@@ -632,7 +632,7 @@ static bool inside_params(const pb_blackbox_params *params, const double *q)
     return true;
 }
 
-pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, pb_diag *diag)
+pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_config *params, pb_diag *diag)
 {
     *out = NULL;
     if (params->dim < 1 || params->dim > PB_MAX_DIM) {
@@ -674,7 +674,7 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_params *params, 
         pb_diag_set(diag, NULL, 0, 0, "out of memory");
         return PB_ERR_NOMEM;
     }
-    pb_engine_setup setup = pb_engine_setup_default(params->dim);
+    pb_engine_config setup = pb_engine_config_default(params->dim);
     bb->dim = params->dim;
     bb->feasible = params->feasible;
     bb->distance = params->distance;

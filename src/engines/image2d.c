@@ -234,7 +234,7 @@ static void destroy(void *self)
 
 /* Read an "X,Y" default from a text chunk. */
 
-static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
     static const char *const known[] = {"edge_check", NULL};
@@ -262,7 +262,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         return st;
     }
     e->certified = check && strcmp(check, "certified") == 0;
-    *setup = pb_engine_setup_default(2);
+    *setup = pb_engine_config_default(2);
     setup->upper[0] = e->map.width;
     setup->upper[1] = e->map.height;
     setup->resolution = 1.0;

@@ -379,7 +379,7 @@ static const char *const options_help[] = {
     NULL,
 };
 
-static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
     *self_out = NULL;
@@ -431,7 +431,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         destroy(arm);
         return PB_ERR_NOMEM;
     }
-    *setup = pb_engine_setup_default(4);
+    *setup = pb_engine_config_default(4);
     setup->upper[0] = arm->map.width;
     setup->upper[1] = arm->map.height;
     setup->lower[2] = setup->lower[3] = -M_PI;

@@ -157,7 +157,7 @@ pb_status sim_space_create(pb_engine **out, pb_engine *map, const pb_footprint *
     fs->footprint = *fp;
     fs->disc_yaw = disc_yaw;
     const int dim = sim_space_dim(fp);
-    pb_engine_setup setup = pb_engine_setup_default(dim);
+    pb_engine_config setup = pb_engine_config_default(dim);
     for (int k = 0; k < 2; k++) {
         setup.lower[k] = pb_engine_lower(map)[k];
         setup.upper[k] = pb_engine_upper(map)[k];
@@ -226,14 +226,15 @@ static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, c
         return false;
     }
     pb_planner_set_seed(planner, job->seed);
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = job->time_limit;
     stop.cancel = &job->cancel;
     const pb_problem problem = {start, goal,
                                 goal_radius > 0.0 ? goal_radius : pb_planner_default_goal_radius(planner)};
     job->status = pb_planner_solve(planner, &problem, &stop, result);
-    job->outcome =
-        atomic_load(&job->cancel) && result->outcome != PB_OUTCOME_EXACT ? "canceled" : pb_outcome_str(result->outcome);
+    job->outcome = atomic_load(&job->cancel) && result->outcome != PB_OUTCOME_EXACT
+                       ? "canceled"
+                       : pb_outcome_str(result->outcome);
     pb_planner_destroy(planner);
     if (job->status != PB_OK || result->outcome != PB_OUTCOME_EXACT)
         return false;

@@ -155,7 +155,7 @@ struct pb_viz {
     pb_engine *engine;
     int dim;
     const double *lower;
-    pb_viz_params params;
+    pb_viz_config params;
     SDL_Window *window;
     SDL_Renderer *renderer;
     SDL_Texture *texture;
@@ -223,9 +223,9 @@ struct pb_viz {
     SDL_atomic_t input_pending;
 };
 
-pb_viz_params pb_viz_params_default(void)
+pb_viz_config pb_viz_config_default(void)
 {
-    return (pb_viz_params){.title = NULL, .frame_interval_s = 0.0, .screenshot_path = NULL};
+    return (pb_viz_config){.title = NULL, .frame_interval_s = 0.0, .screenshot_path = NULL};
 }
 
 /* ---- coordinates ---- */
@@ -941,7 +941,7 @@ pb_status pb_viz_inject(pb_viz *viz, const pb_viz_input *input)
 
 /* ---- create, begin, observe ---- */
 
-pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_params *params, pb_diag *diag)
+pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *params, pb_diag *diag)
 {
     *out = NULL;
     pb_viz *v = calloc(1, sizeof *v);

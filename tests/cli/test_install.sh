@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     double start[2], goal[2];
     pb_engine_defaults(engine, start, goal);
     pb_problem problem = {start, goal, 10.0};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     pb_result result;
     pb_result_init(&result, 2);
     pb_planner_solve(planner, &problem, &stop, &result);

@@ -202,7 +202,7 @@ int main(void)
     if (!engine)
         return pb_test_summary("viz_input");
 
-    pb_viz_params params = pb_viz_params_default();
+    pb_viz_config params = pb_viz_config_default();
     params.screenshot_dir = dir;
     if (pb_viz_create(&viz, engine, &params, &diag) != PB_OK) {
         fprintf(stderr, "no display: %s\n", diag.message);
@@ -214,7 +214,7 @@ int main(void)
     CHECK(pb_planner_create(&planner, "rrt", engine, &diag) == PB_OK);
     const double start[2] = {10.5, 100.5}, goal[2] = {200.5, 80.5};
     const pb_problem problem = {start, goal, 5.0};
-    pb_stop stop = pb_stop_default();
+    pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = 60.0;
     stop.cancel = pb_viz_cancel_flag(viz);
     pb_result result;

@@ -14,7 +14,7 @@ extern "C" {
 #endif
 
 /** What an engine tells the core about its C-space when it is made. */
-typedef struct pb_engine_setup {
+typedef struct pb_engine_config {
     int dim;                  /**< 1..PB_MAX_DIM */
     double lower[PB_MAX_DIM]; /**< bounds; lower < upper in every coordinate */
     double upper[PB_MAX_DIM];
@@ -33,11 +33,11 @@ typedef struct pb_engine_setup {
     bool has_defaults; /**< start and goal below are the engine's defaults */
     double default_start[PB_MAX_DIM];
     double default_goal[PB_MAX_DIM];
-} pb_engine_setup;
+} pb_engine_config;
 
 /** Start a setup for `dim` coordinates: weights 1, no wrap, no defaults, bisection order,
  * resolution 0 (the core then uses 1/1000 of the bounds' diagonal). */
-pb_engine_setup pb_engine_setup_default(int dim);
+pb_engine_config pb_engine_config_default(int dim);
 
 struct pb_engine_impl {
     const char *name;                /**< registry name: "image2d" */
@@ -53,7 +53,7 @@ struct pb_engine_impl {
     bool (*accepts_path)(const char *path);
     /** Make the engine's data from a file and options, filling `setup`. NULL when the engine
      * can only be made from C (pb_engine_create()). */
-    pb_status (*load)(void **self, pb_engine_setup *setup, const char *path, const pb_option *options,
+    pb_status (*load)(void **self, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag);
     /** Free the engine's data. */
     void (*destroy)(void *self);
@@ -99,14 +99,14 @@ struct pb_engine_impl {
 /** Wrap engine data made in C into an engine. Takes ownership of `self` (freed with
  * impl->destroy, also on failure). */
 pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *self,
-                           const pb_engine_setup *setup, pb_diag *diag);
+                           const pb_engine_config *setup, pb_diag *diag);
 
 /** The engine's data, for the engine's own helper functions. */
 void *pb_engine_self(const pb_engine *engine);
 /** The engine's implementation table. */
 const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine);
 /** The setup the engine was made with. Borrowed. */
-const pb_engine_setup *pb_engine_get_setup(const pb_engine *engine);
+const pb_engine_config *pb_engine_get_config(const pb_engine *engine);
 
 /** Find an option by name in a list; NULL when absent. Marks nothing. */
 const char *pb_option_find(const pb_option *options, size_t n_options, const char *name);

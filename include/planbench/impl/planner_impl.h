@@ -18,7 +18,7 @@ extern "C" {
 typedef struct pb_solve_ctx {
     pb_engine *engine;
     const pb_problem *problem;
-    const pb_stop *stop;
+    const pb_stop_config *stop;
     pb_rng rng;              /**< seeded from the planner's seed */
     pb_observer_fn observer; /**< NULL when nobody listens */
     void *observer_payload;

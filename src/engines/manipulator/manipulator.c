@@ -2275,7 +2275,7 @@ static const char *const options_help[] = {
     NULL,
 };
 
-static pb_status load(void **self_out, pb_engine_setup *setup, const char *path, const pb_option *options,
+static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
     *self_out = NULL;
@@ -2381,7 +2381,7 @@ static pb_status load(void **self_out, pb_engine_setup *setup, const char *path,
         goto fail;
     }
 
-    *setup = pb_engine_setup_default(m->dim);
+    *setup = pb_engine_config_default(m->dim);
     for (int i = 0; i < m->dim; i++) {
         setup->lower[i] = m->lower[i];
         setup->upper[i] = m->upper[i];

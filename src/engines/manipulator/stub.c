@@ -19,7 +19,7 @@ static bool accepts_path(const char *path)
     return strncmp(head, "# planbench-flat-mbm", 20) == 0 || strstr(head, "<world") != NULL;
 }
 
-static pb_status load(void **self, pb_engine_setup *setup, const char *path, const pb_option *options,
+static pb_status load(void **self, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
     (void)setup;
