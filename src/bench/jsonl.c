@@ -1,8 +1,9 @@
 /* runs.jsonl: one JSON object per finished run, written in one write() as each run ends, read back
- * by --resume. The reader understands exactly what the writer produces (flat objects of
- * strings, numbers, booleans and null, plus "cost_trace": [[t, c], ...]); anything else on
- * a line makes the line be skipped. */
+ * by --resume with jansson. A line that is not an object of the writer's fields and types (a
+ * write cut short, a foreign record) is skipped. */
 #include "bench/bench_internal.h"
+
+#include <jansson.h>
 
 #include <errno.h>
 #include <math.h>
@@ -92,132 +93,11 @@ pb_status pb_bench_append_jsonl(int fd, const pb_bench_script *s, const pb_bench
     return PB_OK;
 }
 
-/* ---- reading ---- */
-
-typedef struct cursor {
-    const char *p;
-} cursor;
-
-static void skip_space(cursor *c)
-{
-    while (*c->p == ' ' || *c->p == '\t')
-        c->p++;
-}
-
-static bool expect(cursor *c, char ch)
-{
-    skip_space(c);
-    if (*c->p != ch)
-        return false;
-    c->p++;
-    return true;
-}
-
-/* A string without escapes beyond \" and \\ (what the writer produces for names). */
-static bool read_string(cursor *c, char *buf, size_t size)
-{
-    skip_space(c);
-    if (*c->p != '"')
-        return false;
-    c->p++;
-    size_t n = 0;
-    while (*c->p && *c->p != '"') {
-        char ch = *c->p++;
-        if (ch == '\\') {
-            ch = *c->p++;
-            if (ch == 'n')
-                ch = '\n';
-            else if (ch == 'u') {
-                unsigned v = 0;
-                for (int i = 0; i < 4; i++) {
-                    const char h = *c->p++;
-                    if (!((h >= '0' && h <= '9') || (h >= 'a' && h <= 'f')))
-                        return false;
-                    v = v * 16 + (unsigned)(h <= '9' ? h - '0' : h - 'a' + 10);
-                }
-                ch = (char)v;
-            } else if (ch != '"' && ch != '\\') {
-                return false;
-            }
-        }
-        if (n + 1 < size)
-            buf[n++] = ch;
-    }
-    if (*c->p != '"')
-        return false;
-    c->p++;
-    buf[n] = '\0';
-    return true;
-}
-
-static bool read_number(cursor *c, double *out)
-{
-    skip_space(c);
-    if (strncmp(c->p, "null", 4) == 0) {
-        c->p += 4;
-        *out = NAN;
-        return true;
-    }
-    char *end;
-    *out = strtod(c->p, &end);
-    if (end == c->p)
-        return false;
-    c->p = end;
-    return true;
-}
-
-static bool read_bool(cursor *c, bool *out)
-{
-    skip_space(c);
-    if (strncmp(c->p, "true", 4) == 0) {
-        c->p += 4;
-        *out = true;
-        return true;
-    }
-    if (strncmp(c->p, "false", 5) == 0) {
-        c->p += 5;
-        *out = false;
-        return true;
-    }
-    return false;
-}
-
-static bool read_trace(cursor *c, pb_bench_record *rec)
-{
-    if (!expect(c, '['))
-        return false;
-    size_t capacity = 0;
-    skip_space(c);
-    if (*c->p == ']') {
-        c->p++;
-        return true;
-    }
-    for (;;) {
-        double t, cost;
-        if (!expect(c, '[') || !read_number(c, &t) || !expect(c, ',') || !read_number(c, &cost) ||
-            !expect(c, ']'))
-            return false;
-        if (rec->n_cost_trace == capacity) {
-            capacity = capacity ? 2 * capacity : 16;
-            pb_cost_sample *grown = realloc(rec->cost_trace, capacity * sizeof *grown);
-            if (!grown)
-                return false;
-            rec->cost_trace = grown;
-        }
-        rec->cost_trace[rec->n_cost_trace++] = (pb_cost_sample){t, isnan(cost) ? INFINITY : cost};
-        skip_space(c);
-        if (*c->p == ']') {
-            c->p++;
-            return true;
-        }
-        if (!expect(c, ','))
-            return false;
-    }
-}
+/* ---- reading (jansson) ---- */
 
 static int find_problem(const pb_bench_script *s, const char *name)
 {
-    for (size_t i = 0; i < s->n_problems; i++)
+    for (size_t i = 0; name && i < s->n_problems; i++)
         if (strcmp(s->problems[i].name, name) == 0)
             return (int)i;
     return -1;
@@ -225,102 +105,125 @@ static int find_problem(const pb_bench_script *s, const char *name)
 
 static int find_label(const pb_bench_script *s, const char *label)
 {
-    for (size_t i = 0; i < s->n_planners; i++)
+    for (size_t i = 0; label && i < s->n_planners; i++)
         if (strcmp(s->planners[i].label, label) == 0)
             return (int)i;
     return -1;
 }
 
+/* A number member: absent leaves `*out`, null is NaN, anything else but a number fails. */
+static bool member_number(const json_t *object, const char *key, double *out)
+{
+    const json_t *v = json_object_get(object, key);
+    if (!v)
+        return true;
+    if (json_is_null(v)) {
+        *out = NAN;
+        return true;
+    }
+    if (!json_is_number(v))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+/* The index of `text` among the `n` names that `name_of` gives, or -1. */
+static int name_index(const char *text, int n, const char *(*name_of)(int))
+{
+    for (int k = 0; text && k < n; k++)
+        if (strcmp(text, name_of(k)) == 0)
+            return k;
+    return -1;
+}
+
+static const char *status_name(int k)
+{
+    return pb_bench_status_str((pb_bench_status)k);
+}
+static const char *outcome_name(int k)
+{
+    return pb_outcome_str((pb_outcome)k);
+}
+static const char *edge_check_name(int k)
+{
+    return pb_edge_check_str((pb_edge_check)k);
+}
+
+/* One journal line into `rec`: false (the line is skipped) unless it is an object of the
+ * writer's fields with the writer's types, for a problem, planner and run of `s`. */
 static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_record *rec)
 {
     memset(rec, 0, sizeof *rec);
     rec->cost = INFINITY;
     rec->time_to_first_s = -1.0;
-    cursor c = {line};
-    if (!expect(&c, '{'))
-        return false;
-    int problem = -1, planner = -1;
-    double run = -1.0;
-    unsigned seen = 0;
-    for (;;) {
-        char key[64], text[256];
-        if (!read_string(&c, key, sizeof key) || !expect(&c, ':'))
-            return false;
-        double v = 0.0;
-        bool ok = true;
-        if (strcmp(key, "problem") == 0) {
-            ok = read_string(&c, text, sizeof text) && (problem = find_problem(s, text)) >= 0;
-            seen |= 1;
-        } else if (strcmp(key, "planner") == 0) {
-            ok = read_string(&c, text, sizeof text) && (planner = find_label(s, text)) >= 0;
-            seen |= 2;
-        } else if (strcmp(key, "status") == 0) {
-            ok = read_string(&c, text, sizeof text);
-            rec->status = PB_BENCH_RUN_STATUS_COUNT;
-            for (int k = 0; k < PB_BENCH_RUN_STATUS_COUNT; k++)
-                if (strcmp(text, pb_bench_status_str((pb_bench_status)k)) == 0)
-                    rec->status = (pb_bench_status)k;
-            ok = ok && rec->status != PB_BENCH_RUN_STATUS_COUNT;
-            seen |= 4;
-        } else if (strcmp(key, "status_text") == 0) {
-            ok = read_string(&c, rec->status_text, sizeof rec->status_text);
-        } else if (strcmp(key, "outcome") == 0) {
-            ok = read_string(&c, text, sizeof text);
-            rec->outcome = PB_OUTCOME_COUNT;
-            for (int k = 0; k < PB_OUTCOME_COUNT; k++)
-                if (strcmp(text, pb_outcome_str((pb_outcome)k)) == 0)
-                    rec->outcome = (pb_outcome)k;
-            ok = ok && rec->outcome != PB_OUTCOME_COUNT;
-        } else if (strcmp(key, "solved") == 0) {
-            ok = read_bool(&c, &rec->solved);
-        } else if (strcmp(key, "edge_check") == 0) {
-            ok = read_string(&c, text, sizeof text);
-            rec->edge_check = PB_EDGE_CHECK_COUNT;
-            for (int k = 0; k < PB_EDGE_CHECK_COUNT; k++)
-                if (strcmp(text, pb_edge_check_str((pb_edge_check)k)) == 0)
-                    rec->edge_check = (pb_edge_check)k;
-            ok = ok && rec->edge_check != PB_EDGE_CHECK_COUNT;
-        } else if (strcmp(key, "cost_trace") == 0) {
-            ok = read_trace(&c, rec);
-        } else {
-            ok = read_number(&c, &v);
-            if (strcmp(key, "run") == 0) {
-                run = v;
-                seen |= 8;
-            } else if (strcmp(key, "seed") == 0)
-                rec->seed = (uint64_t)v;
-            else if (strcmp(key, "time_s") == 0)
-                rec->time_s = v;
-            else if (strcmp(key, "time_to_first_s") == 0)
-                rec->time_to_first_s = isnan(v) ? -1.0 : v;
-            else if (strcmp(key, "cost") == 0)
-                rec->cost = isnan(v) ? INFINITY : v;
-            else if (strcmp(key, "iterations") == 0)
-                rec->iterations = (uint64_t)v;
-            else if (strcmp(key, "nodes") == 0)
-                rec->nodes = (uint64_t)v;
-            else if (strcmp(key, "n_feasible") == 0)
-                rec->n_feasible = (uint64_t)v;
-            else if (strcmp(key, "n_visible") == 0)
-                rec->n_visible = (uint64_t)v;
-            else if (strcmp(key, "n_pixels") == 0)
-                rec->n_pixels = (uint64_t)v;
-            else if (strcmp(key, "memory_mb") == 0)
-                rec->memory_mb = v;
-            else if (strcmp(key, "setup_s") == 0)
-                rec->setup_s = v;
-            else if (strcmp(key, "edge_resolution") == 0 || strcmp(key, "clearance_floor") == 0)
-                rec->edge_resolution = v;
-        }
-        if (!ok)
-            return false;
-        skip_space(&c);
-        if (*c.p == '}')
-            break;
-        if (!expect(&c, ','))
-            return false;
+    json_t *o = json_loads(line, JSON_REJECT_DUPLICATES, NULL);
+    bool ok = json_is_object(o);
+    const int problem = ok ? find_problem(s, json_string_value(json_object_get(o, "problem"))) : -1;
+    const int planner = ok ? find_label(s, json_string_value(json_object_get(o, "planner"))) : -1;
+    const int status = ok ? name_index(json_string_value(json_object_get(o, "status")),
+                                       PB_BENCH_RUN_STATUS_COUNT, status_name)
+                          : -1;
+    double run = NAN;
+    ok = ok && problem >= 0 && planner >= 0 && status >= 0 && member_number(o, "run", &run) && run >= 0.0 &&
+         run < (double)s->runs && run == floor(run);
+    rec->status = (pb_bench_status)status;
+    const json_t *v;
+    if (ok && (v = json_object_get(o, "status_text")) != NULL)
+        ok = json_is_string(v) &&
+             snprintf(rec->status_text, sizeof rec->status_text, "%s", json_string_value(v)) >= 0;
+    if (ok && (v = json_object_get(o, "outcome")) != NULL) {
+        const int k = name_index(json_string_value(v), PB_OUTCOME_COUNT, outcome_name);
+        ok = k >= 0;
+        rec->outcome = (pb_outcome)k;
     }
-    if (seen != 15 || !(run >= 0.0 && run < (double)s->runs && run == floor(run)))
+    if (ok && (v = json_object_get(o, "solved")) != NULL) {
+        ok = json_is_boolean(v);
+        rec->solved = json_is_true(v);
+    }
+    if (ok && (v = json_object_get(o, "edge_check")) != NULL) {
+        const int k = name_index(json_string_value(v), PB_EDGE_CHECK_COUNT, edge_check_name);
+        ok = k >= 0;
+        rec->edge_check = (pb_edge_check)k;
+    }
+    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_pixels = 0, edge = 0,
+           floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
+    ok = ok && member_number(o, "seed", &seed) && member_number(o, "time_s", &rec->time_s) &&
+         member_number(o, "time_to_first_s", &ttf) && member_number(o, "cost", &cost) &&
+         member_number(o, "iterations", &iterations) && member_number(o, "nodes", &nodes) &&
+         member_number(o, "n_feasible", &n_feasible) && member_number(o, "n_visible", &n_visible) &&
+         member_number(o, "n_pixels", &n_pixels) && member_number(o, "memory_mb", &rec->memory_mb) &&
+         member_number(o, "setup_s", &rec->setup_s) && member_number(o, "edge_resolution", &edge) &&
+         member_number(o, "clearance_floor", &floor_clearance);
+    rec->time_to_first_s = isnan(ttf) ? -1.0 : ttf;
+    rec->cost = isnan(cost) ? INFINITY : cost;
+    /* counts: whole, not negative, within 2^53 (as the writer writes them) */
+    const double counts[5] = {iterations, nodes, n_feasible, n_visible, n_pixels};
+    for (int k = 0; k < 5 && ok; k++)
+        ok = counts[k] >= 0.0 && counts[k] <= 9007199254740992.0;
+    rec->iterations = ok ? (uint64_t)iterations : 0;
+    rec->nodes = ok ? (uint64_t)nodes : 0;
+    rec->n_feasible = ok ? (uint64_t)n_feasible : 0;
+    rec->n_visible = ok ? (uint64_t)n_visible : 0;
+    rec->n_pixels = ok ? (uint64_t)n_pixels : 0;
+    rec->edge_resolution = isnan(floor_clearance) ? edge : floor_clearance;
+    const json_t *trace = ok ? json_object_get(o, "cost_trace") : NULL;
+    if (trace) {
+        ok = json_is_array(trace);
+        const size_t n = ok ? json_array_size(trace) : 0;
+        rec->cost_trace = n ? malloc(n * sizeof *rec->cost_trace) : NULL;
+        ok = ok && (n == 0 || rec->cost_trace);
+        for (size_t k = 0; k < n && ok; k++) {
+            const json_t *pair = json_array_get(trace, k);
+            const json_t *t = json_array_get(pair, 0), *c = json_array_get(pair, 1);
+            ok = json_is_array(pair) && json_array_size(pair) == 2 && json_is_number(t) &&
+                 (json_is_number(c) || json_is_null(c));
+            if (ok)
+                rec->cost_trace[rec->n_cost_trace++] =
+                    (pb_cost_sample){json_number_value(t), json_is_null(c) ? INFINITY : json_number_value(c)};
+        }
+    }
+    json_decref(o);
+    if (!ok)
         return false;
     rec->problem = (uint32_t)problem;
     rec->planner = (uint32_t)planner;
