@@ -5,10 +5,10 @@
  * re-checked at 10x finer resolution, and a few MotionBenchMaker Panda problems when
  * ../shared is present. */
 #include "harness.h"
-#include "io/klampt.h"
+#include "robot/klampt.h"
 #include "engines/manipulator/fcl_shim.h"
 #include "engines/manipulator/manipulator.h"
-#include "io/world.h"
+#include "robot/world.h"
 #include "planbench/planbench.h"
 
 #include <string.h>

@@ -1,8 +1,8 @@
-/* Dynamic objects of the manipulator engine (pb_manipulator_object_add/move/remove, issue 8):
- * an engine with objects must answer feasible() and visible() (certified and interpolated)
+/* Dynamic objects of the manipulator engine through the public obstacle API (pb_engine_solid_add,
+ * pb_engine_solid_move, pb_engine_obstacle_remove; issue 8, issue 16): an engine with objects must answer feasible() and visible() (certified and interpolated)
  * exactly as an engine loaded from a world file with the same shapes as static obstacles, at
  * thousands of random configurations and edges, after adding, moving and removing them;
- * pb_manipulator_object_check() names what a placement hits (obstacle, object, link); bad
+ * pb_engine_solid_check() names what a placement hits (obstacle, object, link); bad
  * input gets its error codes. */
 #include "harness.h"
 #include "engines/manipulator/manipulator.h"
@@ -52,18 +52,18 @@ static pb_engine *load(const char *name, bool interpolated)
 
 /* The objects of the test: a box turned about a slanted axis, a cylinder lying down, a ball. */
 typedef struct placed {
-    pb_shape shape;
+    pb_solid shape;
     double xyz[3], rpy[3];
     const char *name;
 } placed;
 
 static const placed objects[3] = {
-    {{.type = PB_SHAPE_BOX, .size = {0.2, 0.3, 0.4}}, {0.45, -0.4, 0.55}, {0.3, 0.2, 0.7}, "crate"},
-    {{.type = PB_SHAPE_CYLINDER, .size = {0.08, 0.6}},
+    {{.type = PB_SOLID_BOX, .size = {0.2, 0.3, 0.4}}, {0.45, -0.4, 0.55}, {0.3, 0.2, 0.7}, "crate"},
+    {{.type = PB_SOLID_CYLINDER, .size = {0.08, 0.6}},
      {0.3, 0.45, 0.75},
      {1.5707963267948966, 0, 0.4},
      "log"},
-    {{.type = PB_SHAPE_SPHERE, .size = {0.15}}, {0.4, 0.2, 1.0}, {0, 0, 0}, "ball"},
+    {{.type = PB_SOLID_SPHERE, .size = {0.15}}, {0.4, 0.2, 1.0}, {0, 0, 0}, "ball"},
 };
 
 /* The same object as a world-file element, at `xyz` instead of its own place when not NULL. */
@@ -74,10 +74,10 @@ static int element(const placed *o, const double *xyz, char *out, size_t size)
     snprintf(where, sizeof where, "xyz='%.17g %.17g %.17g' rpy='%.17g %.17g %.17g'", p[0], p[1], p[2],
              o->rpy[0], o->rpy[1], o->rpy[2]);
     switch (o->shape.type) {
-    case PB_SHAPE_BOX:
+    case PB_SOLID_BOX:
         return snprintf(out, size, "  <box name='%s' size='%.17g %.17g %.17g' %s/>\n", o->name,
                         o->shape.size[0], o->shape.size[1], o->shape.size[2], where);
-    case PB_SHAPE_CYLINDER:
+    case PB_SOLID_CYLINDER:
         return snprintf(out, size, "  <cylinder name='%s' radius='%.17g' length='%.17g' %s/>\n", o->name,
                         o->shape.size[0], o->shape.size[1], where);
     default:
@@ -163,30 +163,30 @@ static void test_equivalence(bool interpolated)
     uint32_t ids[3];
     for (int i = 0; i < 3; i++) {
         const pb_pose p = pose_of(&objects[i], NULL);
-        CHECK(pb_manipulator_object_add(dynamic, &objects[i].shape, &p, objects[i].name, &ids[i]) == PB_OK);
+        CHECK(pb_engine_solid_add(&ids[i], dynamic, &objects[i].shape, &p, objects[i].name) == PB_OK);
     }
-    CHECK(pb_manipulator_object_count(dynamic) == 3);
+    CHECK(pb_engine_obstacle_count(dynamic) == 3);
     const char *kind = interpolated ? "interpolated" : "certified";
     char what[100];
     snprintf(what, sizeof what, "%s, objects added", kind);
     compare(dynamic, with_static, what, 11);
     const pb_pose p0 = pose_of(&objects[0], moved_xyz);
-    CHECK(pb_manipulator_object_move(dynamic, ids[0], &p0) == PB_OK);
+    CHECK(pb_engine_solid_move(dynamic, ids[0], &p0) == PB_OK);
     snprintf(what, sizeof what, "%s, one moved", kind);
     compare(dynamic, moved, what, 12);
     for (int i = 0; i < 3; i++)
-        CHECK(pb_manipulator_object_remove(dynamic, ids[i]) == PB_OK);
-    CHECK(pb_manipulator_object_count(dynamic) == 0);
+        CHECK(pb_engine_obstacle_remove(dynamic, ids[i]) == PB_OK);
+    CHECK(pb_engine_obstacle_count(dynamic) == 0);
     snprintf(what, sizeof what, "%s, all removed", kind);
     compare(dynamic, plain, what, 13);
     /* a copy into another engine is the same scene */
     const pb_pose p1 = pose_of(&objects[1], NULL), p2 = pose_of(&objects[2], NULL);
     uint32_t id;
-    CHECK(pb_manipulator_object_add(dynamic, &objects[0].shape, &p0, "crate", &id) == PB_OK);
+    CHECK(pb_engine_solid_add(&id, dynamic, &objects[0].shape, &p0, "crate") == PB_OK);
     CHECK(id != ids[0] && id != ids[1] && id != ids[2]); /* ids are never reused */
-    CHECK(pb_manipulator_object_add(dynamic, &objects[1].shape, &p1, "log", &id) == PB_OK);
-    CHECK(pb_manipulator_object_add(dynamic, &objects[2].shape, &p2, "ball", &id) == PB_OK);
-    CHECK(pb_manipulator_objects_copy(plain, dynamic) == PB_OK);
+    CHECK(pb_engine_solid_add(&id, dynamic, &objects[1].shape, &p1, "log") == PB_OK);
+    CHECK(pb_engine_solid_add(&id, dynamic, &objects[2].shape, &p2, "ball") == PB_OK);
+    CHECK(pb_engine_obstacles_copy(plain, dynamic) == PB_OK);
     snprintf(what, sizeof what, "%s, copied", kind);
     compare(plain, moved, what, 14);
 done:
@@ -203,66 +203,67 @@ static void test_check_and_errors(void)
     if (!engine)
         return;
     double start[PB_MAX_DIM], goal[PB_MAX_DIM];
-    const pb_shape cube = {.type = PB_SHAPE_BOX, .size = {0.1, 0.1, 0.1}};
-    const pb_shape ball = {.type = PB_SHAPE_SPHERE, .size = {0.05}};
+    const pb_solid cube = {.type = PB_SOLID_BOX, .size = {0.1, 0.1, 0.1}};
+    const pb_solid ball = {.type = PB_SOLID_SPHERE, .size = {0.05}};
     for (int i = 0; i < 6; i++)
         start[i] = goal[i] = 0.0; /* the arm straight up */
     bool hits;
     char what[200];
     /* on the table */
     pb_pose at = pb_pose_from_xyz_rpy((const double[3]){0.6, 0.4, 0.3}, (const double[3]){0, 0, 0});
-    CHECK(pb_manipulator_object_check(engine, &cube, &at, PB_MANIPULATOR_OBJECT_NONE, start, &hits, what,
-                                      sizeof what) == PB_OK);
+    CHECK(pb_engine_solid_check(&hits, engine, &cube, &at, PB_OBSTACLE_NONE, start, false, what,
+                                sizeof what) == PB_OK);
     CHECK_MSG(hits && strcmp(what, "obstacle 'table'") == 0, "table: %s", what);
     /* on the arm: its base */
     at = pb_pose_from_xyz_rpy((const double[3]){0, 0, 0.05}, (const double[3]){0, 0, 0});
-    CHECK(pb_manipulator_object_check(engine, &ball, &at, PB_MANIPULATOR_OBJECT_NONE, start, &hits, what,
-                                      sizeof what) == PB_OK);
+    CHECK(pb_engine_solid_check(&hits, engine, &ball, &at, PB_OBSTACLE_NONE, start, false, what,
+                                sizeof what) == PB_OK);
     CHECK_MSG(hits && strncmp(what, "link '", 6) == 0, "arm base: %s", what);
     /* the upper arm at 0.4 m up; with no robot given nothing is hit there */
     at = pb_pose_from_xyz_rpy((const double[3]){0, 0, 0.4}, (const double[3]){0, 0, 0});
-    CHECK(pb_manipulator_object_check(engine, &ball, &at, PB_MANIPULATOR_OBJECT_NONE, start, &hits, what,
-                                      sizeof what) == PB_OK);
+    CHECK(pb_engine_solid_check(&hits, engine, &ball, &at, PB_OBSTACLE_NONE, start, false, what,
+                                sizeof what) == PB_OK);
     CHECK_MSG(hits && strcmp(what, "link 'upper_arm'") == 0, "upper arm: %s", what);
     bool touches;
-    CHECK(pb_manipulator_robot_touches(engine, &ball, &at, start, &touches) == PB_OK && touches);
-    CHECK(pb_manipulator_object_check(engine, &ball, &at, PB_MANIPULATOR_OBJECT_NONE, NULL, &hits, what,
-                                      sizeof what) == PB_OK);
+    CHECK(pb_engine_solid_check(&touches, engine, &ball, &at, PB_OBSTACLE_NONE, start, true, NULL, 0) ==
+              PB_OK &&
+          touches);
+    CHECK(pb_engine_solid_check(&hits, engine, &ball, &at, PB_OBSTACLE_NONE, NULL, false, what,
+                                sizeof what) == PB_OK);
     CHECK_MSG(!hits && what[0] == '\0', "no robot: %s", what);
     /* free space, then an object there: a second one hits it, unless it is ignored */
     at = pb_pose_from_xyz_rpy((const double[3]){0.6, 0.4, 0.36}, (const double[3]){0, 0, 0});
-    CHECK(pb_manipulator_object_check(engine, &cube, &at, PB_MANIPULATOR_OBJECT_NONE, start, &hits, what,
-                                      sizeof what) == PB_OK);
+    CHECK(pb_engine_solid_check(&hits, engine, &cube, &at, PB_OBSTACLE_NONE, start, false, what,
+                                sizeof what) == PB_OK);
     CHECK_MSG(!hits, "free: %s", what);
     uint32_t id;
-    CHECK(pb_manipulator_object_add(engine, &cube, &at, "box_2", &id) == PB_OK &&
-          id != PB_MANIPULATOR_OBJECT_NONE);
+    CHECK(pb_engine_solid_add(&id, engine, &cube, &at, "box_2") == PB_OK && id != PB_OBSTACLE_NONE);
     pb_pose near = at;
     near.t[2] += 0.09;
-    CHECK(pb_manipulator_object_check(engine, &ball, &near, PB_MANIPULATOR_OBJECT_NONE, start, &hits, what,
-                                      sizeof what) == PB_OK);
+    CHECK(pb_engine_solid_check(&hits, engine, &ball, &near, PB_OBSTACLE_NONE, start, false, what,
+                                sizeof what) == PB_OK);
     CHECK_MSG(hits && strcmp(what, "object 'box_2'") == 0, "on the box: %s", what);
-    CHECK(pb_manipulator_object_check(engine, &ball, &near, id, start, &hits, what, sizeof what) == PB_OK &&
+    CHECK(pb_engine_solid_check(&hits, engine, &ball, &near, id, start, false, what, sizeof what) == PB_OK &&
           !hits);
     /* the arm's configurations see it, and explanations name it */
     CHECK(pb_engine_feasible(engine, start));
     pb_pose on_arm = pb_pose_from_xyz_rpy((const double[3]){0, 0, 0.6}, (const double[3]){0, 0, 0});
-    CHECK(pb_manipulator_object_move(engine, id, &on_arm) == PB_OK);
+    CHECK(pb_engine_solid_move(engine, id, &on_arm) == PB_OK);
     CHECK(!pb_engine_feasible(engine, start));
     CHECK(pb_manipulator_explain(engine, start, what, sizeof what) && strstr(what, "'box_2'") != NULL);
     /* bad input */
-    const pb_shape mesh = {.type = PB_SHAPE_MESH, .size = {1, 1, 1}};
-    const pb_shape flat = {.type = PB_SHAPE_BOX, .size = {0.1, 0.0, 0.1}};
+    const pb_solid mesh = {.type = PB_SOLID_TYPE_COUNT, .size = {1, 1, 1}};
+    const pb_solid flat = {.type = PB_SOLID_BOX, .size = {0.1, 0.0, 0.1}};
     pb_pose nan_pose = at;
     nan_pose.t[0] = NAN;
     uint32_t bad;
-    CHECK(pb_manipulator_object_add(engine, &mesh, &at, "m", &bad) == PB_ERR_INVALID);
-    CHECK(pb_manipulator_object_add(engine, &flat, &at, "f", &bad) == PB_ERR_INVALID);
-    CHECK(pb_manipulator_object_add(engine, &cube, &nan_pose, "n", &bad) == PB_ERR_INVALID);
-    CHECK(pb_manipulator_object_move(engine, id + 100, &at) == PB_ERR_NOT_FOUND);
-    CHECK(pb_manipulator_object_remove(engine, id + 100) == PB_ERR_NOT_FOUND);
-    CHECK(pb_manipulator_object_count(engine) == 1);
-    CHECK(pb_manipulator_object_remove(engine, id) == PB_OK);
+    CHECK(pb_engine_solid_add(&bad, engine, &mesh, &at, "m") == PB_ERR_INVALID);
+    CHECK(pb_engine_solid_add(&bad, engine, &flat, &at, "f") == PB_ERR_INVALID);
+    CHECK(pb_engine_solid_add(&bad, engine, &cube, &nan_pose, "n") == PB_ERR_INVALID);
+    CHECK(pb_engine_solid_move(engine, id + 100, &at) == PB_ERR_NOT_FOUND);
+    CHECK(pb_engine_obstacle_remove(engine, id + 100) == PB_ERR_NOT_FOUND);
+    CHECK(pb_engine_obstacle_count(engine) == 1);
+    CHECK(pb_engine_obstacle_remove(engine, id) == PB_OK);
     CHECK(pb_engine_feasible(engine, start));
     (void)goal;
     /* an engine of another kind has no objects */
@@ -271,7 +272,7 @@ static void test_check_and_errors(void)
     char map[1024];
     snprintf(map, sizeof map, "%s/maps/room1.png", pb_test_source_root());
     if (pb_engine_load(&image, "image2d", map, NULL, 0, &diag) == PB_OK) {
-        CHECK(pb_manipulator_object_add(image, &cube, &at, "x", &bad) == PB_ERR_UNSUPPORTED);
+        CHECK(pb_engine_solid_add(&bad, image, &cube, &at, "x") == PB_ERR_UNSUPPORTED);
         pb_engine_destroy(image);
     }
     pb_engine_destroy(engine);

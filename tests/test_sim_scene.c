@@ -256,10 +256,10 @@ static void test_plan_and_follow(void)
     link_position(fine, "wrist2", mid, xyz);
     pb_sim_spawn_response rs = spawn3(sim, "blocker", "model://ball", at3(xyz[0], xyz[1], xyz[2]));
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);
-    const pb_shape ball = {.type = PB_SHAPE_SPHERE, .size = {0.04}};
+    const pb_solid ball = {.type = PB_SOLID_SPHERE, .size = {0.04}};
     const pb_pose ball_pose = {.r = {1, 0, 0, 0, 1, 0, 0, 0, 1}, .t = {xyz[0], xyz[1], xyz[2]}};
     uint32_t id;
-    CHECK(pb_manipulator_object_add(fine, &ball, &ball_pose, "blocker", &id) == PB_OK);
+    CHECK(pb_engine_solid_add(&id, fine, &ball, &ball_pose, "blocker") == PB_OK);
     CHECK(pb_engine_feasible(fine, start_q) && pb_engine_feasible(fine, to) &&
           pb_engine_feasible(fine, goal_q));
     CHECK_MSG(!pb_engine_visible(fine, start_q, to), "the ball does not block the straight line");

@@ -1,8 +1,8 @@
 /* URDF, SRDF and world files: what is read, and bad input rejected with the file, the line
  * and the reason (issue 7). */
 #include "harness.h"
-#include "io/urdf.h"
-#include "io/world.h"
+#include "robot/urdf.h"
+#include "robot/world.h"
 
 #include <string.h>
 

@@ -20,6 +20,15 @@ typedef std::atomic<int> pb_atomic_flag;
 typedef atomic_int pb_atomic_flag;
 #endif
 
+/* PB_API marks the library's public functions: the library is compiled with
+ * -fvisibility=hidden, so only what a public header declares with PB_API is exported from
+ * libplanbench.so (checked by tools/check_exports.py, the `exports` test). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PB_API __attribute__((visibility("default")))
+#else
+#define PB_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,27 +56,27 @@ typedef struct pb_diag {
 /** Fill `diag` (when not NULL) for a bad option: `option` names it (in diag->option, as data,
  * for a caller that must say where the option came from) and the message is "OPTION: "
  * followed by the printf-style rest. */
-void pb_diag_set_option(pb_diag *diag, const char *option, const char *fmt, ...)
+PB_API void pb_diag_set_option(pb_diag *diag, const char *option, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /** Fill `diag` (when not NULL) with a printf-style message. `file` may be NULL. */
-void pb_diag_set(pb_diag *diag, const char *file, int line, int column, const char *fmt, ...)
+PB_API void pb_diag_set(pb_diag *diag, const char *file, int line, int column, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
 /** Format `diag` as one line "file:line:column: message" into `buf` (always NUL-terminated). */
-void pb_diag_format(const pb_diag *diag, char *buf, size_t size);
+PB_API void pb_diag_format(const pb_diag *diag, char *buf, size_t size);
 
 /** A short name for a status code ("invalid input", "i/o error", ...). */
-const char *pb_status_str(pb_status status);
+PB_API const char *pb_status_str(pb_status status);
 
 /** The library version, "MAJOR.MINOR.PATCH". */
-const char *pb_version(void);
+PB_API const char *pb_version(void);
 
 /** Seeded pseudo-random generator (xoshiro256**). Plain data: copy it to fork a stream.
  * The same seed gives the same sequence on every platform. */
@@ -76,17 +85,17 @@ typedef struct pb_rng {
 } pb_rng;
 
 /** Seed `rng` from a 64-bit seed (expanded with splitmix64). */
-void pb_rng_seed(pb_rng *rng, uint64_t seed);
+PB_API void pb_rng_seed(pb_rng *rng, uint64_t seed);
 /** The next 64 random bits. */
-uint64_t pb_rng_next(pb_rng *rng);
+PB_API uint64_t pb_rng_next(pb_rng *rng);
 /** A double uniform in [0, 1). */
-double pb_rng_uniform(pb_rng *rng);
+PB_API double pb_rng_uniform(pb_rng *rng);
 /** A double uniform in [low, high). */
-double pb_rng_range(pb_rng *rng, double low, double high);
+PB_API double pb_rng_range(pb_rng *rng, double low, double high);
 /** An integer uniform in [0, n), n > 0, without modulo bias. */
-uint32_t pb_rng_below(pb_rng *rng, uint32_t n);
+PB_API uint32_t pb_rng_below(pb_rng *rng, uint32_t n);
 /** A standard normal deviate (mean 0, deviation 1). */
-double pb_rng_normal(pb_rng *rng);
+PB_API double pb_rng_normal(pb_rng *rng);
 
 /** A file written so that nothing half-written is ever left behind: the data goes to
  * "TARGET.tmp.PID" beside the target (PATH, or what PATH links to: a symbolic link stays a
@@ -100,21 +109,21 @@ typedef struct pb_atomic_file {
 } pb_atomic_file;
 
 /** Open a temporary file beside `path`; `diag` names the path on failure. */
-pb_status pb_atomic_file_open(pb_atomic_file *file, const char *path, pb_diag *diag);
+PB_API pb_status pb_atomic_file_open(pb_atomic_file *file, const char *path, pb_diag *diag);
 /** Flush, close and rename over the target; on any failure the temporary file is removed
  * and the target is left as it was. */
-pb_status pb_atomic_file_commit(pb_atomic_file *file, pb_diag *diag);
+PB_API pb_status pb_atomic_file_commit(pb_atomic_file *file, pb_diag *diag);
 /** Close and remove the temporary file (on an error path). Safe after commit. */
-void pb_atomic_file_abort(pb_atomic_file *file);
+PB_API void pb_atomic_file_abort(pb_atomic_file *file);
 
 /** Write `s` as a JSON string (quotes, escapes) to `out`. */
-void pb_json_write_string(FILE *out, const char *s);
+PB_API void pb_json_write_string(FILE *out, const char *s);
 /** Write `v` as a JSON number with 17 significant digits (it round-trips), or null when it
  * is NaN or infinite. */
-void pb_json_write_number(FILE *out, double v);
+PB_API void pb_json_write_number(FILE *out, double v);
 
 /** Seconds from an arbitrary fixed point, monotonic, sub-microsecond resolution. */
-double pb_clock_seconds(void);
+PB_API double pb_clock_seconds(void);
 
 #ifdef __cplusplus
 }

@@ -80,31 +80,31 @@ typedef struct pb_bench_script {
 
 /** Read and parse a script file (see pb_bench_script_parse). Relative map paths are resolved
  * against the script's folder. */
-pb_status pb_bench_script_load(pb_bench_script **out, const char *path, pb_diag *diag);
+PB_API pb_status pb_bench_script_load(pb_bench_script **out, const char *path, pb_diag *diag);
 
 /** Parse script text (`size` bytes, NUL bytes are an error). `name` is used in messages and
  * to resolve relative map paths (its folder). Checks the syntax, that every section and key
  * is known, numbers parse and are in range, labels are unique, and at least one problem and
  * one planner are given. On failure `*out` is NULL and `diag` names the file, the line and
  * the key. Does not open maps: pb_bench_script_check() does. */
-pb_status pb_bench_script_parse(pb_bench_script **out, const char *text, size_t size, const char *name,
-                                pb_diag *diag);
+PB_API pb_status pb_bench_script_parse(pb_bench_script **out, const char *text, size_t size, const char *name,
+                                       pb_diag *diag);
 
 /** Check everything that needs the library: loads each problem's engine once (the map
  * exists and is valid, the options are known), parses start and goal against the engine's
  * dimension (or its defaults), and creates each planner on it with every parameter set.
  * `diag` names the script, the line and the key at fault. */
-pb_status pb_bench_script_check(const pb_bench_script *script, pb_diag *diag);
+PB_API pb_status pb_bench_script_check(const pb_bench_script *script, pb_diag *diag);
 
 /** Free a script; NULL is accepted. */
-void pb_bench_script_destroy(pb_bench_script *script);
+PB_API void pb_bench_script_destroy(pb_bench_script *script);
 
 /* ---- statistics ------------------------------------------------------------------------- */
 
 /** The p-quantile (0 <= p <= 1) of `n` >= 1 values sorted ascending, by linear
  * interpolation between order statistics (Hyndman & Fan type 7, the default of R and
  * numpy): h = (n - 1) p, q = x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]). */
-double pb_bench_quantile(const double *sorted, size_t n, double p);
+PB_API double pb_bench_quantile(const double *sorted, size_t n, double p);
 
 /** A distribution-free confidence interval for the median of `n` values by the binomial
  * order-statistic method: the interval [x_(l), x_(n+1-l)] (1-based order statistics) with the
@@ -112,7 +112,7 @@ double pb_bench_quantile(const double *sorted, size_t n, double p);
  * coverage is at least `confidence`. Returns false (and leaves the outputs alone) when n is
  * too small for any such interval (n < 6 at 95%). `*lo` and `*hi` get 0-based indices into
  * the sorted values. */
-bool pb_bench_median_ci(size_t n, double confidence, size_t *lo, size_t *hi);
+PB_API bool pb_bench_median_ci(size_t n, double confidence, size_t *lo, size_t *hi);
 
 /** Summary of one sample: the median, quartiles (type 7) and a 95% interval for the median. */
 typedef struct pb_bench_summary {
@@ -123,7 +123,7 @@ typedef struct pb_bench_summary {
 } pb_bench_summary;
 
 /** Summarise `n` values (any order; `values` is sorted in place). NaNs are not allowed. */
-pb_bench_summary pb_bench_summarise(double *values, size_t n);
+PB_API pb_bench_summary pb_bench_summarise(double *values, size_t n);
 
 /* ---- running ---------------------------------------------------------------------------- */
 
@@ -148,7 +148,8 @@ typedef struct pb_bench_record {
     double time_s;          /**< planning time (wall time of the child when it did not report) */
     double time_to_first_s; /**< < 0 when no solution */
     double cost;            /**< INFINITY when no path */
-    uint64_t iterations, nodes, n_feasible, n_visible, n_pixels;
+    double cpu_s;           /**< CPU time of the planning thread (0 when the child did not report) */
+    uint64_t iterations, nodes, n_feasible, n_visible, n_edge_states, n_pixels;
     double memory_mb;           /**< peak resident set of the child process */
     double setup_s;             /**< fork to ready: process start, engine load, planner creation */
     pb_edge_check edge_check;   /**< how the engine checked edges (meaningful when status is OK) */
@@ -177,7 +178,7 @@ typedef struct pb_bench_config {
     FILE *progress;      /**< progress (bar when a terminal, lines otherwise); NULL: none */
 } pb_bench_config;
 
-pb_bench_config pb_bench_config_default(void);
+PB_API pb_bench_config pb_bench_config_default(void);
 
 /** Run the benchmark: every (problem, planner, run) not already recorded, each in a forked
  * child process with the script's limits (RLIMIT_AS for memory; killed at time limit +
@@ -185,44 +186,44 @@ pb_bench_config pb_bench_config_default(void);
  * that crashes or exceeds a limit is recorded as such, and the benchmark goes on. Applies
  * the option overrides to `script`. On success `*out` holds every run (owned by the caller,
  * pb_bench_results_destroy). Fails only when the output folder cannot be written. */
-pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
-                       pb_diag *diag);
+PB_API pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
+                              pb_diag *diag);
 
-void pb_bench_results_destroy(pb_bench_results *results);
+PB_API void pb_bench_results_destroy(pb_bench_results *results);
 
 /** Short name of a status: "ok", "crashed", "killed: time", "killed: memory", "error". */
-const char *pb_bench_status_str(pb_bench_status status);
+PB_API const char *pb_bench_status_str(pb_bench_status status);
 
 /* ---- outputs (files are written atomically: a temporary file renamed over the target) ---- */
 
 /** The Markdown table: one row per problem x planner with success rate, time to first
  * solution (median, IQR, 95% CI), final cost (median, IQR), iterations, nodes, feasible
  * and visible checks (medians); the best value per column and problem in bold. */
-void pb_bench_write_table(FILE *out, const pb_bench_script *script, const pb_bench_results *results);
+PB_API void pb_bench_write_table(FILE *out, const pb_bench_script *script, const pb_bench_results *results);
 
 /** One CSV row per run with every metric (header line first). */
-pb_status pb_bench_save_csv(const pb_bench_script *script, const pb_bench_results *results, const char *path,
-                            pb_diag *diag);
+PB_API pb_status pb_bench_save_csv(const pb_bench_script *script, const pb_bench_results *results,
+                                   const char *path, pb_diag *diag);
 
 /** A JSON document: the benchmark's settings, problems, planners, every run and the
  * per problem x planner summaries. */
-pb_status pb_bench_save_json(const pb_bench_script *script, const pb_bench_results *results, const char *path,
-                             pb_diag *diag);
+PB_API pb_status pb_bench_save_json(const pb_bench_script *script, const pb_bench_results *results,
+                                    const char *path, pb_diag *diag);
 
 /** OMPL benchmark logs (for `ompl_benchmark_statistics`), one experiment per problem: `path`
  * itself when the script has one problem, else `path` with "-<problem>" inserted before its
  * extension for each. */
-pb_status pb_bench_save_ompl_log(const pb_bench_script *script, const pb_bench_results *results,
-                                 const char *path, pb_diag *diag);
+PB_API pb_status pb_bench_save_ompl_log(const pb_bench_script *script, const pb_bench_results *results,
+                                        const char *path, pb_diag *diag);
 
 /** PNG figures in folder `dir` (created if needed): per problem, box plots of time to first
  * solution and of final cost, success-rate bars, and cost over time (median and quartile
  * band) when an anytime planner ran. PB_ERR_UNSUPPORTED when built without cairo. */
-pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_bench_results *results, const char *dir,
-                              pb_diag *diag);
+PB_API pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_bench_results *results,
+                                     const char *dir, pb_diag *diag);
 
 /** True when this build can draw plots (cairo was found). */
-bool pb_bench_has_plots(void);
+PB_API bool pb_bench_has_plots(void);
 
 #ifdef __cplusplus
 }

@@ -79,14 +79,14 @@ typedef struct pb_blackbox_config {
 
 /** Parameters for a `dim`-dimensional space: bounds [0, 1) in every coordinate, no
  * callbacks, default resolution, bisection order, no wrap, no defaults. */
-pb_blackbox_config pb_blackbox_config_default(int dim);
+PB_API pb_blackbox_config pb_blackbox_config_default(int dim);
 
 /** Make a black-box engine. Checks the parameters (dim in range, lower < upper and finite,
  * a feasible callback, a non-negative resolution, non-negative periods, defaults inside the
  * bounds) and fails with PB_ERR_INVALID and a `diag` naming the field otherwise. On success
  * `*out` is a new engine owned by the caller (pb_engine_destroy); the callbacks and `payload`
  * are borrowed. The engine's registered name is "blackbox". */
-pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_config *params, pb_diag *diag);
+PB_API pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_config *params, pb_diag *diag);
 
 /* ---- plugins ---------------------------------------------------------------------------
  *

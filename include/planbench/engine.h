@@ -58,84 +58,85 @@ typedef struct pb_option {
  * file. `options` are engine-specific (unknown names are an error). On success `*out` is a
  * new engine owned by the caller (pb_engine_destroy). On failure `*out` is NULL and `diag`
  * says what was wrong. */
-pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path, const pb_option *options,
-                         size_t n_options, pb_diag *diag);
+PB_API pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
+                                const pb_option *options, size_t n_options, pb_diag *diag);
 
 /** Destroy an engine; NULL is accepted. */
-void pb_engine_destroy(pb_engine *engine);
+PB_API void pb_engine_destroy(pb_engine *engine);
 
 /** A second handle onto the same C-space with its own counters, for another thread. The
  * engine's data is shared read-only and freed with the last handle. Owned by the caller. */
-pb_status pb_engine_share(pb_engine **out, pb_engine *engine);
+PB_API pb_status pb_engine_share(pb_engine **out, pb_engine *engine);
 
 /** The engine's registered name ("image2d", ...). Borrowed, static. */
-const char *pb_engine_name(const pb_engine *engine);
+PB_API const char *pb_engine_name(const pb_engine *engine);
 /** Number of coordinates in a configuration. */
-int pb_engine_dim(const pb_engine *engine);
+PB_API int pb_engine_dim(const pb_engine *engine);
 /** Lower and upper bounds, `dim` values each; borrowed for the engine's lifetime. Sampling
  * is uniform in [lower, upper). */
-const double *pb_engine_lower(const pb_engine *engine);
-const double *pb_engine_upper(const pb_engine *engine);
+PB_API const double *pb_engine_lower(const pb_engine *engine);
+PB_API const double *pb_engine_upper(const pb_engine *engine);
 /** Euclidean length of the bounds' diagonal (ignores any angle wrap), for scale defaults. */
-double pb_engine_extent(const pb_engine *engine);
+PB_API double pb_engine_extent(const pb_engine *engine);
 /** The step size tree planners take when given none (step_size 0): the engine's own when it
  * has one (the manipulator engine's is in radians), else 2% of the bounds' diagonal. */
-double pb_engine_default_step(const pb_engine *engine);
+PB_API double pb_engine_default_step(const pb_engine *engine);
 
 /** Is `q` inside the bounds and collision-free? Counted in n_feasible. */
-bool pb_engine_feasible(pb_engine *engine, const double *q);
+PB_API bool pb_engine_feasible(pb_engine *engine, const double *q);
 /** Is the straight edge from `a` to `b` (both endpoints included) collision-free? Counted in
  * n_visible. Endpoint feasibility is part of the answer. */
-bool pb_engine_visible(pb_engine *engine, const double *a, const double *b);
+PB_API bool pb_engine_visible(pb_engine *engine, const double *a, const double *b);
 /** Distance under the engine's metric (Euclidean unless the engine says otherwise). */
-double pb_engine_distance(const pb_engine *engine, const double *a, const double *b);
+PB_API double pb_engine_distance(const pb_engine *engine, const double *a, const double *b);
 /** The configuration a fraction `t` in [0, 1] of the way from `a` to `b`, along the
  * engine's geodesic (angles the short way round). `out` may alias neither input. */
-void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t, double *out);
+PB_API void pb_engine_interpolate(const pb_engine *engine, const double *a, const double *b, double t,
+                                  double *out);
 /** A configuration uniform in the bounds (not necessarily feasible). */
-void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out);
+PB_API void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out);
 
 /** Per-coordinate description of the metric, for nearest-neighbour structures: the metric is
  * sqrt(sum_i (weight_i * d_i)^2) where d_i is the coordinate difference, wrapped into
  * [-period_i/2, period_i/2] when period_i > 0. Returns false when the engine's metric is a
  * black box (then only a linear scan is exact). `weights` and `periods` get `dim` values. */
-bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods);
+PB_API bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods);
 
 /** The engine's default start and goal (from the map file, for instance). Returns false and
  * leaves the outputs alone when it has none. Each output gets `dim` values. */
-bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal);
+PB_API bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal);
 
 /** What the engine's edge check guarantees; `*resolution` (may be NULL) gets the spacing of
  * sampled checks, or for certified checks the clearance floor below which a stretch counts
  * as blocked (0 when the engine has none). */
-pb_edge_check pb_engine_edge_check(const pb_engine *engine, double *resolution);
+PB_API pb_edge_check pb_engine_edge_check(const pb_engine *engine, double *resolution);
 /** "sampled", "certified" or "pixel_line", as written in JSON and benchmark records. Static. */
-const char *pb_edge_check_str(pb_edge_check check);
+PB_API const char *pb_edge_check_str(pb_edge_check check);
 
 /** Write how edges were checked as JSON object members: `, "edge_check": "KIND"` and, for a
  * sampled check, `, "edge_resolution": R`, for a certified one `, "clearance_floor": F`. The
  * one writer for results on the command line and in benchmark records. */
-void pb_edge_check_write_json(FILE *out, pb_edge_check check, double resolution);
+PB_API void pb_edge_check_write_json(FILE *out, pb_edge_check check, double resolution);
 
 /** Did one of the engine's callbacks misbehave during queries (a clearance callback that
  * returned a negative number, NaN or infinity, say)? PB_OK when not; otherwise the first
  * such error, described in `diag` (may be NULL). The query it happened in answered
  * "blocked". pb_planner_solve() checks it and fails with PB_ERR_INVALID. */
-pb_status pb_engine_fault(const pb_engine *engine, pb_diag *diag);
+PB_API pb_status pb_engine_fault(const pb_engine *engine, pb_diag *diag);
 
 /** The counters since creation or the last reset. */
-pb_engine_counters pb_engine_get_counters(const pb_engine *engine);
-void pb_engine_reset_counters(pb_engine *engine);
+PB_API pb_engine_counters pb_engine_get_counters(const pb_engine *engine);
+PB_API void pb_engine_reset_counters(pb_engine *engine);
 
 /** What makes configuration `q` infeasible, as a phrase for a message ("link 'forearm'
  * touches obstacle 'floor'"), into `buf` (`size` bytes, always terminated). False (and an
  * empty `buf`) when the engine cannot say, as image maps (the pixel is the reason) or when `q`
  * is feasible after all. */
-bool pb_engine_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
+PB_API bool pb_engine_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
 
 /** Engine-specific data for tools that draw (the image of an image map, say). NULL when the
  * engine does not have `what`. Borrowed for the engine's lifetime. */
-const void *pb_engine_get_data(const pb_engine *engine, const char *what);
+PB_API const void *pb_engine_get_data(const pb_engine *engine, const char *what);
 
 /* ---- Obstacles that come and go (the simulation service's spawned entities) ----
  *
@@ -184,39 +185,114 @@ typedef struct pb_hit {
 /** Add `footprint` at `pose` (3 values) as an obstacle; `*id` gets a stable id (never
  * PB_OBSTACLE_NONE). PB_ERR_UNSUPPORTED when the engine has no dynamic obstacles,
  * PB_ERR_INVALID for a malformed footprint, PB_ERR_NOMEM. */
-pb_status pb_engine_obstacle_add(uint32_t *id, pb_engine *engine, const pb_footprint *footprint,
-                                 const double *pose);
+PB_API pb_status pb_engine_obstacle_add(uint32_t *id, pb_engine *engine, const pb_footprint *footprint,
+                                        const double *pose);
 /** Move obstacle `id` to `pose`. PB_ERR_NOT_FOUND for an unknown id. */
-pb_status pb_engine_obstacle_move(pb_engine *engine, uint32_t id, const double *pose);
+PB_API pb_status pb_engine_obstacle_move(pb_engine *engine, uint32_t id, const double *pose);
 /** Remove obstacle `id`. PB_ERR_NOT_FOUND for an unknown id. */
-pb_status pb_engine_obstacle_remove(pb_engine *engine, uint32_t id);
+PB_API pb_status pb_engine_obstacle_remove(pb_engine *engine, uint32_t id);
 /** Check `footprint` at `pose` against the map (rasterised: every pixel the footprint
  * touches must be free and inside) and against every dynamic obstacle but `ignore_id`
  * (geometric overlap; touching counts). `*hit` says what it hits first (PB_HIT_NONE: free).
  * PB_ERR_UNSUPPORTED when the engine cannot check footprints. */
-pb_status pb_engine_footprint_check(pb_engine *engine, const pb_footprint *footprint, const double *pose,
-                                    uint32_t ignore_id, pb_hit *hit);
+PB_API pb_status pb_engine_footprint_check(pb_engine *engine, const pb_footprint *footprint,
+                                           const double *pose, uint32_t ignore_id, pb_hit *hit);
 
 /** Do two placed footprints overlap (touching counts)? Pure geometry, no engine. */
-bool pb_footprint_overlap(const pb_footprint *a, const double *pose_a, const pb_footprint *b,
-                          const double *pose_b);
+PB_API bool pb_footprint_overlap(const pb_footprint *a, const double *pose_a, const pb_footprint *b,
+                                 const double *pose_b);
 /** Axis-aligned bounding box of a placed footprint: `lo` and `hi` get 2 values each. */
-void pb_footprint_aabb(const pb_footprint *footprint, const double *pose, double *lo, double *hi);
+PB_API void pb_footprint_aabb(const pb_footprint *footprint, const double *pose, double *lo, double *hi);
+
+/* ---- Solids that come and go (the 3-D scenes of the manipulator engine) ----
+ *
+ * A box, cylinder or sphere at a full 6-DoF pose (metres): added, moved and removed like the
+ * planar obstacles above (pb_engine_obstacle_remove() removes either kind), and checked
+ * exactly as an obstacle of the engine's own world at that pose by feasible(), visible() and
+ * pb_engine_explain() ("obstacle 'NAME'"). The engine does not check placements:
+ * pb_engine_solid_check() does, and the caller decides. The same rule on concurrency as for
+ * planar obstacles. */
+
+/** A rigid transform: rotation `r` (row-major 3x3) then translation `t`; a point p maps to
+ * r p + t. */
+typedef struct pb_pose {
+    double r[9];
+    double t[3];
+} pb_pose;
+
+/** The identity transform. */
+PB_API pb_pose pb_pose_identity(void);
+/** a * b: first b, then a. */
+PB_API pb_pose pb_pose_mul(const pb_pose *a, const pb_pose *b);
+/** The pose of a position and a unit quaternion (x, y, z, w); the quaternion is normalised
+ * (a zero quaternion is the identity rotation). */
+PB_API pb_pose pb_pose_from_xyz_quat(const double xyz[3], const double quat[4]);
+
+/** Kinds of solid. */
+typedef enum pb_solid_type {
+    PB_SOLID_BOX,      /**< size = full side lengths along x, y, z, centred */
+    PB_SOLID_CYLINDER, /**< size[0] = radius, size[1] = length along the local z axis, centred */
+    PB_SOLID_SPHERE,   /**< size[0] = radius */
+    PB_SOLID_TYPE_COUNT
+} pb_solid_type;
+
+/** A solid in its own frame; sizes in metres, positive and finite. Plain data. */
+typedef struct pb_solid {
+    pb_solid_type type;
+    double size[3];
+} pb_solid;
+
+/** Add `solid` at `pose` as an obstacle named `name` (copied, for explanations); `*id` gets
+ * a stable id (never PB_OBSTACLE_NONE), never reused by the engine. PB_ERR_UNSUPPORTED when
+ * the engine has no solids (image maps, a build without FCL), PB_ERR_INVALID for a size that
+ * is not positive and finite or a non-finite pose, PB_ERR_NOMEM (the engine is unchanged). */
+PB_API pb_status pb_engine_solid_add(uint32_t *id, pb_engine *engine, const pb_solid *solid,
+                                     const pb_pose *pose, const char *name);
+/** Move solid `id` to `pose`. PB_ERR_NOT_FOUND for an unknown id, PB_ERR_INVALID for a
+ * non-finite pose. */
+PB_API pb_status pb_engine_solid_move(pb_engine *engine, uint32_t id, const pb_pose *pose);
+/** Would `solid` at `pose` touch a static obstacle, a solid other than `ignore_id`, or the
+ * robot at configuration `robot_q` (every part of it; NULL: no robot)? Exact checks;
+ * touching counts. `*hits` gets the answer and `what` (`size` bytes) what it touches:
+ * "obstacle 'table'", "object 'box_2'" or "link 'link3'" ("" when free). With
+ * `robot_only`, obstacles and solids are not checked. PB_ERR_INVALID for a malformed solid
+ * or pose, PB_ERR_UNSUPPORTED as pb_engine_solid_add(). Read-only: any thread, as a query. */
+PB_API pb_status pb_engine_solid_check(bool *hits, const pb_engine *engine, const pb_solid *solid,
+                                       const pb_pose *pose, uint32_t ignore_id, const double *robot_q,
+                                       bool robot_only, char *what, size_t size);
+/** Do two solids at their poses overlap (touching counts)? Pure geometry, no engine.
+ * PB_ERR_INVALID for a malformed solid or pose, PB_ERR_UNSUPPORTED in a build without FCL. */
+PB_API pb_status pb_solids_overlap(bool *overlap, const pb_solid *a, const pb_pose *pose_a, const pb_solid *b,
+                                   const pb_pose *pose_b);
+/** Number of obstacles added to `engine` (planar or solid) and still there. */
+PB_API size_t pb_engine_obstacle_count(const pb_engine *engine);
+/** Make the added obstacles of `dst` those of `src` (same ids, names, shapes, poses): both
+ * engines loaded from the same world, `dst` not in use. For planning on a frozen copy of a
+ * scene whose obstacles go on moving. PB_ERR_UNSUPPORTED when the engine cannot copy them,
+ * PB_ERR_NOMEM leaves `dst` with some of them. */
+PB_API pb_status pb_engine_obstacles_copy(pb_engine *dst, const pb_engine *src);
+/** A box (world frame, `lo` and `hi` 3 values each) that holds every point of the engine's
+ * robot in every configuration within its bounds, and no less than 1 m beyond its reach:
+ * the manipulator's robot. PB_ERR_UNSUPPORTED for engines without a robot in 3-D. */
+PB_API pb_status pb_engine_workspace(const pb_engine *engine, double *lo, double *hi);
+/** Name of coordinate `i` (a joint's name for the manipulator); NULL when the engine names
+ * none or `i` is out of range. Borrowed for the engine's lifetime. */
+PB_API const char *pb_engine_coordinate_name(const pb_engine *engine, int i);
 
 /** Number of registered engines, and the i-th one's implementation (for listings). */
-size_t pb_engine_registry_count(void);
-const pb_engine_impl *pb_engine_registry_get(size_t index);
+PB_API size_t pb_engine_registry_count(void);
+PB_API const pb_engine_impl *pb_engine_registry_get(size_t index);
 /** A registered engine's name, one-line summary, NULL-terminated aliases and option help
  * lines ("name=VALUE  what it does"); the lists may be empty, never NULL. Static strings. */
-const char *pb_engine_impl_name(const pb_engine_impl *impl);
-const char *pb_engine_impl_summary(const pb_engine_impl *impl);
-const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl);
-const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl);
+PB_API const char *pb_engine_impl_name(const pb_engine_impl *impl);
+PB_API const char *pb_engine_impl_summary(const pb_engine_impl *impl);
+PB_API const char *const *pb_engine_impl_aliases(const pb_engine_impl *impl);
+PB_API const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl);
 /** How a registered engine checks edges, one line starting with the kind (see
  * pb_edge_check_str()); the kind of a loaded engine is pb_engine_edge_check(). Static. */
-const char *pb_engine_impl_edges(const pb_engine_impl *impl);
+PB_API const char *pb_engine_impl_edges(const pb_engine_impl *impl);
 /** Find a registered engine by name or alias; NULL if none. */
-const pb_engine_impl *pb_engine_registry_find(const char *name);
+PB_API const pb_engine_impl *pb_engine_registry_find(const char *name);
 
 #ifdef __cplusplus
 }

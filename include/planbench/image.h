@@ -21,21 +21,22 @@ typedef struct pb_color {
 } pb_color;
 
 /** Make a blank (white) picture. */
-pb_status pb_image_init(pb_image *image, int width, int height);
-void pb_image_finish(pb_image *image);
+PB_API pb_status pb_image_init(pb_image *image, int width, int height);
+PB_API void pb_image_finish(pb_image *image);
 /** Render the engine's C-space projected on its first two coordinates: the map of an image
  * engine, the feasible region of a 2D black box. PB_ERR_UNSUPPORTED when it has no picture.
  * Picture coordinates are engine coordinates scaled by `*scale` (set by the call). */
-pb_status pb_image_render_engine(pb_image *image, const pb_engine *engine, double *scale, pb_diag *diag);
+PB_API pb_status pb_image_render_engine(pb_image *image, const pb_engine *engine, double *scale,
+                                        pb_diag *diag);
 /** Draw a configuration as the engine shows it (a dot, or an arm for the 4D engine). */
-void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale, const double *q,
-                          pb_color color);
+PB_API void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale, const double *q,
+                                 pb_color color);
 /** Draw primitives in picture pixels (clipped to the picture). */
-void pb_image_draw_line(pb_image *image, double x0, double y0, double x1, double y1, pb_color color);
-void pb_image_draw_disc(pb_image *image, double x, double y, double radius, pb_color color);
-void pb_image_draw_circle(pb_image *image, double x, double y, double radius, pb_color color);
+PB_API void pb_image_draw_line(pb_image *image, double x0, double y0, double x1, double y1, pb_color color);
+PB_API void pb_image_draw_disc(pb_image *image, double x, double y, double radius, pb_color color);
+PB_API void pb_image_draw_circle(pb_image *image, double x, double y, double radius, pb_color color);
 /** Save as PNG atomically (a temporary file renamed over `path`). */
-pb_status pb_image_save_png(const pb_image *image, const char *path, pb_diag *diag);
+PB_API pb_status pb_image_save_png(const pb_image *image, const char *path, pb_diag *diag);
 
 #ifdef __cplusplus
 }

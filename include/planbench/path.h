@@ -18,30 +18,30 @@ typedef struct pb_path {
 } pb_path;
 
 /** Make an empty path of dimension `dim` (1..PB_MAX_DIM). Allocates nothing yet. */
-void pb_path_init(pb_path *path, int dim);
+PB_API void pb_path_init(pb_path *path, int dim);
 /** Free what the path holds; the struct may be initialised again. NULL is accepted. */
-void pb_path_finish(pb_path *path);
+PB_API void pb_path_finish(pb_path *path);
 /** Append a copy of `q` (dim values). */
-pb_status pb_path_append(pb_path *path, const double *q);
+PB_API pb_status pb_path_append(pb_path *path, const double *q);
 /** Remove every configuration, keeping the memory. */
-void pb_path_clear(pb_path *path);
+PB_API void pb_path_clear(pb_path *path);
 /** Reverse the order in place. */
-void pb_path_reverse(pb_path *path);
+PB_API void pb_path_reverse(pb_path *path);
 /** Replace `dst`'s contents with a copy of `src` (same dim). */
-pb_status pb_path_copy(pb_path *dst, const pb_path *src);
+PB_API pb_status pb_path_copy(pb_path *dst, const pb_path *src);
 /** The i-th configuration, borrowed until the path changes. */
 static inline const double *pb_path_at(const pb_path *path, size_t i)
 {
     return path->q + i * (size_t)path->dim;
 }
 /** Sum of the engine's distances between consecutive configurations; 0 for n < 2. */
-double pb_path_length(const pb_path *path, const pb_engine *engine);
+PB_API double pb_path_length(const pb_path *path, const pb_engine *engine);
 
 /** Re-validate a path independently of the planner that made it: it must begin exactly at
  * `start`, end exactly at `goal` (when not NULL), and every configuration and edge must be
  * feasible and visible. Returns true when valid; otherwise `diag` says which edge failed. */
-bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start, const double *goal,
-                      pb_diag *diag);
+PB_API bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *start, const double *goal,
+                             pb_diag *diag);
 
 /** The random shortcuts a path is given when it is simplified (`--simplify`, the
  * simulation's plans): the one place that decides the effort. */
@@ -55,13 +55,13 @@ bool pb_path_validate(const pb_path *path, pb_engine *engine, const double *star
  * configurations stay bit for bit the same and the length never increases. Randomness comes
  * from `rng`. `cost_before` and `cost_after` (each may be NULL) get the length under the
  * engine's metric before and after. On PB_ERR_NOMEM the path is left as it was. */
-pb_status pb_path_simplify(pb_path *path, pb_engine *engine, pb_rng *rng, int max_random_tries,
-                           double *cost_before, double *cost_after);
+PB_API pb_status pb_path_simplify(pb_path *path, pb_engine *engine, pb_rng *rng, int max_random_tries,
+                                  double *cost_before, double *cost_after);
 
 /** Write the path as CSV, one configuration per line ("x,y" in 2D), 17 significant digits,
  * atomically: a temporary file beside `file` renamed over it, so a failure leaves no
  * half-written file. */
-pb_status pb_path_save_csv(const pb_path *path, const char *file, pb_diag *diag);
+PB_API pb_status pb_path_save_csv(const pb_path *path, const char *file, pb_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@ typedef enum pb_outcome {
 } pb_outcome;
 
 /** The outcome's name as printed in JSON: "exact", "approximate", "timeout", ... */
-const char *pb_outcome_str(pb_outcome outcome);
+PB_API const char *pb_outcome_str(pb_outcome outcome);
 
 /** A planning query. Borrowed by pb_planner_solve() for the duration of the call. */
 typedef struct pb_problem {
@@ -47,7 +47,7 @@ typedef struct pb_stop_config {
 } pb_stop_config;
 
 /** Defaults: 10 s, no iteration or node limit, stop at the first solution. */
-pb_stop_config pb_stop_config_default(void);
+PB_API pb_stop_config pb_stop_config_default(void);
 
 /** One point of a planner's cost-over-time trace. */
 typedef struct pb_cost_sample {
@@ -81,12 +81,12 @@ typedef struct pb_result {
     size_t n_extra;
 } pb_result;
 
-void pb_result_init(pb_result *result, int dim);
-void pb_result_finish(pb_result *result);
+PB_API void pb_result_init(pb_result *result, int dim);
+PB_API void pb_result_finish(pb_result *result);
 /** Append (time_s, cost) to the cost trace. */
-pb_status pb_result_trace(pb_result *result, double time_s, double cost);
+PB_API pb_status pb_result_trace(pb_result *result, double time_s, double cost);
 /** Set (or add) the named extra statistic; `name` must be a static string. */
-void pb_result_set_extra(pb_result *result, const char *name, double value);
+PB_API void pb_result_set_extra(pb_result *result, const char *name, double value);
 
 /** Observer events, sent while planning. Pointers in an event are borrowed for the duration
  * of the callback only. */
@@ -140,56 +140,65 @@ typedef struct pb_planner pb_planner;
 
 /** Make a planner by registered name or alias for `engine` (borrowed: it must outlive the
  * planner). Parameters start at their defaults. Owned by the caller. */
-pb_status pb_planner_create(pb_planner **out, const char *name, pb_engine *engine, pb_diag *diag);
+PB_API pb_status pb_planner_create(pb_planner **out, const char *name, pb_engine *engine, pb_diag *diag);
 /** Destroy a planner; NULL is accepted. */
-void pb_planner_destroy(pb_planner *planner);
+PB_API void pb_planner_destroy(pb_planner *planner);
 /** The planner's registered name. Static. */
-const char *pb_planner_name(const pb_planner *planner);
+PB_API const char *pb_planner_name(const pb_planner *planner);
 
 /** Set a parameter from text ("0.05", "10", "true"): checks the type and range. */
-pb_status pb_planner_set_param(pb_planner *planner, const char *name, const char *value, pb_diag *diag);
+PB_API pb_status pb_planner_set_param(pb_planner *planner, const char *name, const char *value,
+                                      pb_diag *diag);
 /** Set a parameter from a number: checks the range (and integrality for int/bool). */
-pb_status pb_planner_set_param_double(pb_planner *planner, const char *name, double value, pb_diag *diag);
+PB_API pb_status pb_planner_set_param_double(pb_planner *planner, const char *name, double value,
+                                             pb_diag *diag);
 /** Read a parameter as a number. PB_ERR_NOT_FOUND when the planner has no such parameter. */
-pb_status pb_planner_get_param(const pb_planner *planner, const char *name, double *value);
+PB_API pb_status pb_planner_get_param(const pb_planner *planner, const char *name, double *value);
 
 /** The goal radius a query gets when its user gives none: the planner's step size (its
  * `step_size` parameter when positive), else the engine's default step
  * (pb_engine_default_step()). The one place that decides it, for the command line, the
  * benchmark runner and the simulation service. */
-double pb_planner_default_goal_radius(const pb_planner *planner);
-bool pb_planner_has_param(const pb_planner *planner, const char *name);
+PB_API double pb_planner_default_goal_radius(const pb_planner *planner);
+PB_API bool pb_planner_has_param(const pb_planner *planner, const char *name);
 
 /** Seed of the planner's random stream for the next solve (default 1). */
-void pb_planner_set_seed(pb_planner *planner, uint64_t seed);
+PB_API void pb_planner_set_seed(pb_planner *planner, uint64_t seed);
 /** Listen to planning events; fn NULL stops listening. */
-void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload);
+PB_API void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *payload);
 
 /** Write a cost trace as a JSON object member, `, "cost_trace": [[t, c], ...]`: the one
  * writer for the command line's results and the benchmark records. */
-void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n);
+/** The one writer of a solve's result as JSON: its members, each written as `, "name": value`
+ * (no braces: the caller wraps them with its own members): "outcome", "cost", "time_s",
+ * "cpu_s", "time_to_first_s" (null without a solution), "iterations", "nodes", the engine
+ * counters "n_feasible", "n_visible", "n_edge_states", "n_pixels", the planner's extra
+ * statistics by name, "cost_trace", and with `with_path` the "path" as rows of the path's
+ * dimension. The command line's --json and every benchmark record (journal and JSON) use it. */
+PB_API void pb_result_write_json(FILE *out, const pb_result *result, bool with_path);
+PB_API void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n);
 
 /** Solve `problem` under `stop`, filling `result` (initialised by the caller with the
  * engine's dim). Returns an error only when the problem is malformed (wrong goal radius),
  * memory runs out, or one of the engine's callbacks misbehaved (PB_ERR_INVALID, the path
  * discarded; pb_engine_fault() says what happened); every planning outcome, including an
  * infeasible start, is in `result`. */
-pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop_config *stop,
-                           pb_result *result);
+PB_API pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const pb_stop_config *stop,
+                                  pb_result *result);
 
 /* The registry, for listings. */
-size_t pb_planner_registry_count(void);
-const pb_planner_impl *pb_planner_registry_get(size_t index);
+PB_API size_t pb_planner_registry_count(void);
+PB_API const pb_planner_impl *pb_planner_registry_get(size_t index);
 /** Find by name or alias; NULL if none. */
-const pb_planner_impl *pb_planner_registry_find(const char *name);
-const char *pb_planner_impl_name(const pb_planner_impl *impl);
-const char *pb_planner_impl_summary(const pb_planner_impl *impl);
+PB_API const pb_planner_impl *pb_planner_registry_find(const char *name);
+PB_API const char *pb_planner_impl_name(const pb_planner_impl *impl);
+PB_API const char *pb_planner_impl_summary(const pb_planner_impl *impl);
 /** True for anytime planners (they keep improving the path until the budget runs out). */
-bool pb_planner_impl_anytime(const pb_planner_impl *impl);
+PB_API bool pb_planner_impl_anytime(const pb_planner_impl *impl);
 /** NULL-terminated list of aliases (possibly empty). */
-const char *const *pb_planner_impl_aliases(const pb_planner_impl *impl);
+PB_API const char *const *pb_planner_impl_aliases(const pb_planner_impl *impl);
 /** The parameter table; `*n` gets its length. */
-const pb_param_def *pb_planner_impl_params(const pb_planner_impl *impl, size_t *n);
+PB_API const pb_param_def *pb_planner_impl_params(const pb_planner_impl *impl, size_t *n);
 
 #ifdef __cplusplus
 }

@@ -254,95 +254,102 @@ typedef struct pb_sim pb_sim;
 #define PB_SIM_MAX_BATCH    1000
 
 /** Defaults: no directories, no world, time step 0.05 s. */
-pb_sim_config pb_sim_config_default(void);
+PB_API pb_sim_config pb_sim_config_default(void);
 /** Make a simulation. Fails (with `diag`) when the start world cannot be loaded. Owned by
  * the caller (pb_sim_destroy). */
-pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag);
+PB_API pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag);
 /** Destroy; NULL is accepted. */
-void pb_sim_destroy(pb_sim *sim);
+PB_API void pb_sim_destroy(pb_sim *sim);
 
 /** Simulation time in seconds since the last time reset. */
-double pb_sim_time(const pb_sim *sim);
+PB_API double pb_sim_time(const pb_sim *sim);
 /** Seconds of simulated time per step (the configured time step). */
-double pb_sim_time_step(const pb_sim *sim);
+PB_API double pb_sim_time_step(const pb_sim *sim);
 /** The current SimulationState value. */
-uint8_t pb_sim_state(const pb_sim *sim);
+PB_API uint8_t pb_sim_state(const pb_sim *sim);
 /** Number of entities. */
-size_t pb_sim_entity_count(const pb_sim *sim);
+PB_API size_t pb_sim_entity_count(const pb_sim *sim);
 /** Drain the lifecycle events recorded since the last call: `fn` is called once per event in
  * order with the entity's name (borrowed for the callback). */
-void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind kind, const char *entity, void *payload),
-                         void *payload);
+PB_API void pb_sim_drain_events(pb_sim *sim,
+                                void (*fn)(pb_sim_event_kind kind, const char *entity, void *payload),
+                                void *payload);
 
 /** Call `fn(sim, payload)` after every simulation step, whatever made it (a service, the
  * action, real time while PLAYING); NULL stops. The transport publishes entity states with it. */
-void pb_sim_set_step_callback(pb_sim *sim, void (*fn)(pb_sim *sim, void *payload), void *payload);
+PB_API void pb_sim_set_step_callback(pb_sim *sim, void (*fn)(pb_sim *sim, void *payload), void *payload);
 
 /* ---- the services: each fills its response, `result.result` always set ---- */
 
-void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out);
+PB_API void pb_sim_get_features(const pb_sim *sim, pb_sim_features *out);
 /** SpawnEntity: name rules, resource, pose and C-space checks, in that order. */
-void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *request, pb_sim_spawn_response *response);
+PB_API void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *request,
+                                pb_sim_spawn_response *response);
 /** SpawnEntities: `responses` has `n` entries (caller storage); not atomic: each request is
  * tried in order; the overall result is OK or ENTITIES_SPAWN_FAILED. */
-void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, size_t n,
-                           pb_sim_spawn_response *responses, pb_sim_result *result);
+PB_API void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, size_t n,
+                                  pb_sim_spawn_response *responses, pb_sim_result *result);
 /** DeleteEntity: NOT_FOUND for an unknown name; static world entities are protected. */
-void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *result);
+PB_API void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *result);
 /** GetEntities: `*names` (borrowed) gets the matching entities in spawn order. */
-void pb_sim_get_entities(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
-                         const char *const **names, size_t *n);
+PB_API void pb_sim_get_entities(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
+                                const char *const **names, size_t *n);
 /** GetEntitiesStates: parallel `names` and `states` (borrowed). */
-void pb_sim_get_entities_states(pb_sim *sim, const pb_sim_entity_filters *filters, pb_sim_result *result,
-                                const char *const **names, const pb_sim_entity_state **states, size_t *n);
+PB_API void pb_sim_get_entities_states(pb_sim *sim, const pb_sim_entity_filters *filters,
+                                       pb_sim_result *result, const char *const **names,
+                                       const pb_sim_entity_state **states, size_t *n);
 /** GetEntityState: the pose and twist in the world frame (valid when OK). */
-void pb_sim_get_entity_state(pb_sim *sim, const char *entity, pb_sim_result *result,
-                             pb_sim_entity_state *state);
+PB_API void pb_sim_get_entity_state(pb_sim *sim, const char *entity, pb_sim_result *result,
+                                    pb_sim_entity_state *state);
 /** SetEntityState: the new pose is checked against the C-space (INVALID_POSE 101). */
-void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *request, pb_sim_result *result);
+PB_API void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *request,
+                                    pb_sim_result *result);
 /** GetEntityInfo: category, description, tags (borrowed). */
-void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *result, pb_sim_entity_info *info);
+PB_API void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *result,
+                                   pb_sim_entity_info *info);
 /** SetEntityInfo: replaces category, description and tags. */
-void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity_info *info,
-                            pb_sim_result *result);
+PB_API void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity_info *info,
+                                   pb_sim_result *result);
 /** GetEntityBounds: a box [min, max] in the entity's frame, map units. */
-void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *result, pb_sim_bounds *bounds);
+PB_API void pb_sim_get_entity_bounds(pb_sim *sim, const char *entity, pb_sim_result *result,
+                                     pb_sim_bounds *bounds);
 /** GetNamedPoses: the world's named poses matching `tags` (NULL: all); borrowed. */
-void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_result *result,
-                            const pb_sim_named_pose **poses, size_t *n);
+PB_API void pb_sim_get_named_poses(pb_sim *sim, const pb_sim_tags_filter *tags, pb_sim_result *result,
+                                   const pb_sim_named_pose **poses, size_t *n);
 /** GetNamedPoseBounds: TYPE_EMPTY when the pose has none. */
-void pb_sim_get_named_pose_bounds(pb_sim *sim, const char *name, pb_sim_result *result,
-                                  pb_sim_bounds *bounds);
+PB_API void pb_sim_get_named_pose_bounds(pb_sim *sim, const char *name, pb_sim_result *result,
+                                         pb_sim_bounds *bounds);
 /** GetSpawnables: unrecognised `sources` are named in the error message, not a failure. */
-void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sources, pb_sim_result *result,
-                           const pb_sim_spawnable **spawnables, size_t *n);
+PB_API void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sources,
+                                  pb_sim_result *result, const pb_sim_spawnable **spawnables, size_t *n);
 /** GetSimulationState. */
-void pb_sim_get_simulation_state(pb_sim *sim, pb_sim_result *result, uint8_t *state);
+PB_API void pb_sim_get_simulation_state(pb_sim *sim, pb_sim_result *result, uint8_t *state);
 /** SetSimulationState: the transitions of spec section 5.1 with its codes. */
-void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *result);
+PB_API void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *result);
 /** ResetSimulation by scope bits; 0 and 255 reset everything and end STOPPED. */
-void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *result);
+PB_API void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *result);
 /** StepSimulation: `steps` steps at once; needs PAUSED (or STOPPED), ends PAUSED. */
-void pb_sim_step_simulation(pb_sim *sim, uint64_t steps, pb_sim_result *result);
+PB_API void pb_sim_step_simulation(pb_sim *sim, uint64_t steps, pb_sim_result *result);
 /** SimulateSteps, one step at a time so a transport can send feedback and serve others:
  * begin checks the precondition (false: `result` says why, nothing to run); then call
  * pb_sim_step_once() `steps` times (or fewer on cancel) and pb_sim_steps_end(). */
-bool pb_sim_steps_begin(pb_sim *sim, uint64_t steps, pb_sim_result *result);
+PB_API bool pb_sim_steps_begin(pb_sim *sim, uint64_t steps, pb_sim_result *result);
 /** One step of the action (after pb_sim_steps_begin()). */
-void pb_sim_step_once(pb_sim *sim);
+PB_API void pb_sim_step_once(pb_sim *sim);
 /** End of the action: the simulation is PAUSED. */
-void pb_sim_steps_end(pb_sim *sim);
+PB_API void pb_sim_steps_end(pb_sim *sim);
 /** LoadWorld: `uri` is world://NAME or a path to a <simworld> file; `resource_string` the
  * XML itself (used only when `uri` is empty). */
-void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
-                       bool fail_on_unsupported_element, pb_sim_result *result, pb_sim_world_info *world);
+PB_API void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
+                              bool fail_on_unsupported_element, pb_sim_result *result,
+                              pb_sim_world_info *world);
 /** UnloadWorld: removes every entity; the state becomes NO_WORLD. */
-void pb_sim_unload_world(pb_sim *sim, pb_sim_result *result);
+PB_API void pb_sim_unload_world(pb_sim *sim, pb_sim_result *result);
 /** GetCurrentWorld: NO_WORLD_LOADED without a world. */
-void pb_sim_get_current_world(pb_sim *sim, pb_sim_result *result, pb_sim_world_info *world);
+PB_API void pb_sim_get_current_world(pb_sim *sim, pb_sim_result *result, pb_sim_world_info *world);
 /** GetAvailableWorlds: the <simworld> files of the worlds folder, by tags. */
-void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, pb_sim_result *result,
-                                 const pb_sim_world_info **worlds, size_t *n);
+PB_API void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, pb_sim_result *result,
+                                        const pb_sim_world_info **worlds, size_t *n);
 
 /* ---- planning as a service (beyond the standard; see docs/sim.md) ---- */
 
@@ -390,7 +397,7 @@ typedef struct pb_sim_plan_response {
 
 /** PlanPath, all at once on the calling thread: pb_sim_plan_begin(), pb_sim_plan_run(),
  * pb_sim_plan_finish(). */
-void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_response *response);
+PB_API void pb_sim_plan_path(pb_sim *sim, const pb_sim_plan_request *request, pb_sim_plan_response *response);
 
 /** A PlanPath request taken off the simulation: a snapshot of the world (the map and every
  * other entity's footprint and pose when the request began) and the planner's inputs, so
@@ -400,29 +407,30 @@ typedef struct pb_sim_plan_job pb_sim_plan_job;
 /** Check a PlanPath request and take its snapshot (on the sim's thread). True: `*job` is a
  * new job owned by the caller (pb_sim_plan_job_destroy) and `response` is untouched. False:
  * the request is refused, `*job` is NULL and `response` says why. */
-bool pb_sim_plan_begin(pb_sim_plan_job **job, pb_sim *sim, const pb_sim_plan_request *request,
-                       pb_sim_plan_response *response);
+PB_API bool pb_sim_plan_begin(pb_sim_plan_job **job, pb_sim *sim, const pb_sim_plan_request *request,
+                              pb_sim_plan_response *response);
 /** Run the planner on the snapshot. Any thread; touches nothing but the job. */
-void pb_sim_plan_run(pb_sim_plan_job *job);
+PB_API void pb_sim_plan_run(pb_sim_plan_job *job);
 /** Ask a running job to stop soon (its outcome is then "canceled"). Any thread. */
-void pb_sim_plan_cancel(pb_sim_plan_job *job);
+PB_API void pb_sim_plan_cancel(pb_sim_plan_job *job);
 /** Has pb_sim_plan_run() finished with this job? Any thread. */
-bool pb_sim_plan_is_done(const pb_sim_plan_job *job);
+PB_API bool pb_sim_plan_is_done(const pb_sim_plan_job *job);
 /** The response of a finished job, checked against the world as it is now (on the sim's
  * thread): NOT_FOUND when the entity was deleted meanwhile, OPERATION_FAILED when the world
  * was changed, the entity moved, or the path now runs into an entity that moved (the path is
  * still returned, the message names the segment and what it hits); only an OK plan starts
  * following. The response borrows from the sim, not the job. */
-void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response *response);
+PB_API void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response *response);
 /** Destroy a job (not while pb_sim_plan_run() runs on it); NULL is accepted. */
-void pb_sim_plan_job_destroy(pb_sim_plan_job *job);
+PB_API void pb_sim_plan_job_destroy(pb_sim_plan_job *job);
 
 /** Is `entity` still following a path? */
-bool pb_sim_is_following(pb_sim *sim, const char *entity);
+PB_API bool pb_sim_is_following(pb_sim *sim, const char *entity);
 /** The joint values of `entity` (the stick arm: its elbow "joint2", radians): returns how
  * many (at most PB_SIM_MAX_JOINTS), 0 for an unknown entity or one without joints. `names`
  * (may be NULL) gets borrowed static names. */
-size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *const **names, double *values);
+PB_API size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *const **names,
+                                       double *values);
 
 /** FollowPath goal (the action /follow_path, see docs/sim.md): move `entity` from its current
  * pose through the waypoints `path` (`n_path` poses in the world frame, borrowed for the call;
@@ -460,21 +468,21 @@ typedef struct pb_sim_follow_feedback {
  * OPERATION_FAILED naming the waypoint or segment and what it hits). On success `*goal` gets
  * a handle for pb_sim_follow_step() and pb_sim_follow_cancel(); the path replaces any path the
  * entity was following (that goal then ends STOPPED). */
-bool pb_sim_follow_begin(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *request,
-                         pb_sim_result *result);
+PB_API bool pb_sim_follow_begin(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *request,
+                                pb_sim_result *result);
 /** pb_sim_follow_begin() with the joint values of an entity that has joints (the stick arm):
  * `joints` (borrowed for the call) holds `n_joints` values per waypoint, row-major (a
  * PlanPath response's `joints` as they are). `n_joints` 0: the joints keep their values.
  * OPERATION_FAILED when `n_joints` is not the entity's number of joints. */
-bool pb_sim_follow_begin_joints(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *request,
-                                const double *joints, size_t n_joints, pb_sim_result *result);
+PB_API bool pb_sim_follow_begin_joints(uint64_t *goal, pb_sim *sim, const pb_sim_follow_request *request,
+                                       const double *joints, size_t n_joints, pb_sim_result *result);
 /** One simulation step (pb_sim_step_once(): every entity moves), then where goal `goal` stands.
  * `feedback` (may be NULL) is filled while the entity exists; `result` is OK when REACHED and
  * says why when STOPPED. Call pb_sim_steps_end() when done. */
-pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follow_feedback *feedback,
-                                        pb_sim_result *result);
+PB_API pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follow_feedback *feedback,
+                                               pb_sim_result *result);
 /** Stop goal `goal`: the entity stays where it is. No effect when the goal already ended. */
-void pb_sim_follow_cancel(pb_sim *sim, uint64_t goal);
+PB_API void pb_sim_follow_cancel(pb_sim *sim, uint64_t goal);
 
 /* ---- the rosbridge codec and server ---- */
 
@@ -483,7 +491,7 @@ void pb_sim_follow_cancel(pb_sim *sim, uint64_t goal);
  * NUL-terminated JSON text owned by the caller (free()), NULL when there is no reply. Never
  * fails on bad input: malformed JSON gets a rosbridge failure reply when one is possible.
  * For fuzzing and for tests without a socket. */
-void pb_sim_handle_message(pb_sim *sim, const char *data, size_t size, char **reply);
+PB_API void pb_sim_handle_message(pb_sim *sim, const char *data, size_t size, char **reply);
 
 /** How the rosbridge server listens and whom it serves. Start from
  * pb_sim_serve_config_default(); strings are borrowed for the call. */
@@ -516,14 +524,14 @@ typedef struct pb_sim_serve_config {
 
 /** The defaults: 127.0.0.1:9090, loopback origins, no token, 64 connections, 32 MiB per client and
  * 256 MiB in all queued. */
-pb_sim_serve_config pb_sim_serve_config_default(void);
+PB_API pb_sim_serve_config pb_sim_serve_config_default(void);
 
 /** Run the rosbridge WebSocket server until `config->stop` or a client's STATE_QUITTING.
  * PB_ERR_INVALID for a host that does not resolve, that is not an address of this machine,
  * a port out of range, or a non-loopback host without a token; PB_ERR_IO when the address is
  * in use or cannot be bound (`diag` says which); PB_ERR_UNSUPPORTED when the build has no
  * server. */
-pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *diag);
+PB_API pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *diag);
 
 #ifdef __cplusplus
 }

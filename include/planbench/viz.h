@@ -60,7 +60,7 @@ typedef struct pb_viz_config {
 } pb_viz_config;
 
 /** No title, fit the display, 60 frames per second, no scripted screenshot, plan mode. */
-pb_viz_config pb_viz_config_default(void);
+PB_API pb_viz_config pb_viz_config_default(void);
 
 /** What the user asked for, returned by pb_viz_wait(). */
 typedef enum pb_viz_action {
@@ -75,40 +75,40 @@ typedef enum pb_viz_action {
  * outlive the visualiser. PB_ERR_UNSUPPORTED when the engine has no picture or no display
  * can be opened (diag says why), PB_ERR_NOMEM when memory runs out. `*out` is owned by the
  * caller (pb_viz_destroy). */
-pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *params, pb_diag *diag);
+PB_API pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *params, pb_diag *diag);
 /** Close the window and free everything; NULL is accepted. */
-void pb_viz_destroy(pb_viz *viz);
+PB_API void pb_viz_destroy(pb_viz *viz);
 
 /** Start showing a new solve: clears the tree, samples and path, records the problem (copied)
  * and the planner's name (copied; its overlays depend on it: "informedrrt" and "bitstar" get
  * the informed ellipse) and the seed shown in the title, and resets the cancel flag. */
-void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_name, uint64_t seed);
+PB_API void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_name, uint64_t seed);
 
 /** The observer: pass it with the visualiser as payload to pb_planner_set_observer(). */
-void pb_viz_observer(const pb_event *event, void *payload);
+PB_API void pb_viz_observer(const pb_event *event, void *payload);
 
 /** A flag that becomes non-zero when the user quits or restarts (or a scripted screenshot is
  * taken): put it in pb_stop_config.cancel. Valid for the visualiser's lifetime. */
-const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz);
+PB_API const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz);
 
 /** Show the solve's final result (its path replaces the best path seen, its counters feed the
  * status line) and, for engines drawn with more than two coordinates, start animating the
  * configuration along the path. Takes the scripted screenshot when screenshot_at is 0.
  * Returns PB_ERR_IO (diag set) when that screenshot cannot be written. */
-pb_status pb_viz_show_result(pb_viz *viz, const pb_result *result, pb_diag *diag);
+PB_API pb_status pb_viz_show_result(pb_viz *viz, const pb_result *result, pb_diag *diag);
 
 /** Keep the window open and responsive until the user quits, restarts or (query mode) runs a
  * planner; returns which. Returns at once when that request was already made while planning
  * (q or r pressed during the solve). */
-pb_viz_action pb_viz_wait(pb_viz *viz);
+PB_API pb_viz_action pb_viz_wait(pb_viz *viz);
 
 /** Query mode: the start and goal the user clicked (`dim` values each; coordinates beyond the
  * first two come from the engine's defaults, else the middle of the bounds) and the index of
  * the chosen planner in the planner registry. Returns false when start or goal is missing. */
-bool pb_viz_get_query(const pb_viz *viz, double *start, double *goal, size_t *planner_index);
+PB_API bool pb_viz_get_query(const pb_viz *viz, double *start, double *goal, size_t *planner_index);
 
 /** Save the window content, as currently drawn, to `path` as a PNG (atomically). */
-pb_status pb_viz_save_screenshot(pb_viz *viz, const char *path, pb_diag *diag);
+PB_API pb_status pb_viz_save_screenshot(pb_viz *viz, const char *path, pb_diag *diag);
 
 /** A snapshot of the visualiser's state, for tests and progress displays. Updated once per
  * frame and whenever the observer blocks; thread-safe. */
@@ -133,7 +133,7 @@ typedef struct pb_viz_state {
 } pb_viz_state;
 
 /** Fill `out` with the latest snapshot. Any thread. */
-void pb_viz_get_state(pb_viz *viz, pb_viz_state *out);
+PB_API void pb_viz_get_state(pb_viz *viz, pb_viz_state *out);
 
 /* ---- test entry point --------------------------------------------------------------- */
 
@@ -159,11 +159,11 @@ typedef struct pb_viz_input {
 
 /** Inject input as real SDL events (SDL_PushEvent), handled like a user's within the next
  * observer event or frame. Any thread. PB_ERR_INVALID for an unknown type. */
-pb_status pb_viz_inject(pb_viz *viz, const pb_viz_input *input);
+PB_API pb_status pb_viz_inject(pb_viz *viz, const pb_viz_input *input);
 
 /** The window pixel where configuration `q` (its first two coordinates) is shown in the
  * current view. Any thread. */
-void pb_viz_window_point(pb_viz *viz, const double *q, double *x, double *y);
+PB_API void pb_viz_window_point(pb_viz *viz, const double *q, double *x, double *y);
 
 #ifdef __cplusplus
 }

@@ -39,24 +39,27 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
     pb_json_write_string(out, pb_bench_status_str(rec->status));
     fputs(", \"status_text\": ", out);
     pb_json_write_string(out, rec->status_text);
-    fputs(", \"outcome\": ", out);
-    pb_json_write_string(out, pb_outcome_str(rec->outcome));
-    fprintf(out, ", \"solved\": %s, \"time_s\": ", rec->solved ? "true" : "false");
-    pb_json_write_number(out, rec->time_s);
-    fputs(", \"time_to_first_s\": ", out);
-    pb_json_write_number(out, rec->time_to_first_s >= 0.0 ? rec->time_to_first_s : NAN);
-    fputs(", \"cost\": ", out);
-    pb_json_write_number(out, rec->cost);
-    fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu, \"n_feasible\": %llu, \"n_visible\": %llu",
-            (unsigned long long)rec->iterations, (unsigned long long)rec->nodes,
-            (unsigned long long)rec->n_feasible, (unsigned long long)rec->n_visible);
-    fprintf(out, ", \"n_pixels\": %llu, \"memory_mb\": ", (unsigned long long)rec->n_pixels);
+    /* the result's members through the one writer, from what the child reported */
+    const pb_result result = {.outcome = rec->outcome,
+                              .cost = rec->cost,
+                              .time_s = rec->time_s,
+                              .cpu_s = rec->cpu_s,
+                              .time_to_first_s = rec->time_to_first_s,
+                              .iterations = rec->iterations,
+                              .nodes = rec->nodes,
+                              .counters = {.n_feasible = rec->n_feasible,
+                                           .n_visible = rec->n_visible,
+                                           .n_edge_states = rec->n_edge_states,
+                                           .n_pixels = rec->n_pixels},
+                              .cost_trace = rec->cost_trace,
+                              .n_cost_trace = rec->n_cost_trace};
+    pb_result_write_json(out, &result, false);
+    fprintf(out, ", \"solved\": %s, \"memory_mb\": ", rec->solved ? "true" : "false");
     pb_json_write_number(out, rec->memory_mb);
     fputs(", \"setup_s\": ", out);
     pb_json_write_number(out, rec->setup_s);
     if (rec->status == PB_BENCH_RUN_OK)
         pb_edge_check_write_json(out, rec->edge_check, rec->edge_resolution);
-    pb_cost_trace_write_json(out, rec->cost_trace, rec->n_cost_trace);
     fputs("}", out);
 }
 
@@ -185,25 +188,27 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
         ok = k >= 0;
         rec->edge_check = (pb_edge_check)k;
     }
-    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_pixels = 0, edge = 0,
-           floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
+    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0, n_pixels = 0,
+           edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
     ok = ok && member_number(o, "seed", &seed) && member_number(o, "time_s", &rec->time_s) &&
          member_number(o, "time_to_first_s", &ttf) && member_number(o, "cost", &cost) &&
          member_number(o, "iterations", &iterations) && member_number(o, "nodes", &nodes) &&
          member_number(o, "n_feasible", &n_feasible) && member_number(o, "n_visible", &n_visible) &&
          member_number(o, "n_pixels", &n_pixels) && member_number(o, "memory_mb", &rec->memory_mb) &&
          member_number(o, "setup_s", &rec->setup_s) && member_number(o, "edge_resolution", &edge) &&
-         member_number(o, "clearance_floor", &floor_clearance);
+         member_number(o, "clearance_floor", &floor_clearance) && member_number(o, "cpu_s", &rec->cpu_s) &&
+         member_number(o, "n_edge_states", &n_edge_states);
     rec->time_to_first_s = isnan(ttf) ? -1.0 : ttf;
     rec->cost = isnan(cost) ? INFINITY : cost;
     /* counts: whole, not negative, within 2^53 (as the writer writes them) */
-    const double counts[5] = {iterations, nodes, n_feasible, n_visible, n_pixels};
-    for (int k = 0; k < 5 && ok; k++)
+    const double counts[6] = {iterations, nodes, n_feasible, n_visible, n_edge_states, n_pixels};
+    for (int k = 0; k < 6 && ok; k++)
         ok = counts[k] >= 0.0 && counts[k] <= 9007199254740992.0;
     rec->iterations = ok ? (uint64_t)iterations : 0;
     rec->nodes = ok ? (uint64_t)nodes : 0;
     rec->n_feasible = ok ? (uint64_t)n_feasible : 0;
     rec->n_visible = ok ? (uint64_t)n_visible : 0;
+    rec->n_edge_states = ok ? (uint64_t)n_edge_states : 0;
     rec->n_pixels = ok ? (uint64_t)n_pixels : 0;
     rec->edge_resolution = isnan(floor_clearance) ? edge : floor_clearance;
     const json_t *trace = ok ? json_object_get(o, "cost_trace") : NULL;

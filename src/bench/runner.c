@@ -198,8 +198,8 @@ typedef struct child_message {
     int32_t status; /* PB_BENCH_RUN_OK or PB_BENCH_RUN_ERROR */
     int32_t outcome;
     int32_t solved;
-    double time_s, time_to_first_s, cost, setup_s;
-    uint64_t iterations, nodes, n_feasible, n_visible, n_pixels;
+    double time_s, cpu_s, time_to_first_s, cost, setup_s;
+    uint64_t iterations, nodes, n_feasible, n_visible, n_edge_states, n_pixels;
     uint64_t n_trace;
     int32_t edge_check;
     double edge_resolution;
@@ -327,6 +327,8 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         msg.outcome = (int32_t)result.outcome;
         msg.solved = result.outcome == PB_OUTCOME_EXACT;
         msg.time_s = result.time_s;
+        msg.cpu_s = result.cpu_s;
+        msg.n_edge_states = result.counters.n_edge_states;
         msg.time_to_first_s = result.time_to_first_s;
         msg.cost = result.cost;
         msg.iterations = result.iterations;
@@ -503,6 +505,8 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
             rec->outcome = (pb_outcome)msg.outcome;
             rec->solved = msg.solved != 0;
             rec->time_s = msg.time_s;
+            rec->cpu_s = msg.cpu_s;
+            rec->n_edge_states = msg.n_edge_states;
             rec->time_to_first_s = msg.time_to_first_s;
             rec->cost = msg.cost;
             rec->iterations = msg.iterations;

@@ -410,39 +410,12 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     json_config(out, problem->goal, dim);
     fputs(", \"goal_radius\": ", out);
     pb_json_write_number(out, problem->goal_radius);
-    fputs(", \"outcome\": ", out);
-    pb_json_write_string(out, pb_outcome_str(r->outcome));
-    fputs(", \"cost\": ", out);
-    pb_json_write_number(out, r->cost);
     if (a->simplify && r->path.n > 0) {
         fputs(", \"cost_before_simplify\": ", out);
         pb_json_write_number(out, a->cost_before_simplify);
     }
-    fputs(", \"time_s\": ", out);
-    pb_json_write_number(out, r->time_s);
-    fputs(", \"cpu_s\": ", out);
-    pb_json_write_number(out, r->cpu_s);
-    fputs(", \"time_to_first_s\": ", out);
-    pb_json_write_number(out, r->time_to_first_s >= 0.0 ? r->time_to_first_s : NAN);
-    fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu", (unsigned long long)r->iterations,
-            (unsigned long long)r->nodes);
-    fprintf(out, ", \"n_feasible\": %llu, \"n_visible\": %llu, \"n_edge_states\": %llu, \"n_pixels\": %llu",
-            (unsigned long long)r->counters.n_feasible, (unsigned long long)r->counters.n_visible,
-            (unsigned long long)r->counters.n_edge_states, (unsigned long long)r->counters.n_pixels);
-    for (size_t i = 0; i < r->n_extra; i++) {
-        fputs(", ", out);
-        pb_json_write_string(out, r->extra[i].name);
-        fputs(": ", out);
-        pb_json_write_number(out, r->extra[i].value);
-    }
-    pb_cost_trace_write_json(out, r->cost_trace, r->n_cost_trace);
-    fputs(", \"path\": [", out);
-    for (size_t i = 0; i < r->path.n; i++) {
-        if (i)
-            fputs(", ", out);
-        json_config(out, pb_path_at(&r->path, i), dim);
-    }
-    fputs("]}\n", out);
+    pb_result_write_json(out, r, true);
+    fputs("}\n", out);
 }
 
 static void print_summary(FILE *out, const plan_args *a, const char *map, pb_engine *engine,

@@ -48,3 +48,30 @@ void *pb_grow(void *ptr, size_t old_bytes, size_t new_bytes)
     free(ptr);
     return grown;
 }
+
+size_t pb_grow_capacity(size_t capacity, size_t need, size_t first, size_t item_size)
+{
+    if (need <= capacity)
+        return capacity;
+    size_t cap = capacity ? capacity : (first ? first : 1);
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2)
+            return 0;
+        cap *= 2;
+    }
+    return item_size && cap > SIZE_MAX / item_size ? 0 : cap;
+}
+
+void *pb_reserve(void *items, size_t *capacity, size_t need, size_t item_size, size_t first)
+{
+    if (need <= *capacity)
+        return items;
+    const size_t cap = pb_grow_capacity(*capacity, need, first, item_size);
+    if (!cap)
+        return NULL;
+    void *grown = realloc(items, cap * item_size);
+    if (!grown)
+        return NULL;
+    *capacity = cap;
+    return grown;
+}

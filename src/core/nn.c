@@ -190,7 +190,7 @@ static inline double box_dist2(const pb_nn *nn, uint32_t index, const double *q)
 static uint32_t new_bucket(pb_nn *nn)
 {
     if (nn->n_buckets == nn->cap_buckets) {
-        const uint32_t cap = nn->cap_buckets ? 2 * nn->cap_buckets : 16;
+        const uint32_t cap = (uint32_t)pb_grow_capacity(nn->cap_buckets, (size_t)nn->cap_buckets + 1, 16, 1);
         const size_t old = nn->cap_buckets, d = (size_t)nn->dim;
         bucket *buckets = pb_grow(nn->buckets, old * sizeof *buckets, cap * sizeof *buckets);
         if (!buckets)
@@ -215,7 +215,7 @@ static uint32_t new_bucket(pb_nn *nn)
 static uint32_t new_node(pb_nn *nn)
 {
     if (nn->n_nodes == nn->cap_nodes) {
-        const uint32_t cap = nn->cap_nodes ? 2 * nn->cap_nodes : 16;
+        const uint32_t cap = (uint32_t)pb_grow_capacity(nn->cap_nodes, (size_t)nn->cap_nodes + 1, 16, 1);
         const size_t old = nn->cap_nodes, d = (size_t)nn->dim;
         kd_node *nodes = pb_grow(nn->nodes, old * sizeof *nodes, cap * sizeof *nodes);
         if (!nodes)
@@ -368,7 +368,7 @@ pb_status pb_nn_add(pb_nn *nn, uint32_t id, const double *q)
     }
     {
         if (nn->size == nn->cap_linear) {
-            size_t cap = nn->cap_linear ? 2 * nn->cap_linear : 64;
+            const size_t cap = pb_grow_capacity(nn->cap_linear, nn->size + 1, 64, d * sizeof(double));
             double *lq = realloc(nn->lq, cap * d * sizeof(double));
             if (!lq)
                 return PB_ERR_NOMEM;
@@ -654,7 +654,7 @@ uint32_t pb_nn_nearest(const pb_nn *nn, const double *q, double *dist)
 static bool hits_push(pb_nn_hits *h, uint32_t id, double d2)
 {
     if (h->n == h->capacity) {
-        size_t cap = h->capacity ? 2 * h->capacity : 64;
+        const size_t cap = pb_grow_capacity(h->capacity, h->n + 1, 64, sizeof(double));
         uint32_t *ids = realloc(h->ids, cap * sizeof *ids);
         if (!ids)
             return false;

@@ -1,4 +1,5 @@
 #include "planbench/path.h"
+#include "core/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,16 +24,10 @@ void pb_path_finish(pb_path *path)
 
 static pb_status reserve(pb_path *path, size_t n)
 {
-    if (n <= path->capacity)
-        return PB_OK;
-    size_t cap = path->capacity ? path->capacity * 2 : 16;
-    while (cap < n)
-        cap *= 2;
-    double *q = realloc(path->q, cap * (size_t)path->dim * sizeof *q);
+    double *q = pb_reserve(path->q, &path->capacity, n, (size_t)path->dim * sizeof *q, 16);
     if (!q)
         return PB_ERR_NOMEM;
     path->q = q;
-    path->capacity = cap;
     return PB_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Planners: creation by name, parameters by name, and the solve wrapper that checks the
  * problem, times the solve, counts engine work and derives the outcome. */
 #include "planbench/impl/planner_impl.h"
+#include "core/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,6 +54,47 @@ void pb_result_finish(pb_result *result)
     result->n_cost_trace = result->cost_trace_capacity = 0;
 }
 
+void pb_result_write_json(FILE *out, const pb_result *r, bool with_path)
+{
+    fputs(", \"outcome\": ", out);
+    pb_json_write_string(out, pb_outcome_str(r->outcome));
+    fputs(", \"cost\": ", out);
+    pb_json_write_number(out, r->cost);
+    fputs(", \"time_s\": ", out);
+    pb_json_write_number(out, r->time_s);
+    fputs(", \"cpu_s\": ", out);
+    pb_json_write_number(out, r->cpu_s);
+    fputs(", \"time_to_first_s\": ", out);
+    pb_json_write_number(out, r->time_to_first_s >= 0.0 ? r->time_to_first_s : NAN);
+    fprintf(out, ", \"iterations\": %llu, \"nodes\": %llu", (unsigned long long)r->iterations,
+            (unsigned long long)r->nodes);
+    fprintf(out, ", \"n_feasible\": %llu, \"n_visible\": %llu, \"n_edge_states\": %llu, \"n_pixels\": %llu",
+            (unsigned long long)r->counters.n_feasible, (unsigned long long)r->counters.n_visible,
+            (unsigned long long)r->counters.n_edge_states, (unsigned long long)r->counters.n_pixels);
+    for (size_t i = 0; i < r->n_extra; i++) {
+        fputs(", ", out);
+        pb_json_write_string(out, r->extra[i].name);
+        fputs(": ", out);
+        pb_json_write_number(out, r->extra[i].value);
+    }
+    pb_cost_trace_write_json(out, r->cost_trace, r->n_cost_trace);
+    if (!with_path)
+        return;
+    const int dim = r->path.dim;
+    fputs(", \"path\": [", out);
+    for (size_t i = 0; i < r->path.n; i++) {
+        const double *q = pb_path_at(&r->path, i);
+        fputs(i ? ", [" : "[", out);
+        for (int k = 0; k < dim; k++) {
+            if (k)
+                fputs(", ", out);
+            pb_json_write_number(out, q[k]);
+        }
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
 void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n)
 {
     fputs(", \"cost_trace\": [", out);
@@ -68,14 +110,11 @@ void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n)
 
 pb_status pb_result_trace(pb_result *result, double time_s, double cost)
 {
-    if (result->n_cost_trace == result->cost_trace_capacity) {
-        size_t cap = result->cost_trace_capacity ? 2 * result->cost_trace_capacity : 64;
-        pb_cost_sample *t = realloc(result->cost_trace, cap * sizeof *t);
-        if (!t)
-            return PB_ERR_NOMEM;
-        result->cost_trace = t;
-        result->cost_trace_capacity = cap;
-    }
+    pb_cost_sample *t =
+        pb_reserve(result->cost_trace, &result->cost_trace_capacity, result->n_cost_trace + 1, sizeof *t, 64);
+    if (!t)
+        return PB_ERR_NOMEM;
+    result->cost_trace = t;
     result->cost_trace[result->n_cost_trace++] = (pb_cost_sample){time_s, cost};
     return PB_OK;
 }

@@ -30,9 +30,10 @@ static bool reserve(pb_tree *tree, uint32_t need)
 {
     if (need <= tree->capacity)
         return true;
-    uint32_t cap = tree->capacity ? tree->capacity : 64; /* small solves stay small */
-    while (cap < need)
-        cap *= 2;
+    /* from 64: small solves stay small */
+    const size_t cap = pb_grow_capacity(tree->capacity, need, 64, sizeof(double) * PB_MAX_DIM);
+    if (!cap || cap > UINT32_MAX)
+        return false;
     const size_t old = tree->capacity, d = (size_t)tree->dim;
     double *q = pb_grow(tree->q, old * d * sizeof *q, (size_t)cap * d * sizeof *q);
     if (!q)
@@ -46,7 +47,7 @@ static bool reserve(pb_tree *tree, uint32_t need)
     if (!cost)
         return false;
     tree->cost = cost;
-    tree->capacity = cap;
+    tree->capacity = (uint32_t)cap;
     return true;
 }
 

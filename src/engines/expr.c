@@ -3,6 +3,7 @@
  * interpreter that runs it. See expr.h for the grammar. */
 #include "engines/expr.h"
 #include "engines/expr_program.h"
+#include "core/grow.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -367,15 +368,13 @@ static bool emit(parser *p, int op, int32_t arg, double k)
             fail_at(p, p->tok_start, "expression is too long (more than %u instructions)", MAX_CODE);
             return false;
         }
-        size_t capacity = p->capacity ? 2 * p->capacity : 32;
-        insn *code = realloc(p->code, capacity * sizeof *code);
+        insn *code = pb_reserve(p->code, &p->capacity, p->n + 1, sizeof *code, 32);
         if (!code) {
             p->nomem = true;
             fail_at(p, p->tok_start, "out of memory");
             return false;
         }
         p->code = code;
-        p->capacity = capacity;
     }
     p->code[p->n++] = (insn){.op = op, .arg = arg, .k = k};
     return true;

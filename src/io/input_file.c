@@ -117,3 +117,13 @@ pb_status pb_file_read_all(const char *path, size_t max_size, char **data, size_
     *size = n;
     return PB_OK;
 }
+
+void pb_path_dir(const char *path, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", path);
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *(slash == buf ? slash + 1 : slash) = '\0';
+    else
+        snprintf(buf, size, ".");
+}

@@ -27,4 +27,8 @@ pb_status pb_file_check_regular(const char *path, pb_diag *diag);
  * PB_ERR_IO as pb_file_open_regular(), PB_ERR_NOMEM. */
 pb_status pb_file_read_all(const char *path, size_t max_size, char **data, size_t *size, pb_diag *diag);
 
+/** The folder of `path` into `buf` (`size` bytes): "a/b" for "a/b/c.xml", "/" for "/c.xml",
+ * "." for "c.xml". Relative names inside a file are resolved against it. */
+void pb_path_dir(const char *path, char *buf, size_t size);
+
 #endif

@@ -34,6 +34,7 @@
 #include "core/nn_batch.h"
 #include "planners/roadmap.h"
 #include "planners/informed.h"
+#include "core/grow.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -106,9 +107,9 @@ static bool reserve(bit_state *s, uint32_t need)
 {
     if (need <= s->cap)
         return true;
-    size_t cap = s->cap ? 2 * (size_t)s->cap : 1024;
-    while (cap < need)
-        cap *= 2;
+    const size_t cap = pb_grow_capacity(s->cap, need, 1024, sizeof(double) * PB_MAX_DIM);
+    if (!cap)
+        return false;
     PB_GROW_OR_FAIL(s->q, cap * (size_t)s->dim);
     PB_GROW_OR_FAIL(s->g, cap);
     PB_GROW_OR_FAIL(s->gh, cap);

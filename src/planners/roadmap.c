@@ -3,6 +3,7 @@
 #include "core/arena.h"
 #include "core/nn_batch.h"
 #include "planners/informed.h" /* pb_unit_ball_volume */
+#include "core/grow.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -18,14 +19,10 @@ static inline bool pq_less(const pb_pq_entry *x, const pb_pq_entry *y)
 
 pb_status pb_pq_push(pb_pq *pq, double key, double tie, uint32_t a, uint32_t b)
 {
-    if (pq->n == pq->capacity) {
-        const size_t cap = pq->capacity ? 2 * pq->capacity : 256;
-        pb_pq_entry *e = realloc(pq->e, cap * sizeof *e);
-        if (!e)
-            return PB_ERR_NOMEM;
-        pq->e = e;
-        pq->capacity = cap;
-    }
+    pb_pq_entry *e = pb_reserve(pq->e, &pq->capacity, pq->n + 1, sizeof *e, 256);
+    if (!e)
+        return PB_ERR_NOMEM;
+    pq->e = e;
     const pb_pq_entry item = {key, tie, a, b};
     size_t i = pq->n++;
     while (i > 0) {
@@ -105,9 +102,9 @@ static bool reserve_vertices(pb_roadmap *rm, uint32_t need)
 {
     if (need <= rm->cap)
         return true;
-    size_t cap = rm->cap ? 2 * (size_t)rm->cap : 1024;
-    while (cap < need)
-        cap *= 2;
+    const size_t cap = pb_grow_capacity(rm->cap, need, 1024, sizeof(double) * PB_MAX_DIM);
+    if (!cap)
+        return false;
     if (cap >= PB_RM_NONE)
         return false;
     PB_GROW_OR_FAIL(rm->q, cap * (size_t)rm->dim);
@@ -128,9 +125,9 @@ static bool reserve_edges(pb_roadmap *rm, uint32_t need)
 {
     if (need <= rm->cap_edges)
         return true;
-    size_t cap = rm->cap_edges ? 2 * (size_t)rm->cap_edges : 4096;
-    while (cap < need)
-        cap *= 2;
+    const size_t cap = pb_grow_capacity(rm->cap_edges, need, 4096, sizeof(double) * PB_MAX_DIM);
+    if (!cap)
+        return false;
     if (2 * cap >= PB_RM_NONE)
         return false;
     PB_GROW_OR_FAIL(rm->to, 2 * cap);

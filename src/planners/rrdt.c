@@ -33,6 +33,7 @@
 #include "core/nn.h"
 #include "core/metric.h"
 #include "core/params.h"
+#include "core/grow.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -91,9 +92,9 @@ static bool reserve(forest *f, uint32_t need)
 {
     if (need <= f->cap)
         return true;
-    size_t cap = f->cap ? 2 * (size_t)f->cap : 1024;
-    while (cap < need)
-        cap *= 2;
+    const size_t cap = pb_grow_capacity(f->cap, need, 1024, sizeof(double) * PB_MAX_DIM);
+    if (!cap)
+        return false;
     PB_GROW_OR_FAIL(f->q, cap * (size_t)f->dim);
     PB_GROW_OR_FAIL(f->cost, cap);
     PB_GROW_OR_FAIL(f->parent, cap);

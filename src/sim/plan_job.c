@@ -302,3 +302,15 @@ void sim_plan_run(pb_sim_plan_job *job)
     job->planning_time = pb_clock_seconds() - t0;
     atomic_store(&job->done, 1);
 }
+
+void pb_sim_plan_job_destroy(pb_sim_plan_job *job)
+{
+    if (!job)
+        return;
+    pb_engine_destroy(job->arm_engine);
+    pb_engine_destroy(job->map);
+    free(job->others);
+    free(job->entity);
+    free(job->path);
+    free(job);
+}

@@ -20,11 +20,7 @@ void scene_quat_mul(const double *a, const double *b, double *out)
 
 pb_pose scene_pose_of(const double *pose)
 {
-    const double x = pose[3], y = pose[4], z = pose[5], w = pose[6];
-    return (pb_pose){.r = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), /* */
-                           2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), /* */
-                           2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)},
-                     .t = {pose[0], pose[1], pose[2]}};
+    return pb_pose_from_xyz_quat(pose, pose + 3);
 }
 
 void scene_compose(const double *ref, const double *local, double *out)
@@ -66,15 +62,15 @@ void scene_twist_pose(const double *pose, const double *twist, double dt, double
     scene_normalize(q, out + 3);
 }
 
-void scene_shape_box(const pb_shape *shape, double *lo, double *hi)
+static void solid_box(const pb_solid *shape, double *lo, double *hi)
 {
     double half[3];
     switch (shape->type) {
-    case PB_SHAPE_BOX:
+    case PB_SOLID_BOX:
         for (int i = 0; i < 3; i++)
             half[i] = shape->size[i] / 2;
         break;
-    case PB_SHAPE_CYLINDER:
+    case PB_SOLID_CYLINDER:
         half[0] = half[1] = shape->size[0];
         half[2] = shape->size[1] / 2;
         break;
@@ -86,4 +82,38 @@ void scene_shape_box(const pb_shape *shape, double *lo, double *hi)
         lo[i] = -half[i];
         hi[i] = half[i];
     }
+}
+
+void scene_solid_bounds(const pb_solid *shape, pb_sim_bounds *b)
+{
+    double lo[3], hi[3];
+    solid_box(shape, lo, hi);
+    memset(b, 0, sizeof *b);
+    b->type = PB_SIM_BOUNDS_BOX;
+    b->n_points = 2;
+    b->points[0] = (pb_sim_vec3){lo[0], lo[1], lo[2]};
+    b->points[1] = (pb_sim_vec3){hi[0], hi[1], hi[2]};
+}
+
+void scene_pose_to_msg(const double *pose, pb_sim_pose *out)
+{
+    *out = (pb_sim_pose){{pose[0], pose[1], pose[2]}, pose[3], pose[4], pose[5], pose[6]};
+}
+
+bool scene_pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+                         size_t size)
+{
+    double n;
+    const sim_entity *ref;
+    if (!sim_pose_msg_valid(sim, p, frame, &n, &ref, why, size))
+        return false;
+    const double q[4] = {p->qx, p->qy, p->qz, p->qw};
+    double local[7] = {p->position.x, p->position.y, p->position.z};
+    scene_normalize(q, local + 3);
+    static const double origin[7] = {0, 0, 0, 0, 0, 0, 1};
+    if (ref && memcmp(ref->pose3, origin, sizeof origin) != 0) /* the robot's frame is the world's */
+        scene_compose(ref->pose3, local, out);
+    else
+        memcpy(out, local, sizeof local);
+    return true;
 }

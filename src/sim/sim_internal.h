@@ -2,7 +2,6 @@
 #ifndef PB_SIM_INTERNAL_H
 #define PB_SIM_INTERNAL_H
 
-#include "io/urdf.h"
 #include "planbench/planbench.h"
 #include "planbench/sim.h"
 
@@ -21,18 +20,17 @@ typedef struct sim_robot {
     sim_strings tags;
     pb_footprint footprint;
     bool solid;     /* a 3-D object (<box>, <cylinder>, <sphere>) for manipulator scenes */
-    pb_shape shape; /* solid: its type and size (metres), centred on its frame */
+    pb_solid shape; /* solid: its type and size (metres), centred on its frame */
 } sim_robot;
 
 typedef struct sim_named_pose {
     char *name;
     char *description;
     sim_strings tags;
-    double pose[3];
+    /* a map: x, y, yaw; a scene: a 6-DoF pose (x, y, z, qx, qy, qz, qw; metres), or joint
+     * values of the scene's robot (n_joints > 0) */
+    double pose[7];
     pb_sim_bounds bounds;
-    /* manipulator scenes: a 6-DoF pose (x, y, z, qx, qy, qz, qw; metres), or joint values of
-     * the scene's robot (n_joints > 0) */
-    double pose3[7];
     double joints[PB_MAX_DIM];
     int n_joints;
 } sim_named_pose;
@@ -41,8 +39,7 @@ typedef struct sim_named_pose {
 typedef struct sim_world_entity {
     char *name;
     size_t robot; /* index into the world's robots */
-    double pose[3];
-    double pose3[7]; /* manipulator scenes */
+    double pose[7]; /* a map: x, y, yaw; a scene: x, y, z, qx, qy, qz, qw */
     bool is_static;
 } sim_world_entity;
 
@@ -87,7 +84,237 @@ sim_load_error sim_robot_parse(sim_robot *robot, const char *xml, size_t size, c
                                size_t message_size);
 void sim_robot_finish(sim_robot *robot);
 void sim_strings_finish(sim_strings *s);
+/** Copy `n` strings into `dst` (entities.c); false when out of memory (`dst` holds the copies
+ * made so far, to be finished). */
+bool sim_strings_copy(sim_strings *dst, const char *const *strings, size_t n);
 char *sim_strdup(const char *s);
+
+/* ---- the simulation's state (sim.c) and its entity kinds ---- */
+
+#define SIM_MAX_NAME 128
+/* FollowPath goals are bounded in steps (an action runs step by step on the server). */
+#define SIM_MAX_ACTION_STEPS 100000000ull
+/* The most values a pose has: x, y, z and a quaternion (a planar pose uses 3). */
+#define SIM_POSE_MAX 7
+
+/* Why an entity stopped following its path. */
+enum {
+    SIM_FOLLOW_ON,
+    SIM_FOLLOW_REACHED,
+    SIM_FOLLOW_COLLIDED,
+    SIM_FOLLOW_TELEPORTED,
+    SIM_FOLLOW_STATIC,
+    SIM_FOLLOW_RESET,
+    SIM_FOLLOW_CANCELED
+};
+
+typedef struct sim_kind sim_kind;
+
+/* An entity: what every kind has (name, category, tags, the follow state), and the fields
+ * of the kinds (each kind reads its own; see the kinds below). */
+typedef struct sim_entity {
+    const sim_kind *kind;
+    char *name;
+    uint8_t category;
+    char *description;
+    sim_strings tags;
+    bool spawned;
+    bool is_static;
+    uint32_t obstacle; /* its id as an obstacle of the world's engine (bodies and objects) */
+    uint64_t serial;   /* tells a re-spawned entity from the one a plan was made for */
+    double *path;      /* follow: n_path configurations of path_stride values (kind->config's) */
+    size_t n_path, path_next, path_stride;
+    double follow_speed;
+    uint64_t follow_id; /* the follow goal that owns the path (0: none) */
+    uint8_t follow_end; /* why the last path ended (SIM_FOLLOW_ values) */
+    /* bodies: a planar footprint at (x, y, yaw) moving under (vx, vy, wz) */
+    pb_footprint footprint;
+    double pose[3], initial_pose[3];
+    double initial_joint2; /* an arm footprint's elbow at spawn (footprint.joint2 is the current one) */
+    double twist[3];       /* vx, vy (map units/s), wz (rad/s) */
+    /* objects: a solid at a 6-DoF pose moving under a twist (world frame) */
+    pb_solid shape;
+    double pose3[7], initial_pose3[7];
+    double twist3[6]; /* linear (m/s), angular (rad/s) */
+    /* the robot: its joint vector (sim->arm_dim values) */
+    double joints[PB_MAX_DIM], initial_joints[PB_MAX_DIM];
+} sim_entity;
+
+typedef struct sim_event {
+    pb_sim_event_kind kind;
+    char *name;
+} sim_event;
+
+struct pb_sim {
+    char *worlds_dir, *robots_dir;
+    bool confine_worlds; /* LoadWorld reads files only inside worlds_dir */
+    double dt;
+    uint8_t state;
+    double time;
+    bool have_world;
+    sim_world world;
+    pb_engine *engine;
+    /* the kind of entity the world spawns: bodies on a map, objects in a scene */
+    const sim_kind *spawn_kind;
+    pb_engine *plan_map; /* a map's engine without entities: planners' snapshots share it */
+    /* a manipulator scene: `engine` is the manipulator engine of the scene's world, every
+     * object one of its solids; `arm_plan` a spare engine of the same world for a plan to
+     * take (a plan loads another when it is taken) */
+    /* a scene's bounds (metres): an object's bounding sphere must lie inside, as a planar
+     * footprint must lie on the map */
+    double scene_lo[3], scene_hi[3];
+    pb_engine *arm_plan;
+    int arm_dim;
+    const char *arm_joint_names[PB_MAX_DIM];
+    uint64_t world_serial, next_entity_serial;
+    sim_entity *entities;
+    size_t n_entities, cap_entities;
+    sim_event *events;
+    size_t n_events, cap_events;
+    /* scratch for borrowed responses, grown as needed */
+    const char **names;
+    pb_sim_entity_state *states;
+    size_t cap_scratch;
+    pb_sim_named_pose *poses;
+    pb_sim_spawnable *spawnables;
+    sim_world available[64];
+    size_t n_available;
+    pb_sim_world_info available_info[64];
+    char available_path[64][1024];
+    double *plan_path, *plan_joints;
+    uint64_t next_follow_id;
+    void (*on_step)(pb_sim *sim, void *payload);
+    void *on_step_payload;
+    char name_buf[SIM_MAX_NAME + 32];
+};
+
+/* A filter's bounds region, as each kind tests it: a planar footprint at (x, y, yaw) and a
+ * solid at a 6-DoF pose. */
+typedef struct sim_region {
+    pb_footprint footprint;
+    double pose[3];
+    pb_solid solid;
+    double pose3[7];
+} sim_region;
+
+/* What an entity is and how it moves: one table per kind, one file each (entity_body.c,
+ * entity_object.c, entity_robot.c), as engines implement pb_engine_impl. The simulation
+ * (sim.c) keeps names, tags, events, the state machine and the services, and asks an
+ * entity's kind for everything that depends on what it is. A pose is the kind's own: 3
+ * values for a body, 7 for an object and the robot (whose base stays at the origin). */
+struct sim_kind {
+    const char *name; /* "body", "object", "robot" */
+    /* Can this kind be made from `robot` (a spawnable)? False with why. */
+    bool (*accepts)(const sim_robot *robot, char *why, size_t size);
+    /* Set the kind's fields of a new entity from `robot` (no pose yet, nothing attached). */
+    void (*init)(pb_sim *sim, sim_entity *e, const sim_robot *robot);
+    /* A pose message (in `frame`: the world, or an entity's) as this kind's pose in the world
+     * frame. False with why: a bad quaternion, roll or pitch, an unknown frame. */
+    bool (*pose_from_msg)(pb_sim *sim, const pb_sim_pose *msg, const char *frame, double *pose, char *why,
+                          size_t size);
+    /* Would `e` stand free at `pose` (of everything but itself)? False with why (none when
+     * `why` is NULL). */
+    bool (*fits)(pb_sim *sim, const sim_entity *e, const double *pose, char *why, size_t size);
+    /* Put `e` into the world at `pose` (already checked): it becomes an obstacle of the
+     * world's engine where it is one. */
+    pb_status (*attach)(pb_sim *sim, sim_entity *e, const double *pose);
+    void (*detach)(pb_sim *sim, sim_entity *e);
+    /* One time step: under its twist, or along its path. */
+    void (*step)(pb_sim *sim, sim_entity *e);
+    /* A pose of this kind as a message. */
+    void (*pose_to_msg)(const double *pose, pb_sim_pose *out);
+    /* Its pose and twist as messages (world frame). */
+    void (*state)(const sim_entity *e, pb_sim_pose *pose, pb_sim_twist *twist);
+    /* SetEntityState after the checks every entity shares: the result in `r`. */
+    void (*set_state)(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request *rq, bool set_pose,
+                      bool set_twist, pb_sim_result *r);
+    /* Its extent in its own frame (TYPE_EMPTY: it has none that stays). */
+    void (*bounds)(const sim_entity *e, pb_sim_bounds *b);
+    bool (*overlaps)(pb_sim *sim, const sim_entity *e, const sim_region *region);
+    /* Back to where it started (its twist is already zero): false with what it kept and why,
+     * when its start is taken ("kept its pose: start ..."). */
+    bool (*reset)(pb_sim *sim, sim_entity *e, char *why, size_t size);
+    /* Its joints: how many, their names (borrowed) and values (when not NULL). */
+    size_t (*joints)(const pb_sim *sim, const sim_entity *e, const char *const **names, double *values);
+    /* Its configuration now, as its paths hold configurations, and the distance between two
+     * of them in its C-space's metric. */
+    void (*config)(const pb_sim *sim, const sim_entity *e, double *q);
+    double (*distance)(const pb_sim *sim, const sim_entity *e, const double *a, const double *b);
+    /* Where it is, for a message: "at (x, y, yaw)", "at joints (...)". */
+    void (*describe)(const pb_sim *sim, const sim_entity *e, char *out, size_t size);
+    /* PlanPath after the shared checks (the entity exists, moves, the planner exists). */
+    bool (*plan_begin)(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq, const char *planner,
+                       pb_sim_plan_job **out, pb_sim_plan_response *rs);
+    /* Does a finished plan still hold for `e` as the world is now (it has not moved, nothing
+     * entered the path)? False with why. */
+    bool (*plan_check)(pb_sim *sim, const sim_entity *e, const pb_sim_plan_job *job, char *why, size_t size);
+    /* FollowPath after the shared checks: a goal made, or false with the result. */
+    bool (*follow_begin)(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq, const double *joints,
+                         size_t n_given, uint64_t *goal, pb_sim_result *r);
+    /* NULL, or why an entity of this kind cannot be deleted. */
+    const char *undeletable;
+};
+
+extern const sim_kind sim_kind_body;   /* entity_body.c: a planar footprint on a map */
+extern const sim_kind sim_kind_object; /* entity_object.c: a solid in a manipulator scene */
+extern const sim_kind sim_kind_robot;  /* entity_robot.c: a manipulator scene's robot */
+
+/* Helpers the kinds share with the simulation (sim.c). */
+
+/** Set a service result; `fmt` NULL for none. */
+void sim_set_result(pb_sim_result *r, uint8_t code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* snprintf into `why` unless the caller wants no message (why NULL). */
+#define SIM_EXPLAIN(why, size, ...)                                                                          \
+    do {                                                                                                     \
+        if (why)                                                                                             \
+            snprintf((why), (size), __VA_ARGS__);                                                            \
+    } while (0)
+/** `s`, or "" for NULL. */
+const char *sim_str(const char *s);
+/** The entity named `name`; NULL when none. */
+sim_entity *sim_find_entity(const pb_sim *sim, const char *name);
+/** The named pose `name` of the world; NULL when none. */
+const sim_named_pose *sim_find_named_pose(const pb_sim *sim, const char *name);
+/** `a` wrapped into [-pi, pi). */
+double sim_wrap_angle(double a);
+/** What every pose message must be: a finite position, a unit quaternion (its norm into
+ * `*norm`), a known frame (`*ref` the entity it names, NULL for the world). False with why. */
+bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *frame, double *norm,
+                        const sim_entity **ref, char *why, size_t size);
+/** End `e`'s path following, for reason `why` (SIM_FOLLOW_), when it has a path. */
+void sim_stop_following(sim_entity *e, uint8_t why);
+/** Make `e` follow `path` (`n` configurations of `stride` values, kind->config's, owned by
+ * the entity from here on) at `speed`; waypoints where it already is are skipped. `*goal`
+ * gets the goal's id. */
+void sim_start_following(pb_sim *sim, sim_entity *e, double *path, size_t n, size_t stride, double speed,
+                         uint64_t *goal);
+/** Length of the rest of `e`'s path from where it is, in its C-space's metric. */
+double sim_path_remaining(const pb_sim *sim, const sim_entity *e);
+/** Make room for `need` items of `item_size` bytes in `items` (`*capacity` of them), doubling
+ * from `first`: the array (moved or not), NULL when out of memory (`items` untouched). */
+void *sim_reserve(void *items, size_t *capacity, size_t need, size_t item_size, size_t first);
+/** Queue event `kind` about entity `name` (copied); the oldest goes when the queue is full. */
+void sim_push_event(pb_sim *sim, pb_sim_event_kind kind, const char *name);
+/** A new entity of `kind` made from `robot`, not yet in the world: its kind's fields set, no
+ * pose, no obstacle. For checking where it would fit (kind->fits) before sim_add_entity(). */
+void sim_entity_prepare(sim_entity *e, pb_sim *sim, const sim_kind *kind, const sim_robot *robot);
+/** Add `prepared` named `name` (copied) at `pose` (already checked free): attached to the
+ * world's engine, an event queued. NULL when out of memory (nothing added). */
+sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *name, const sim_robot *robot,
+                           const double *pose, bool spawned, bool is_static);
+/** Remove entity `index`: detached, an event queued, freed. */
+void sim_remove_entity(pb_sim *sim, size_t index);
+/** A scene's robot (entity_robot.c): its joint names, the scene's bounds, its named poses
+ * "start" and "goal" (unless the world names them), checked, and the entity at `start`.
+ * False with why; the caller unloads the world. */
+bool sim_robot_install(pb_sim *sim, const double *start, const double *goal, char *why, size_t size);
+/** Would a path of `length` at `speed` with `n` waypoints take more than SIM_MAX_ACTION_STEPS?
+ * Then false with the result set. */
+bool sim_follow_length_ok(const pb_sim *sim, double length, double speed, size_t n, pb_sim_result *r);
 
 /* ---- manipulator scenes (scene.c): 6-DoF poses are 7 values, x, y, z (metres) and a unit
  * quaternion qx, qy, qz, qw ---- */
@@ -103,8 +330,14 @@ void scene_compose(const double *ref, const double *local, double *out);
 /** `pose` moved for `dt` seconds under `twist` (linear x, y, z in m/s, angular x, y, z in rad/s,
  * both in the world frame; the rotation is about the pose's position). */
 void scene_twist_pose(const double *pose, const double *twist, double dt, double *out);
-/** Axis-aligned box of a box, cylinder or sphere in its own frame. */
-void scene_shape_box(const pb_shape *shape, double *lo, double *hi);
+/** A solid's extent in its own frame, as a box [min, max] (metres). */
+void scene_solid_bounds(const pb_solid *shape, pb_sim_bounds *b);
+/** A 6-DoF pose as a message. */
+void scene_pose_to_msg(const double *pose, pb_sim_pose *out);
+/** A pose message to a 6-DoF pose in the world frame of a scene: frames as in planar worlds
+ * (an object's name: relative to it; the robot's: the world). False with why. */
+bool scene_pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+                         size_t size);
 
 /* ---- an entity's C-space (plan.c): the planners' view of one entity ----
  *
@@ -176,6 +409,12 @@ struct pb_sim_plan_job {
     pb_engine *arm_engine;
     int arm_dim;
     double arm_start[PB_MAX_DIM], arm_goal[PB_MAX_DIM];
+    /* how the response reads `path` (set by the kind that began the job): each configuration
+     * has `stride` values, the pose is its first `pose_values` (3: x, y, yaw; 0: the robot's
+     * base, the identity), the `n_joints` joints (named `joint_names`) start at `joint_offset` */
+    size_t stride, pose_values, joint_offset, n_joints;
+    const char *const *joint_names;
+    const sim_kind *kind; /* of the entity it plans for */
     /* outputs, written by the run */
     pb_status status;
     const char *outcome;

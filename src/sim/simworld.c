@@ -4,6 +4,7 @@
 #include "planbench/impl/engine_impl.h"
 #include "sim_internal.h"
 #include "io/input_file.h"
+#include "io/xml.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -185,24 +186,23 @@ static sim_load_error robot_from_node(sim_robot *robot, const xmlNode *root, cha
         if (n->type != XML_ELEMENT_NODE)
             continue;
         pb_footprint *fp = &robot->footprint;
-        pb_shape *shape = &robot->shape;
+        pb_solid *shape = &robot->shape;
         bool ok = true;
         if (name_is(n, "box") || name_is(n, "cylinder") || name_is(n, "sphere")) {
             /* a 3-D object for manipulator scenes: sizes in metres, centred on its frame */
             robot->solid = true;
-            shape->origin = (pb_pose){.r = {1, 0, 0, 0, 1, 0, 0, 0, 1}};
             if (name_is(n, "box")) {
                 char *size = attr(n, "size");
-                shape->type = PB_SHAPE_BOX;
+                shape->type = PB_SOLID_BOX;
                 ok = size && parse_list(size, shape->size, 3, false) == 3;
                 free(size);
             } else if (name_is(n, "cylinder")) {
-                shape->type = PB_SHAPE_CYLINDER;
+                shape->type = PB_SOLID_CYLINDER;
                 ok = attr_double(n, "radius", -1, &shape->size[0]) &&
                      attr_double(n, "length", -1, &shape->size[1]);
                 shape->size[2] = 1.0;
             } else {
-                shape->type = PB_SHAPE_SPHERE;
+                shape->type = PB_SOLID_SPHERE;
                 ok = attr_double(n, "radius", -1, &shape->size[0]);
                 shape->size[1] = shape->size[2] = 1.0;
             }
@@ -516,7 +516,7 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
                 ok = ok && p->n_joints > 0;
                 n_3d++;
             } else if (xyz) {
-                ok = ok && read_pose3(n, p->pose3);
+                ok = ok && read_pose3(n, p->pose);
                 n_3d++;
             } else {
                 ok = ok && read_pose(n, p->pose);
@@ -554,7 +554,7 @@ static sim_load_error world_from_root(sim_world *w, const xmlNode *root, const c
                 if (strcmp(w->robots[i].name, robot) == 0)
                     e->robot = i;
             xmlChar *xyz = xmlGetProp(n, (const xmlChar *)"xyz");
-            const bool pose_ok = xyz ? read_pose3(n, e->pose3) : read_pose(n, e->pose);
+            const bool pose_ok = xyz ? read_pose3(n, e->pose) : read_pose(n, e->pose);
             if (xyz)
                 n_3d++;
             else

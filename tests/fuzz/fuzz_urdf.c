@@ -5,12 +5,12 @@
  * succeeds with a consistent result (every link reached once from the root, indices in
  * range) or fails with a message, leaving nothing behind. No file is opened: relative mesh
  * paths are only resolved as names. */
-#include "io/klampt.h"
+#include "robot/klampt.h"
 #if PB_HAVE_YAML
-#include "io/mbm_yaml.h"
+#include "robot/mbm_yaml.h"
 #endif
-#include "io/urdf.h"
-#include "io/world.h"
+#include "robot/urdf.h"
+#include "robot/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -37,7 +37,7 @@ typedef struct pb_engine_config {
 
 /** Start a setup for `dim` coordinates: weights 1, no wrap, no defaults, bisection order,
  * resolution 0 (the core then uses 1/1000 of the bounds' diagonal). */
-pb_engine_config pb_engine_config_default(int dim);
+PB_API pb_engine_config pb_engine_config_default(int dim);
 
 struct pb_engine_impl {
     const char *name;                /**< registry name: "image2d" */
@@ -94,31 +94,49 @@ struct pb_engine_impl {
     pb_status (*obstacle_remove)(void *self, uint32_t id);
     void (*footprint_check)(const void *self, const pb_footprint *footprint, const double *pose,
                             uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters);
+    /** Optional (all three, and obstacle_remove, or none): solids, see pb_engine_solid_add().
+     * The core has checked the solid's size and the pose before calling. */
+    pb_status (*solid_add)(void *self, const pb_solid *solid, const pb_pose *pose, const char *name,
+                           uint32_t *id);
+    pb_status (*solid_move)(void *self, uint32_t id, const pb_pose *pose);
+    void (*solid_check)(const void *self, const pb_solid *solid, const pb_pose *pose, uint32_t ignore_id,
+                        const double *robot_q, bool robot_only, bool *hits, char *what, size_t size);
+    /** Optional: see pb_engine_obstacle_count(), pb_engine_obstacles_copy(). */
+    size_t (*obstacle_count)(const void *self);
+    pb_status (*obstacles_copy)(void *dst, const void *src);
+    /** Optional: see pb_engine_workspace() and pb_engine_coordinate_name(). */
+    pb_status (*workspace)(const void *self, double *lo, double *hi);
+    const char *(*coordinate_name)(const void *self, int i);
 };
 
 /** Wrap engine data made in C into an engine. Takes ownership of `self` (freed with
  * impl->destroy, also on failure). */
-pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *self,
-                           const pb_engine_config *setup, pb_diag *diag);
+PB_API pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *self,
+                                  const pb_engine_config *setup, pb_diag *diag);
+
+/** Is `solid` one of the kinds with sizes positive and finite where its kind reads them? */
+PB_API bool pb_solid_is_valid(const pb_solid *solid);
+/** Are all of `pose`'s values finite? */
+PB_API bool pb_pose_is_finite(const pb_pose *pose);
 
 /** The engine's data, for the engine's own helper functions. */
-void *pb_engine_self(const pb_engine *engine);
+PB_API void *pb_engine_self(const pb_engine *engine);
 /** The engine's implementation table. */
-const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine);
+PB_API const pb_engine_impl *pb_engine_get_impl(const pb_engine *engine);
 /** The setup the engine was made with. Borrowed. */
-const pb_engine_config *pb_engine_get_config(const pb_engine *engine);
+PB_API const pb_engine_config *pb_engine_get_config(const pb_engine *engine);
 
 /** Find an option by name in a list; NULL when absent. Marks nothing. */
-const char *pb_option_find(const pb_option *options, size_t n_options, const char *name);
+PB_API const char *pb_option_find(const pb_option *options, size_t n_options, const char *name);
 /** Fail with a diag naming the first option whose name is not in the NULL-terminated
  * `known` list. */
-pb_status pb_option_check_known(const pb_option *options, size_t n_options, const char *const *known,
-                                const char *engine_name, pb_diag *diag);
+PB_API pb_status pb_option_check_known(const pb_option *options, size_t n_options, const char *const *known,
+                                       const char *engine_name, pb_diag *diag);
 /** The one parser of number lists (options, world files, benchmark scripts, the command
  * line): finite numbers separated by a comma or by whitespace ("1,2,3", "1 2 3", "1, 2"),
  * surrounding whitespace allowed. Returns how many (0 for an empty text), or -1 for a
  * malformed list, a trailing comma, a number out of range, or more than `max` numbers. */
-int pb_parse_doubles(const char *text, double *out, int max);
+PB_API int pb_parse_doubles(const char *text, double *out, int max);
 
 #ifdef __cplusplus
 }

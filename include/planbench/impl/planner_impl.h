@@ -46,7 +46,7 @@ struct pb_planner_impl {
 
 /** Should the planner stop now? Checks the cancel flag and the iteration and node budgets
  * every call, the clock every few calls, and stop->first_solution when `have_solution`. */
-bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
+PB_API bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
 
 /** Seconds since the solve started. */
 static inline double pb_solve_elapsed(const pb_solve_ctx *ctx)
@@ -63,17 +63,17 @@ static inline void pb_solve_emit(const pb_solve_ctx *ctx, const pb_event *event)
 
 /** Record a new best solution: appends to the cost trace, sets time_to_first_s on the first
  * one, and emits PB_EVENT_SOLUTION with `path` (which may be NULL). */
-void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost, const pb_path *path);
+PB_API void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost, const pb_path *path);
 
 /** The step size to use: `step_size` when > 0, else the engine's default
  * (pb_engine_default_step(): 2% of the bounds' diagonal unless the engine has its own). */
-double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size);
+PB_API double pb_solve_step_size(const pb_solve_ctx *ctx, double step_size);
 
 /** Make a planner from its table, registered or not (pb_planner_create() finds a registered
  * one by name): parameters at their defaults, seed 1. Owned by the caller
  * (pb_planner_destroy); `engine` is borrowed for the planner's lifetime. */
-pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, pb_engine *engine,
-                                 pb_diag *diag);
+PB_API pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, pb_engine *engine,
+                                        pb_diag *diag);
 
 #ifdef __cplusplus
 }

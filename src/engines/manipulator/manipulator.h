@@ -4,7 +4,7 @@
 #ifndef PB_ENGINES_MANIPULATOR_H
 #define PB_ENGINES_MANIPULATOR_H
 
-#include "io/urdf.h"
+#include "robot/urdf.h"
 #include "planbench/engine.h"
 
 /** Most links a robot may have. */
@@ -60,59 +60,6 @@ bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf,
 /** Number of robot link shapes, obstacles, and self-collision shape pairs checked. */
 void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
                           size_t *n_pairs);
-
-/** Name of the joint of configuration coordinate i; NULL when `engine` is not a manipulator
- * or i is out of range. Borrowed for the engine's lifetime. */
-const char *pb_manipulator_coordinate_name(const pb_engine *engine, int i);
-
-/* ---- dynamic objects (objects.c) ----
- *
- * Boxes, cylinders and spheres at 6-DoF poses (a rotation and a translation, metres), added
- * to, moved in and removed from an engine after it loaded: feasible(), visible() (both edge
- * checks) and pb_manipulator_explain() treat every object exactly as a static obstacle of
- * the world at that pose (explanations name it "obstacle 'NAME'"). Adding, moving or
- * removing must not run concurrently with queries on any handle of the engine. The engine
- * does not check placements: pb_manipulator_object_check() does, and the caller decides.
- * In a build without FCL these return PB_ERR_UNSUPPORTED. */
-
-/** No object: pass as `ignore_id` to ignore none. Object ids are never 0. */
-#define PB_MANIPULATOR_OBJECT_NONE 0u
-
-/** Add `shape` (box, cylinder or sphere: its type and size; its origin is ignored) at world
- * pose `pose`, named `name` (copied, for explanations). `*id` gets a stable id, never reused
- * by this engine. PB_ERR_UNSUPPORTED when `engine` is not a manipulator, PB_ERR_INVALID for
- * another shape type, a size that is not positive and finite or a non-finite pose,
- * PB_ERR_NOMEM (the engine is then unchanged). */
-pb_status pb_manipulator_object_add(pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                    const char *name, uint32_t *id);
-/** Move object `id` to `pose`. PB_ERR_NOT_FOUND for an unknown id, PB_ERR_INVALID for a
- * non-finite pose. */
-pb_status pb_manipulator_object_move(pb_engine *engine, uint32_t id, const pb_pose *pose);
-/** Remove object `id`. PB_ERR_NOT_FOUND for an unknown id. */
-pb_status pb_manipulator_object_remove(pb_engine *engine, uint32_t id);
-/** Would `shape` at `pose` touch a static obstacle, an object other than `ignore_id`, or a
- * link shape of the robot at joint vector `robot_q` (every link, also those no joint moves;
- * NULL: no robot)? Exact FCL checks; touching counts. `*hits` gets the answer and `what`
- * (`size` bytes) "obstacle 'table'", "object 'box_2'" or "link 'link3'" ("" when free).
- * PB_ERR_INVALID for a malformed shape or pose, PB_ERR_UNSUPPORTED when `engine` is not a
- * manipulator. Read-only: any thread, as a query. */
-pb_status pb_manipulator_object_check(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                      uint32_t ignore_id, const double *robot_q, bool *hits, char *what,
-                                      size_t size);
-/** Does `shape` at `pose` touch a link shape of the robot at `robot_q` (obstacles and objects
- * aside)? PB_ERR_INVALID, PB_ERR_UNSUPPORTED as pb_manipulator_object_check(). */
-pb_status pb_manipulator_robot_touches(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                       const double *robot_q, bool *touches);
-/** Do two boxes, cylinders or spheres at their poses overlap (touching counts)? Pure geometry
- * (FCL), no engine. PB_ERR_INVALID for a malformed shape or pose. */
-pb_status pb_manipulator_shapes_overlap(const pb_shape *a, const pb_pose *pose_a, const pb_shape *b,
-                                        const pb_pose *pose_b, bool *overlap);
-/** Number of objects in `engine` (0 when not a manipulator). */
-size_t pb_manipulator_object_count(const pb_engine *engine);
-/** Make the objects of `dst` those of `src` (same ids, names, shapes, poses): both engines
- * loaded from the same world, `dst` not in use. For planning on a frozen copy of a scene
- * whose objects go on moving. PB_ERR_NOMEM leaves `dst` with some of them. */
-pb_status pb_manipulator_objects_copy(pb_engine *dst, const pb_engine *src);
 
 /** Collision queries made by this thread in every manipulator engine since it started. */
 typedef struct pb_manipulator_counts {

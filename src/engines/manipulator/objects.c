@@ -1,11 +1,16 @@
-/* Dynamic objects of the manipulator engine (pb_manipulator_object_add() and friends, see
- * manipulator.h): boxes, cylinders and spheres at 6-DoF poses that the simulation service
- * spawns, moves and deletes. The engine keeps them here and, after every change, rebuilds
- * the dynamic part of its obstacle arrays from them (manipulator_set_dynamic()): feasible(),
- * both edge checks and the explanations then see an object exactly as a static obstacle at
- * its pose, through the same code. Scenes have a few objects: a rebuild is a few small
- * copies. */
-#include "engines/manipulator/objects.h"
+/* Dynamic objects of the manipulator engine: the solids of the public obstacle API
+ * (pb_engine_solid_add() and friends, engine.h), boxes, cylinders and spheres at 6-DoF poses
+ * that the simulation service spawns, moves and deletes. The engine keeps them here and, after every change, rebuilds
+ * the dynamic part of its obstacle arrays from them (manip_set_dynamic(), obstacles.c):
+ * feasible(), both edge checks and the explanations then see an object exactly as a static
+ * obstacle at its pose, through the same code. Scenes have a few objects: a rebuild is a few
+ * small copies.
+ *
+ * The engine's table (manipulator.c) holds the manip_solid_* and manip_obstacle* entries
+ * defined here; this file calls obstacles.c only (the obstacle arrays, placement checks), and
+ * the engine frees the objects through the pointer m->objects_destroy, set here with them. */
+#include "engines/manipulator/manipulator_model.h"
+#include "planbench/impl/engine_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +42,8 @@ static void object_finish(object *o)
     pbf_geometry_destroy(o->geometry);
 }
 
-void manipulator_objects_destroy(manipulator_objects *objects)
+/* Free an engine's objects (m->objects_destroy). */
+static void objects_destroy(manipulator_objects *objects)
 {
     if (!objects)
         return;
@@ -51,38 +57,15 @@ void manipulator_objects_destroy(manipulator_objects *objects)
     free(objects);
 }
 
-/* A box, cylinder or sphere of positive, finite sizes? */
-static bool shape_valid(const pb_shape *shape)
+/* The robot model's shape of a solid (engine.h): its type and size, centred. */
+static pb_shape shape_of(const pb_solid *solid)
 {
-    if (shape->type != PB_SHAPE_BOX && shape->type != PB_SHAPE_CYLINDER && shape->type != PB_SHAPE_SPHERE)
-        return false;
-    const int n = shape->type == PB_SHAPE_BOX ? 3 : shape->type == PB_SHAPE_CYLINDER ? 2 : 1;
-    for (int i = 0; i < n; i++)
-        if (!(shape->size[i] > 0.0) || !isfinite(shape->size[i]))
-            return false;
-    return true;
-}
-
-pbf_geometry *manipulator_primitive_geometry(const pb_shape *shape)
-{
-    switch (shape->type) {
-    case PB_SHAPE_BOX:
-        return pbf_box_create(shape->size[0], shape->size[1], shape->size[2]);
-    case PB_SHAPE_CYLINDER:
-        return pbf_cylinder_create(shape->size[0], shape->size[1]);
-    case PB_SHAPE_SPHERE:
-        return pbf_sphere_create(shape->size[0]);
-    default:
-        return NULL;
-    }
-}
-
-static bool pose_valid(const pb_pose *pose)
-{
-    for (int i = 0; i < 9; i++)
-        if (!isfinite(pose->r[i]))
-            return false;
-    return isfinite(pose->t[0]) && isfinite(pose->t[1]) && isfinite(pose->t[2]);
+    pb_shape shape = {.type = solid->type == PB_SOLID_BOX        ? PB_SHAPE_BOX
+                              : solid->type == PB_SOLID_CYLINDER ? PB_SHAPE_CYLINDER
+                                                                 : PB_SHAPE_SPHERE,
+                      .origin = pb_pose_identity()};
+    memcpy(shape.size, solid->size, sizeof shape.size);
+    return shape;
 }
 
 /* Hand the objects to the engine's obstacle arrays. On failure the engine is left with its
@@ -104,7 +87,7 @@ static pb_status rebuild(manipulator *m, manipulator_objects *objects)
     if (names)
         objects->names = names;
     if (!geometries || !shapes || !poses || !names) {
-        manipulator_set_dynamic(m, NULL, NULL, NULL, NULL, 0);
+        manip_set_dynamic(m, NULL, NULL, NULL, NULL, 0);
         return PB_ERR_NOMEM;
     }
     for (size_t k = 0; k < objects->n; k++) {
@@ -113,7 +96,7 @@ static pb_status rebuild(manipulator *m, manipulator_objects *objects)
         poses[k] = objects->items[k].pose;
         names[k] = objects->items[k].name;
     }
-    return manipulator_set_dynamic(m, geometries, shapes, poses, names, objects->n);
+    return manip_set_dynamic(m, geometries, shapes, poses, names, objects->n);
 }
 
 static object *find(manipulator_objects *objects, uint32_t id, size_t *index)
@@ -131,13 +114,14 @@ static object *find(manipulator_objects *objects, uint32_t id, size_t *index)
 static pb_status add(manipulator *m, const pb_shape *shape, const pb_pose *pose, const char *name,
                      uint32_t id, uint32_t *out)
 {
-    manipulator_objects **slot = manipulator_objects_slot(m);
-    if (!pose_valid(pose) || !shape_valid(shape))
-        return PB_ERR_INVALID;
-    if (!*slot && !(*slot = calloc(1, sizeof **slot)))
-        return PB_ERR_NOMEM;
+    manipulator_objects **slot = &m->objects;
+    if (!*slot) {
+        if (!(*slot = calloc(1, sizeof **slot)))
+            return PB_ERR_NOMEM;
+        m->objects_destroy = objects_destroy;
+    }
     manipulator_objects *objects = *slot;
-    pbf_geometry *geometry = manipulator_primitive_geometry(shape);
+    pbf_geometry *geometry = manip_primitive_geometry(shape);
     if (!geometry)
         return PB_ERR_NOMEM;
     const size_t len = strlen(name ? name : "") + 1;
@@ -178,35 +162,28 @@ static pb_status add(manipulator *m, const pb_shape *shape, const pb_pose *pose,
     return PB_OK;
 }
 
-pb_status pb_manipulator_object_add(pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                    const char *name, uint32_t *id)
+pb_status manip_solid_add(void *self, const pb_solid *solid, const pb_pose *pose, const char *name, uint32_t *id)
 {
-    manipulator *m = manipulator_of(engine);
-    return m ? add(m, shape, pose, name, 0, id) : PB_ERR_UNSUPPORTED;
+    const pb_shape shape = shape_of(solid);
+    return add(self, &shape, pose, name, 0, id);
 }
 
-pb_status pb_manipulator_object_move(pb_engine *engine, uint32_t id, const pb_pose *pose)
+pb_status manip_solid_move(void *self, uint32_t id, const pb_pose *pose)
 {
-    manipulator *m = manipulator_of(engine);
-    if (!m)
-        return PB_ERR_UNSUPPORTED;
-    manipulator_objects *objects = *manipulator_objects_slot(m);
+    manipulator *m = self;
+    manipulator_objects *objects = m->objects;
     object *o = find(objects, id, NULL);
     if (!o)
         return PB_ERR_NOT_FOUND;
-    if (!pose_valid(pose))
-        return PB_ERR_INVALID;
     o->pose = *pose;
     /* the arrays have room for every object already: this cannot run out of memory */
     return rebuild(m, objects);
 }
 
-pb_status pb_manipulator_object_remove(pb_engine *engine, uint32_t id)
+pb_status manip_obstacle_remove(void *self, uint32_t id)
 {
-    manipulator *m = manipulator_of(engine);
-    if (!m)
-        return PB_ERR_UNSUPPORTED;
-    manipulator_objects *objects = *manipulator_objects_slot(m);
+    manipulator *m = self;
+    manipulator_objects *objects = m->objects;
     size_t k;
     if (!find(objects, id, &k))
         return PB_ERR_NOT_FOUND;
@@ -216,55 +193,37 @@ pb_status pb_manipulator_object_remove(pb_engine *engine, uint32_t id)
     return rebuild(m, objects);
 }
 
-/* Does `shape` at `pose` touch anything (skip: see manipulator_geometry_hits()) of the
- * engine, the robot at `robot_q`? */
-static pb_status placement_hits(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                uint32_t ignore_id, bool links_only, const double *robot_q, bool *hits,
-                                char *what, size_t size)
+void manip_solid_check(const void *self, const pb_solid *solid, const pb_pose *pose, uint32_t ignore_id,
+                       const double *robot_q, bool robot_only, bool *hits, char *what, size_t size)
 {
-    *hits = false;
-    if (size)
-        what[0] = '\0';
-    manipulator *m = manipulator_of(engine);
-    if (!m)
-        return PB_ERR_UNSUPPORTED;
-    if (!pose_valid(pose) || !shape_valid(shape))
-        return PB_ERR_INVALID;
-    pbf_geometry *geometry = manipulator_primitive_geometry(shape);
-    if (!geometry)
-        return PB_ERR_NOMEM;
-    size_t skip = links_only ? MANIPULATOR_LINKS_ONLY : SIZE_MAX, k;
-    if (!links_only && ignore_id != PB_MANIPULATOR_OBJECT_NONE &&
-        find(*manipulator_objects_slot(m), ignore_id, &k))
-        skip = manipulator_static_count(m) + k;
+    const manipulator *m = self;
+    const pb_shape shape = shape_of(solid);
+    pbf_geometry *geometry = manip_primitive_geometry(&shape);
+    if (!geometry) { /* out of memory: nothing can be proven free */
+        *hits = true;
+        if (size)
+            snprintf(what, size, "nothing (out of memory)");
+        return;
+    }
+    size_t skip = robot_only ? MANIP_LINKS_ONLY : SIZE_MAX, k;
+    if (!robot_only && find(m->objects, ignore_id, &k))
+        skip = m->n_static_obstacles + k;
     char buf[300];
-    *hits = manipulator_geometry_hits(m, geometry, pose, skip, robot_q, buf, sizeof buf);
+    *hits = manip_geometry_hits(m, geometry, pose, skip, robot_q, buf, sizeof buf);
     if (*hits && size)
         snprintf(what, size, "%s", buf);
     pbf_geometry_destroy(geometry);
-    return PB_OK;
 }
 
-pb_status pb_manipulator_object_check(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                      uint32_t ignore_id, const double *robot_q, bool *hits, char *what,
-                                      size_t size)
-{
-    return placement_hits(engine, shape, pose, ignore_id, false, robot_q, hits, what, size);
-}
-
-pb_status pb_manipulator_robot_touches(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                       const double *robot_q, bool *touches)
-{
-    return placement_hits(engine, shape, pose, PB_MANIPULATOR_OBJECT_NONE, true, robot_q, touches, NULL, 0);
-}
-
-pb_status pb_manipulator_shapes_overlap(const pb_shape *a, const pb_pose *pose_a, const pb_shape *b,
-                                        const pb_pose *pose_b, bool *overlap)
+pb_status pb_solids_overlap(bool *overlap, const pb_solid *a, const pb_pose *pose_a, const pb_solid *b,
+                            const pb_pose *pose_b)
 {
     *overlap = false;
-    if (!shape_valid(a) || !shape_valid(b) || !pose_valid(pose_a) || !pose_valid(pose_b))
+    if (!pb_solid_is_valid(a) || !pb_solid_is_valid(b) || !pb_pose_is_finite(pose_a) ||
+        !pb_pose_is_finite(pose_b))
         return PB_ERR_INVALID;
-    pbf_geometry *ga = manipulator_primitive_geometry(a), *gb = manipulator_primitive_geometry(b);
+    const pb_shape sa = shape_of(a), sb = shape_of(b);
+    pbf_geometry *ga = manip_primitive_geometry(&sa), *gb = manip_primitive_geometry(&sb);
     if (ga && gb)
         *overlap = pbf_collide(ga, pose_a->r, pose_a->t, gb, pose_b->r, pose_b->t);
     pbf_geometry_destroy(ga);
@@ -272,20 +231,18 @@ pb_status pb_manipulator_shapes_overlap(const pb_shape *a, const pb_pose *pose_a
     return ga && gb ? PB_OK : PB_ERR_NOMEM;
 }
 
-size_t pb_manipulator_object_count(const pb_engine *engine)
+size_t manip_obstacle_count(const void *self)
 {
-    manipulator *m = manipulator_of(engine);
-    const manipulator_objects *objects = m ? *manipulator_objects_slot(m) : NULL;
-    return objects ? objects->n : 0;
+    const manipulator *m = self;
+    return m->objects ? m->objects->n : 0;
 }
 
-pb_status pb_manipulator_objects_copy(pb_engine *dst, const pb_engine *src)
+pb_status manip_obstacles_copy(void *dst, const void *src)
 {
-    manipulator *md = manipulator_of(dst), *ms = manipulator_of(src);
-    if (!md || !ms)
-        return PB_ERR_UNSUPPORTED;
-    manipulator_objects *to = *manipulator_objects_slot(md);
-    const manipulator_objects *from = *manipulator_objects_slot(ms);
+    manipulator *md = dst;
+    const manipulator *ms = src;
+    manipulator_objects *to = md->objects;
+    const manipulator_objects *from = ms->objects;
     while (to && to->n > 0)
         object_finish(&to->items[--to->n]);
     if (to)

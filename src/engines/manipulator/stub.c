@@ -1,7 +1,6 @@
 /* The manipulator engine in a build without FCL, libxml2 or assimp: it still recognises
  * world files, so `planbench rrt worlds/x.xml` says what is missing instead of "no engine
  * reads this kind of file". */
-#include "engines/manipulator/manipulator.h"
 #include "planbench/impl/engine_impl.h"
 
 #include <stdio.h>
@@ -51,88 +50,14 @@ const pb_engine_impl pb_manipulator_impl = {
     .feasible = feasible,
 };
 
-/* ---- the private API (manipulator.h) that the simulation service calls: no engine of this
- * kind can be loaded in this build, so these only say so ---- */
-
-const char *pb_manipulator_coordinate_name(const pb_engine *engine, int i)
-{
-    (void)engine;
-    (void)i;
-    return NULL;
-}
-
-pb_status pb_manipulator_object_add(pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                    const char *name, uint32_t *id)
-{
-    (void)engine;
-    (void)shape;
-    (void)pose;
-    (void)name;
-    *id = PB_MANIPULATOR_OBJECT_NONE;
-    return PB_ERR_UNSUPPORTED;
-}
-
-pb_status pb_manipulator_object_move(pb_engine *engine, uint32_t id, const pb_pose *pose)
-{
-    (void)engine;
-    (void)id;
-    (void)pose;
-    return PB_ERR_UNSUPPORTED;
-}
-
-pb_status pb_manipulator_object_remove(pb_engine *engine, uint32_t id)
-{
-    (void)engine;
-    (void)id;
-    return PB_ERR_UNSUPPORTED;
-}
-
-pb_status pb_manipulator_object_check(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                      uint32_t ignore_id, const double *robot_q, bool *hits, char *what,
-                                      size_t size)
-{
-    (void)engine;
-    (void)shape;
-    (void)pose;
-    (void)ignore_id;
-    (void)robot_q;
-    *hits = false;
-    if (size)
-        what[0] = '\0';
-    return PB_ERR_UNSUPPORTED;
-}
-
-pb_status pb_manipulator_robot_touches(const pb_engine *engine, const pb_shape *shape, const pb_pose *pose,
-                                       const double *robot_q, bool *touches)
-{
-    (void)engine;
-    (void)shape;
-    (void)pose;
-    (void)robot_q;
-    *touches = false;
-    return PB_ERR_UNSUPPORTED;
-}
-
-pb_status pb_manipulator_shapes_overlap(const pb_shape *a, const pb_pose *pose_a, const pb_shape *b,
-                                        const pb_pose *pose_b, bool *overlap)
+/* The one public function of the engine that needs no engine: pure geometry through FCL. */
+pb_status pb_solids_overlap(bool *overlap, const pb_solid *a, const pb_pose *pose_a, const pb_solid *b,
+                            const pb_pose *pose_b)
 {
     (void)a;
     (void)pose_a;
     (void)b;
     (void)pose_b;
     *overlap = false;
-    return PB_ERR_UNSUPPORTED;
-}
-
-size_t pb_manipulator_object_count(const pb_engine *engine)
-{
-    (void)engine;
-    return 0;
-}
-
-pb_status pb_manipulator_objects_copy(pb_engine *dst, const pb_engine *src)
-{
-    (void)dst;
-    (void)src;
     return PB_ERR_UNSUPPORTED;
 }

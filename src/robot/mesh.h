@@ -5,8 +5,8 @@
  * node's: assimp puts a Y-up conversion there (Collada "Z_UP" files), and URDF meshes are
  * used in their own coordinates, as RViz and MoveIt's geometric_shapes do. A Collada
  * <unit meter> scale is applied. */
-#ifndef PB_IO_MESH_H
-#define PB_IO_MESH_H
+#ifndef PB_ROBOT_MESH_H
+#define PB_ROBOT_MESH_H
 
 #include "planbench/base.h"
 

@@ -9,10 +9,10 @@
  * joints. Obstacles are the scene's world.collision_objects primitives (box dimensions are
  * full sizes, cylinder dimensions are height then radius, as in shape_msgs) at their
  * primitive_poses in the world frame; objects made of meshes are an error. */
-#ifndef PB_IO_MBM_YAML_H
-#define PB_IO_MBM_YAML_H
+#ifndef PB_ROBOT_MBM_YAML_H
+#define PB_ROBOT_MBM_YAML_H
 
-#include "io/world_model.h"
+#include "robot/world_model.h"
 
 /** Is `path` named like a MotionBenchMaker problem file (scene*.yaml or request*.yaml)? */
 bool pb_mbm_yaml_is_problem(const char *path);

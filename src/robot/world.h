@@ -2,10 +2,10 @@
  * joints to plan for), static obstacles with poses, and a default start and goal.
  *
  * Four sources (the fourth, MotionBenchMaker's YAML scene + request, when built with
- * libyaml: src/io/mbm_yaml.h):
+ * libyaml: src/robot/mbm_yaml.h):
  *   - planbench's world XML (documented in worlds/README.md), root element <world>;
  *   - a Klampt world (root <world> too, told apart by <robot file="*.rob">): the robot from
- *     its .rob (src/io/klampt.h; the joints planned for are the .rob's own movable ones,
+ *     its .rob (src/robot/klampt.h; the joints planned for are the .rob's own movable ones,
  *     mounted robots such as grippers are held), <terrain file scale translation rotateX/Y/Z>
  *     and <rigidObject file position rotateX/Y/Z> meshes as obstacles; other elements
  *     (display, target, simulation) are ignored;
@@ -13,10 +13,10 @@
  *     ../shared/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt), whose robot is
  *     <dir>/<robot>.urdf and <dir>/<robot>.srdf beside it.
  * Relative file names in a world are relative to the world file's folder. */
-#ifndef PB_IO_WORLD_H
-#define PB_IO_WORLD_H
+#ifndef PB_ROBOT_WORLD_H
+#define PB_ROBOT_WORLD_H
 
-#include "io/world_model.h"
+#include "robot/world_model.h"
 
 /** Is `path` a world this module reads: an XML file whose root element is <world>, or an
  * MBM flat file? Reads at most the file's first 4 KiB. */

@@ -6,31 +6,15 @@
  * relative path) are resolved at load time: "package://NAME/rest" is looked for as
  * <urdf dir>/rest, <urdf dir>/NAME/rest and <urdf dir>/../rest (the layouts robot
  * packages are shipped in); a relative path is taken relative to the URDF's folder. The
- * file itself is read when the engine loads it (src/io/mesh.h), so a missing mesh is
+ * file itself is read when the engine loads it (src/robot/mesh.h), so a missing mesh is
  * reported with the URDF's element and line.
  *
  * Every error names the file, the element's line and the reason (pb_diag). */
-#ifndef PB_IO_URDF_H
-#define PB_IO_URDF_H
+#ifndef PB_ROBOT_URDF_H
+#define PB_ROBOT_URDF_H
 
-#include "planbench/base.h"
-
-/** A rigid transform: rotation `r` (row-major 3x3) then translation `t`; a point p maps to
- * r p + t. */
-typedef struct pb_pose {
-    double r[9];
-    double t[3];
-} pb_pose;
-
-/** The identity transform. */
-pb_pose pb_pose_identity(void);
-/** a * b: first b, then a. */
-pb_pose pb_pose_mul(const pb_pose *a, const pb_pose *b);
-/** The pose of URDF's <origin xyz rpy>: fixed-axis roll about x, pitch about y, yaw about z,
- * R = Rz(yaw) Ry(pitch) Rx(roll). */
-pb_pose pb_pose_from_xyz_rpy(const double xyz[3], const double rpy[3]);
-/** The pose of a position and a unit quaternion (x, y, z, w); the quaternion is normalised. */
-pb_pose pb_pose_from_xyz_quat(const double xyz[3], const double quat[4]);
+#include "core/pose.h"
+#include "planbench/engine.h"
 
 typedef enum pb_shape_type {
     PB_SHAPE_BOX,      /**< size = full side lengths along x, y, z */
@@ -116,21 +100,6 @@ pb_status pb_srdf_load_memory(pb_robot *robot, const char *data, size_t size, co
                               pb_diag *diag);
 /** Free everything `robot` holds; the struct may be loaded again. NULL is accepted. */
 void pb_robot_finish(pb_robot *robot);
-
-struct _xmlDoc;  /* libxml2's xmlDoc */
-struct _xmlNode; /* libxml2's xmlNode */
-
-/** Read an XML document (libxml2's xmlDoc) from `data` (`size` bytes) or, when data is NULL,
- * from `file`, without network access or libxml2's own messages. NULL on failure, with
- * `*status` (PB_ERR_IO for a file that cannot be opened, PB_ERR_INVALID for XML that is not
- * well-formed or too large, PB_ERR_NOMEM) and `diag` naming the file, the line and libxml2's
- * reason. Shared by the URDF, SRDF and world readers. */
-struct _xmlDoc *pb_xml_read(const char *data, size_t size, const char *file, pb_diag *diag,
-                            pb_status *status);
-
-/** An attribute of an XML element (libxml2's xmlNode) copied into `buf`; NULL when it is
- * absent or does not fit (`size` bytes with the terminator). */
-const char *pb_xml_attr(const struct _xmlNode *node, const char *name, char *buf, size_t size);
 
 /** Index of the link or joint named `name`, -1 when none. */
 int pb_robot_find_link(const pb_robot *robot, const char *name);

@@ -1,5 +1,5 @@
 /* Klampt .rob robots and rigid objects. See klampt.h. */
-#include "io/klampt.h"
+#include "robot/klampt.h"
 #include "io/input_file.h"
 
 #include <ctype.h>
@@ -114,16 +114,6 @@ static char *read_file(const char *path, size_t *size, pb_diag *diag)
     data[len] = '\0';
     *size = len;
     return data;
-}
-
-static void dir_of(const char *path, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (slash)
-        *(slash == buf ? slash + 1 : slash) = '\0';
-    else
-        snprintf(buf, size, ".");
 }
 
 static void join(const char *dir, const char *name, char *out, size_t size)
@@ -533,7 +523,7 @@ static pb_status parse_rob(rob_model *model, const char *data, size_t size, cons
                 }
                 char sub_path[2048], sub_dir[2048];
                 join(dir, l.words[2], sub_path, sizeof sub_path);
-                dir_of(sub_path, sub_dir, sizeof sub_dir);
+                pb_path_dir(sub_path, sub_dir, sizeof sub_dir);
                 size_t sub_size = 0;
                 char *sub_data = read_file(sub_path, &sub_size, diag);
                 if (!sub_data) {
@@ -752,7 +742,7 @@ pb_status pb_klampt_robot_load(pb_klampt_robot *robot, const char *path, pb_diag
     if (!data)
         return PB_ERR_IO;
     char dir[2048];
-    dir_of(path, dir, sizeof dir);
+    pb_path_dir(path, dir, sizeof dir);
     const pb_status st = pb_klampt_robot_load_memory(robot, data, size, path, dir, diag);
     free(data);
     return st;
@@ -781,7 +771,7 @@ pb_status pb_klampt_object_load(pb_shape *shape, pb_pose *pose_out, bool *has_po
     if (!data)
         return PB_ERR_IO;
     char dir[2048];
-    dir_of(path, dir, sizeof dir);
+    pb_path_dir(path, dir, sizeof dir);
     rob_text t = {.data = data, .size = size, .line = 1};
     t.store = malloc(2 * size + 2);
     pb_status st = t.store ? PB_OK : PB_ERR_NOMEM;

@@ -1,7 +1,8 @@
 /* URDF and SRDF through libxml2. See urdf.h. */
-#include "io/urdf.h"
-#include "io/input_file.h"
+#include "robot/urdf.h"
+#include "io/xml.h"
 #include "planbench/impl/engine_impl.h"
+#include "io/input_file.h"
 
 #include <libxml/hash.h>
 #include <libxml/parser.h>
@@ -13,56 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* ---- poses ---- */
-
-pb_pose pb_pose_identity(void)
-{
-    pb_pose p = {.r = {1, 0, 0, 0, 1, 0, 0, 0, 1}, .t = {0, 0, 0}};
-    return p;
-}
-
-pb_pose pb_pose_mul(const pb_pose *a, const pb_pose *b)
-{
-    pb_pose p;
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++)
-            p.r[3 * i + j] =
-                a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] + a->r[3 * i + 2] * b->r[6 + j];
-        p.t[i] = a->r[3 * i] * b->t[0] + a->r[3 * i + 1] * b->t[1] + a->r[3 * i + 2] * b->t[2] + a->t[i];
-    }
-    return p;
-}
-
-pb_pose pb_pose_from_xyz_rpy(const double xyz[3], const double rpy[3])
-{
-    const double cr = cos(rpy[0]), sr = sin(rpy[0]), cp = cos(rpy[1]), sp = sin(rpy[1]);
-    const double cy = cos(rpy[2]), sy = sin(rpy[2]);
-    pb_pose p = {.r = {cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, /* */
-                       sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, /* */
-                       -sp, cp * sr, cp * cr},
-                 .t = {xyz[0], xyz[1], xyz[2]}};
-    return p;
-}
-
-pb_pose pb_pose_from_xyz_quat(const double xyz[3], const double quat[4])
-{
-    double x = quat[0], y = quat[1], z = quat[2], w = quat[3];
-    const double n = sqrt(x * x + y * y + z * z + w * w);
-    if (n > 0.0) {
-        x /= n;
-        y /= n;
-        z /= n;
-        w /= n;
-    } else {
-        w = 1.0;
-    }
-    pb_pose p = {.r = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), /* */
-                       2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), /* */
-                       2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)},
-                 .t = {xyz[0], xyz[1], xyz[2]}};
-    return p;
-}
 
 /* ---- small helpers ---- */
 
@@ -97,19 +48,6 @@ static const xmlNode *first_child(const xmlNode *node, const char *name)
         if (is_element(c, name))
             return c;
     return NULL;
-}
-
-const char *pb_xml_attr(const xmlNode *node, const char *name, char *buf, size_t size)
-{
-    xmlChar *v = xmlGetProp(node, (const xmlChar *)name);
-    if (!v)
-        return NULL;
-    const size_t n = strlen((const char *)v);
-    const bool fits = n < size;
-    if (fits)
-        memcpy(buf, v, n + 1);
-    xmlFree(v);
-    return fits ? buf : NULL;
 }
 
 static pb_status fail(const parse_ctx *ctx, const xmlNode *node, const char *fmt, const char *a,
@@ -498,82 +436,6 @@ static pb_status parse_urdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
     return st;
 }
 
-/* Largest XML document read: 64 MiB (MotionBenchMaker scenes and URDFs are far smaller). */
-#define PB_XML_MAX_SIZE ((size_t)64 << 20)
-
-xmlDoc *pb_xml_read(const char *data, size_t size, const char *file, pb_diag *diag, pb_status *status)
-{
-    if (data && size > (size_t)INT32_MAX) {
-        pb_diag_set(diag, file, 0, 0, "file too large");
-        *status = PB_ERR_INVALID;
-        return NULL;
-    }
-    xmlParserCtxt *pctx = xmlNewParserCtxt();
-    if (!pctx) {
-        *status = PB_ERR_NOMEM;
-        pb_diag_set(diag, file, 0, 0, "out of memory");
-        return NULL;
-    }
-    /* read here, not by libxml2: regular files only, bounded, and no I/O messages of its own */
-    char *owned = NULL;
-    if (!data) {
-        size_t n = 0;
-        *status = pb_file_read_all(file, PB_XML_MAX_SIZE, &owned, &n, diag);
-        if (*status != PB_OK) {
-            xmlFreeParserCtxt(pctx);
-            return NULL;
-        }
-        data = owned;
-        size = n;
-    } else if (size > PB_XML_MAX_SIZE) {
-        pb_diag_set(diag, file, 0, 0, "file too large (at most %zu bytes)", (size_t)PB_XML_MAX_SIZE);
-        *status = PB_ERR_INVALID;
-        xmlFreeParserCtxt(pctx);
-        return NULL;
-    }
-    /* no entity substitution, no network, no DTD loading, no messages; libxml2's own limits
-     * on amplification stay on (no XML_PARSE_HUGE) */
-    const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
-    xmlDoc *doc = xmlCtxtReadMemory(pctx, data, (int)size, file, NULL, options);
-    free(owned);
-    if (doc && xmlGetIntSubset(doc) && xmlGetIntSubset(doc)->entities &&
-        xmlHashSize((xmlHashTablePtr)xmlGetIntSubset(doc)->entities) > 0) {
-        /* entity references would be expanded by every attribute read, quadratically (a
-         * 300 KB document cost minutes): none of planbench's formats uses them */
-        xmlFreeDoc(doc);
-        pb_diag_set(diag, file, 0, 0, "XML entity declarations (<!ENTITY ...>) are not supported");
-        *status = PB_ERR_INVALID;
-        xmlFreeParserCtxt(pctx);
-        return NULL;
-    }
-    if (!doc) {
-        const xmlError *err = xmlCtxtGetLastError(pctx);
-        {
-            char msg[300] = "not well-formed XML";
-            if (err && err->message) {
-                snprintf(msg, sizeof msg, "not well-formed XML: %s", err->message);
-                const size_t n = strlen(msg);
-                if (n > 0 && msg[n - 1] == '\n')
-                    msg[n - 1] = '\0';
-            }
-            pb_diag_set(diag, file, err ? err->line : 0, 0, "%s", msg);
-            *status = PB_ERR_INVALID;
-        }
-    }
-    xmlFreeParserCtxt(pctx);
-    return doc;
-}
-
-static void dir_of(const char *path, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (slash)
-        *(slash == buf ? slash + 1 : slash) = '\0';
-    else
-        snprintf(buf, size, ".");
-}
-
 static pb_status load_urdf(pb_robot *robot, const char *data, size_t size, const char *file,
                            const char *base_dir, pb_diag *diag)
 {
@@ -590,7 +452,7 @@ static pb_status load_urdf(pb_robot *robot, const char *data, size_t size, const
     if (base_dir)
         snprintf(dir, sizeof dir, "%s", base_dir);
     else
-        dir_of(file, dir, sizeof dir);
+        pb_path_dir(file, dir, sizeof dir);
     const parse_ctx ctx = {.file = file, .base_dir = dir, .diag = diag};
     st = parse_urdf(robot, doc, &ctx);
     xmlFreeDoc(doc);

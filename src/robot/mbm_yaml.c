@@ -1,6 +1,6 @@
 /* MotionBenchMaker problems in their original YAML (MoveIt PlanningScene and
  * MotionPlanRequest messages), read with libyaml. See world.h. */
-#include "io/mbm_yaml.h"
+#include "robot/mbm_yaml.h"
 #include "io/input_file.h"
 
 #include <yaml.h>

@@ -1,10 +1,10 @@
 /* The world a manipulator engine is made from (private to the library): the container every
  * world reader fills (world.h: world XML, Klampt worlds, MotionBenchMaker flat files;
  * mbm_yaml.h: MotionBenchMaker YAML). */
-#ifndef PB_IO_WORLD_MODEL_H
-#define PB_IO_WORLD_MODEL_H
+#ifndef PB_ROBOT_WORLD_MODEL_H
+#define PB_ROBOT_WORLD_MODEL_H
 
-#include "io/urdf.h"
+#include "robot/urdf.h"
 #include "planbench/engine.h"
 
 /** A world read from a file. Caller storage; pb_world_finish() frees it. */

@@ -1,6 +1,6 @@
 /* Meshes through assimp's C API, and Klampt's .tri by hand (it is two counted lists of
  * numbers). See mesh.h. */
-#include "io/mesh.h"
+#include "robot/mesh.h"
 #include "io/input_file.h"
 
 #include <assimp/cimport.h>

@@ -1,7 +1,8 @@
 /* The world a manipulator engine is made from (see world.h): the container that the world
  * readers (world.c: world XML and MotionBenchMaker flat files; mbm_yaml.c: MotionBenchMaker
  * YAML) fill. It calls neither reader, so they never call each other. */
-#include "io/world_model.h"
+#include "robot/world_model.h"
+#include "core/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ void pb_world_finish(pb_world *world)
 pb_status pb_world_add_obstacle(pb_world *world, size_t *capacity, const char *name, const pb_shape *shape)
 {
     if (world->n_obstacles == *capacity) {
-        const size_t cap = *capacity ? 2 * *capacity : 16;
+        const size_t cap = pb_grow_capacity(*capacity, world->n_obstacles + 1, 16, sizeof(pb_shape));
+        if (!cap)
+            return PB_ERR_NOMEM;
         pb_shape *s = realloc(world->obstacles, cap * sizeof *s);
         if (!s)
             return PB_ERR_NOMEM;

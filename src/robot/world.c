@@ -1,9 +1,11 @@
 /* World XML and MotionBenchMaker flat files. See world.h and worlds/README.md. */
-#include "io/world.h"
+#include "robot/world.h"
+#include "io/xml.h"
 #include "planbench/impl/engine_impl.h"
-#include "io/klampt.h"
+#include "robot/klampt.h"
 #if PB_HAVE_YAML
-#include "io/mbm_yaml.h"
+#include "robot/mbm_yaml.h"
+#include "io/input_file.h"
 #endif
 
 #include <libxml/parser.h>
@@ -16,16 +18,6 @@
 #include <string.h>
 
 #define FLAT_MAGIC "# planbench-flat-mbm"
-
-static void dir_of(const char *path, char *buf, size_t size)
-{
-    snprintf(buf, size, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (slash)
-        *(slash == buf ? slash + 1 : slash) = '\0';
-    else
-        snprintf(buf, size, ".");
-}
 
 /* `name` relative to `dir` unless absolute; malloc'd. */
 static char *join_path(const char *dir, const char *name)
@@ -464,7 +456,7 @@ static pb_status load_flat(pb_world *world, const char *path, const char *proble
         want_scenario[colon - problem] = '\0';
     }
     char dir[4096];
-    dir_of(path, dir, sizeof dir);
+    pb_path_dir(path, dir, sizeof dir);
     char line[4096], robot_name[128] = "";
     int line_no = 0;
     bool in_block = false, found = false, done = false;
@@ -667,7 +659,7 @@ pb_status pb_world_load(pb_world *world, const char *path, const char *problem, 
         st = PB_ERR_INVALID;
     } else {
         char dir[4096];
-        dir_of(path, dir, sizeof dir);
+        pb_path_dir(path, dir, sizeof dir);
         st = load_xml(world, NULL, 0, path, dir, diag);
     }
     if (st == PB_OK && !(world->path = strdup(path)))

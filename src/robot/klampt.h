@@ -19,10 +19,10 @@
  * A Klampt rigid object (".obj" in Klampt worlds: text, not Wavefront) names one mesh with
  * optional geomscale (1 or 3 factors), geomtranslate (3, applied after the scale) and T (its
  * default pose, 12 numbers as above). Errors name the file, the line and the reason. */
-#ifndef PB_IO_KLAMPT_H
-#define PB_IO_KLAMPT_H
+#ifndef PB_ROBOT_KLAMPT_H
+#define PB_ROBOT_KLAMPT_H
 
-#include "io/urdf.h"
+#include "robot/urdf.h"
 
 /** A Klampt robot as URDF and SRDF text plus the names of its planning joints. */
 typedef struct pb_klampt_robot {

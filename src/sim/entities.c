@@ -1,0 +1,239 @@
+/* The simulation's entities and what its parts share: the entity list (add, remove, look
+ * up), the event queue, path following, pose-message checks and service results. The
+ * services (sim.c) and the entity kinds (entity_*.c) call these; nothing here calls either
+ * (kinds are reached through an entity's table). */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_EVENTS 4096
+
+void *sim_reserve(void *items, size_t *capacity, size_t need, size_t item_size, size_t first)
+{
+    if (need <= *capacity)
+        return items;
+    size_t cap = *capacity ? *capacity : first;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2 / item_size)
+            return NULL;
+        cap *= 2;
+    }
+    void *grown = realloc(items, cap * item_size);
+    if (grown)
+        *capacity = cap;
+    return grown;
+}
+
+void sim_set_result(pb_sim_result *r, uint8_t code, const char *fmt, ...)
+{
+    r->result = code;
+    r->error_message[0] = '\0';
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->error_message, sizeof r->error_message, fmt, ap);
+        va_end(ap);
+    }
+}
+
+const char *sim_str(const char *s)
+{
+    return s ? s : "";
+}
+
+void sim_push_event(pb_sim *sim, pb_sim_event_kind kind, const char *name)
+{
+    if (sim->n_events == MAX_EVENTS) {
+        /* nobody drains: drop the oldest rather than grow without bound */
+        free(sim->events[0].name);
+        memmove(sim->events, sim->events + 1, (sim->n_events - 1) * sizeof *sim->events);
+        sim->n_events--;
+    }
+    sim_event *events = sim_reserve(sim->events, &sim->cap_events, sim->n_events + 1, sizeof *events, 16);
+    if (!events)
+        return;
+    sim->events = events;
+    char *copy = sim_strdup(name);
+    if (!copy)
+        return;
+    sim->events[sim->n_events++] = (sim_event){kind, copy};
+}
+
+sim_entity *sim_find_entity(const pb_sim *sim, const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (strcmp(sim->entities[i].name, name) == 0)
+            return &sim->entities[i];
+    return NULL;
+}
+
+const sim_named_pose *sim_find_named_pose(const pb_sim *sim, const char *name)
+{
+    for (size_t i = 0; sim->have_world && i < sim->world.n_poses; i++)
+        if (strcmp(sim->world.poses[i].name, sim_str(name)) == 0)
+            return &sim->world.poses[i];
+    return NULL;
+}
+
+double sim_wrap_angle(double a)
+{
+    a = fmod(a + M_PI, 2 * M_PI);
+    if (a < 0)
+        a += 2 * M_PI;
+    return a - M_PI;
+}
+
+/* What every pose message must be: a finite position, a unit quaternion (its norm into
+ * `*norm`), a known frame (`*ref` the entity it names, NULL for the world). False with `why`. */
+bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *frame, double *norm,
+                           const sim_entity **ref, char *why, size_t size)
+{
+    const double n = sqrt(p->qx * p->qx + p->qy * p->qy + p->qz * p->qz + p->qw * p->qw);
+    *norm = n;
+    *ref = NULL;
+    if (!isfinite(p->position.x) || !isfinite(p->position.y) || !isfinite(p->position.z)) {
+        snprintf(why, size, "position must be finite");
+        return false;
+    }
+    if (!isfinite(n) || fabs(n - 1.0) > 1e-3) {
+        snprintf(why, size, "invalid quaternion (norm %g, must be 1)", n);
+        return false;
+    }
+    frame = sim_str(frame);
+    if (frame[0] == '/')
+        frame++;
+    if (frame[0] && strcmp(frame, "world") != 0 && strcmp(frame, "map") != 0 &&
+        !(*ref = sim_find_entity(sim, frame))) {
+        snprintf(why, size, "unknown frame '%s'", frame);
+        return false;
+    }
+    return true;
+}
+
+void sim_stop_following(sim_entity *e, uint8_t why)
+{
+    if (e->n_path > 0)
+        e->follow_end = why;
+    e->n_path = 0;
+}
+
+void sim_start_following(pb_sim *sim, sim_entity *e, double *path, size_t n, size_t stride, double speed,
+                         uint64_t *goal)
+{
+    double now[SIM_POSE_MAX > PB_MAX_DIM ? SIM_POSE_MAX : PB_MAX_DIM];
+    e->kind->config(sim, e, now);
+    free(e->path);
+    e->path = path;
+    e->n_path = n;
+    e->path_stride = stride;
+    e->path_next = 0;
+    /* a PlanPath path starts at the current configuration: no step is spent reaching it */
+    while (e->path_next + 1 < e->n_path && e->kind->distance(sim, e, path + stride * e->path_next, now) < 1e-9)
+        e->path_next++;
+    e->follow_speed = speed;
+    e->follow_id = ++sim->next_follow_id;
+    e->follow_end = SIM_FOLLOW_ON;
+    e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+    *goal = e->follow_id;
+}
+
+double sim_path_remaining(const pb_sim *sim, const sim_entity *e)
+{
+    double now[SIM_POSE_MAX > PB_MAX_DIM ? SIM_POSE_MAX : PB_MAX_DIM];
+    e->kind->config(sim, e, now);
+    double left = 0.0;
+    const double *from = now;
+    for (size_t i = e->path_next; i < e->n_path; i++) {
+        left += e->kind->distance(sim, e, from, e->path + e->path_stride * i);
+        from = e->path + e->path_stride * i;
+    }
+    return left;
+}
+
+bool sim_follow_length_ok(const pb_sim *sim, double length, double speed, size_t n, pb_sim_result *r)
+{
+    if (length / (speed * sim->dt) + (double)n <= (double)SIM_MAX_ACTION_STEPS)
+        return true;
+    sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the path takes more than %llu steps at %g per second",
+                   (unsigned long long)SIM_MAX_ACTION_STEPS, speed);
+    return false;
+}
+
+static void entity_free(sim_entity *e)
+{
+    free(e->name);
+    free(e->description);
+    sim_strings_finish(&e->tags);
+    free(e->path);
+}
+
+bool sim_strings_copy(sim_strings *dst, const char *const *tags, size_t n)
+{
+    dst->items = n ? calloc(n, sizeof *dst->items) : NULL;
+    dst->n = 0;
+    if (n && !dst->items)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        dst->items[i] = sim_strdup(tags[i]);
+        if (!dst->items[i])
+            return false;
+        dst->n++;
+    }
+    return true;
+}
+
+/* A new entity of `kind` made from `robot`, not yet in the world: its kind's fields set, no
+ * pose, no obstacle. For checking where it would fit before it is added. */
+void sim_entity_prepare(sim_entity *e, pb_sim *sim, const sim_kind *kind, const sim_robot *robot)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->obstacle = PB_OBSTACLE_NONE;
+    e->category = robot->category;
+    kind->init(sim, e, robot);
+}
+
+/* Add `prepared` (from entity_prepare) named `name` at `pose` (already checked free). */
+sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *name, const sim_robot *robot,
+                           const double *pose, bool spawned, bool is_static)
+{
+    sim_entity *grown = sim_reserve(sim->entities, &sim->cap_entities, sim->n_entities + 1, sizeof *grown, 16);
+    if (!grown)
+        return NULL;
+    sim->entities = grown;
+    sim_entity *e = &sim->entities[sim->n_entities];
+    *e = *prepared;
+    e->name = sim_strdup(name);
+    e->description = sim_strdup(robot->description);
+    if (!e->name || !e->description ||
+        !sim_strings_copy(&e->tags, (const char *const *)robot->tags.items, robot->tags.n)) {
+        entity_free(e);
+        return NULL;
+    }
+    if (e->kind->attach(sim, e, pose) != PB_OK) {
+        entity_free(e);
+        return NULL;
+    }
+    e->is_static = is_static || robot->category == PB_SIM_CATEGORY_STATIC_OBJECT;
+    e->spawned = spawned;
+    e->serial = ++sim->next_entity_serial;
+    sim->n_entities++;
+    sim_push_event(sim, PB_SIM_EVENT_CREATED, e->name);
+    return e;
+}
+
+void sim_remove_entity(pb_sim *sim, size_t index)
+{
+    sim_entity *e = &sim->entities[index];
+    e->kind->detach(sim, e);
+    sim_push_event(sim, PB_SIM_EVENT_DELETED, e->name);
+    entity_free(e);
+    memmove(e, e + 1, (sim->n_entities - index - 1) * sizeof *e);
+    sim->n_entities--;
+}
