@@ -228,6 +228,22 @@ PB_API pb_pose pb_pose_mul(const pb_pose *a, const pb_pose *b);
  * (a zero quaternion is the identity rotation). */
 PB_API pb_pose pb_pose_from_xyz_quat(const double xyz[3], const double quat[4]);
 
+/** The inverse transform: `pose` undone (p = r^T (x - t)). */
+PB_API pb_pose pb_pose_inverse(const pb_pose *pose);
+
+/** One frame of an engine's robot (a link), for publishing a robot's state (ROS /tf). */
+typedef struct pb_frame {
+    const char *name; /**< the link's name, borrowed for the engine's lifetime */
+    int parent;       /**< index of the parent frame; -1 for the root */
+    bool fixed;       /**< joined to its parent by a fixed joint: the same pose in every configuration */
+    pb_pose pose;     /**< in the parent's frame (the root's: in the engine's world frame) */
+} pb_frame;
+
+/** The frames of the engine's robot at configuration `q`, parents before children: at most
+ * `max` into `frames` (NULL to count them). Returns how many the robot has; 0 for engines
+ * without a robot of frames (image maps, black boxes). */
+PB_API size_t pb_engine_frames(const pb_engine *engine, const double *q, pb_frame *frames, size_t max);
+
 /** Kinds of solid. */
 typedef enum pb_solid_type {
     PB_SOLID_BOX,      /**< size = full side lengths along x, y, z, centred */

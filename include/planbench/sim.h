@@ -230,6 +230,8 @@ typedef enum pb_sim_event_kind {
     PB_SIM_EVENT_CREATED,
     PB_SIM_EVENT_DELETED,
     PB_SIM_EVENT_INFO_CHANGED,
+    PB_SIM_EVENT_BLOCKED, /**< a motion under a twist or a velocity command ran into something: it
+                               stopped at the last free pose */
     PB_SIM_EVENT_KIND_COUNT
 } pb_sim_event_kind;
 
@@ -263,6 +265,9 @@ PB_API void pb_sim_destroy(pb_sim *sim);
 
 /** Simulation time in seconds since the last time reset. */
 PB_API double pb_sim_time(const pb_sim *sim);
+/** Sim time as an exact count of nanoseconds (steps times the step, rounded to whole
+ * nanoseconds once): the stamps of every message. */
+PB_API uint64_t pb_sim_time_ns(const pb_sim *sim);
 /** Seconds of simulated time per step (the configured time step). */
 PB_API double pb_sim_time_step(const pb_sim *sim);
 /** The current SimulationState value. */
@@ -431,6 +436,34 @@ PB_API bool pb_sim_is_following(pb_sim *sim, const char *entity);
  * (may be NULL) gets borrowed static names. */
 PB_API size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *const **names,
                                        double *values);
+
+/** A velocity command in the entity's own (body) frame, as ROS's `cmd_vel` (geometry_msgs/Twist:
+ * linear x forward, y left, angular z counter-clockwise): it applies from the next step until
+ * another command, a SetEntityState twist, a reset or a collision (which stops the entity at
+ * the last free pose and records PB_SIM_EVENT_BLOCKED). Bodies take linear x, y and angular
+ * z; objects of a scene any twist (turned into the world frame at each step); the robot of a
+ * scene none. OPERATION_FAILED for an unknown or static entity, a non-finite value, or a
+ * component the entity cannot take. */
+PB_API void pb_sim_command_velocity(pb_sim *sim, const char *entity, const pb_sim_twist *body_twist,
+                                    pb_sim_result *r);
+
+/** Longest frame name: "<entity>/<link>". */
+#define PB_SIM_FRAME_ID_SIZE 320
+
+/** One transform of the world's frame tree (ROS /tf, REP-105): `child_frame_id` in
+ * `frame_id`. Frames: "map" (the world), "<entity>/base_link" for every entity (its pose),
+ * and "<entity>/<link>" for each link of an articulated entity (a scene's robot: its URDF
+ * links; a planar stick arm: link1 and link2). */
+typedef struct pb_sim_frame {
+    char frame_id[PB_SIM_FRAME_ID_SIZE];
+    char child_frame_id[PB_SIM_FRAME_ID_SIZE];
+    pb_sim_pose transform; /**< translation (position) and rotation of the child in the parent */
+} pb_sim_frame;
+
+/** The world's transforms now: with `fixed` those that never change (fixed joints: ROS
+ * /tf_static), else the others (entity poses and moving joints: /tf). `*frames` is borrowed
+ * (see Ownership); returns how many. */
+PB_API size_t pb_sim_get_frames(pb_sim *sim, bool fixed, const pb_sim_frame **frames);
 
 /** FollowPath goal (the action /follow_path, see docs/sim.md): move `entity` from its current
  * pose through the waypoints `path` (`n_path` poses in the world frame, borrowed for the call;

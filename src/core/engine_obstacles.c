@@ -179,3 +179,9 @@ const char *pb_engine_coordinate_name(const pb_engine *engine, int i)
         return NULL;
     return impl->coordinate_name(pb_engine_self(engine), i);
 }
+
+size_t pb_engine_frames(const pb_engine *engine, const double *q, pb_frame *frames, size_t max)
+{
+    const pb_engine_impl *impl = pb_engine_get_impl(engine);
+    return impl->frames ? impl->frames(pb_engine_self(engine), q, frames, max) : 0;
+}

@@ -10,6 +10,17 @@ pb_pose pb_pose_identity(void)
     return p;
 }
 
+pb_pose pb_pose_inverse(const pb_pose *p)
+{
+    pb_pose inv;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            inv.r[3 * i + j] = p->r[3 * j + i];
+        inv.t[i] = -(p->r[i] * p->t[0] + p->r[3 + i] * p->t[1] + p->r[6 + i] * p->t[2]);
+    }
+    return inv;
+}
+
 pb_pose pb_pose_mul(const pb_pose *a, const pb_pose *b)
 {
     pb_pose p;

@@ -116,6 +116,15 @@ bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *fra
     return true;
 }
 
+void sim_stop_motion(sim_entity *e)
+{
+    memset(e->twist, 0, sizeof e->twist);
+    memset(e->twist3, 0, sizeof e->twist3);
+    memset(e->body_twist, 0, sizeof e->body_twist);
+    memset(e->body_twist3, 0, sizeof e->body_twist3);
+    e->commanded = false;
+}
+
 void sim_stop_following(sim_entity *e, uint8_t why)
 {
     if (e->n_path > 0)
@@ -139,7 +148,7 @@ void sim_start_following(pb_sim *sim, sim_entity *e, double *path, size_t n, siz
     e->follow_speed = speed;
     e->follow_id = ++sim->next_follow_id;
     e->follow_end = SIM_FOLLOW_ON;
-    e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+    sim_stop_motion(e);
     *goal = e->follow_id;
 }
 

@@ -183,6 +183,25 @@ static void step(pb_sim *sim, sim_entity *e)
         } else {
             interpolate(from, goal, reach / d, target);
         }
+    } else if (e->commanded) {
+        const double *v = e->body_twist;
+        if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+            return;
+        /* constant velocity in the body frame: an arc, integrated exactly */
+        const double th = v[2] * sim->dt, yaw = e->pose[2];
+        double dx, dy; /* in the body frame at the start of the step */
+        if (fabs(th) < 1e-12) {
+            dx = v[0] * sim->dt;
+            dy = v[1] * sim->dt;
+        } else {
+            const double s = sin(th), c1 = 1.0 - cos(th);
+            dx = (v[0] * s - v[1] * c1) / v[2];
+            dy = (v[0] * c1 + v[1] * s) / v[2];
+        }
+        target[0] = e->pose[0] + cos(yaw) * dx - sin(yaw) * dy;
+        target[1] = e->pose[1] + sin(yaw) * dx + cos(yaw) * dy;
+        target[2] = sim_wrap_angle(yaw + th);
+        target[3] = from[3];
     } else {
         if (e->twist[0] == 0 && e->twist[1] == 0 && e->twist[2] == 0)
             return;
@@ -210,7 +229,9 @@ static void step(pb_sim *sim, sim_entity *e)
             }
         }
         place(sim, e, best);
-        e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+        if (!following)
+            sim_push_event(sim, PB_SIM_EVENT_BLOCKED, e->name);
+        sim_stop_motion(e);
         sim_stop_following(e, SIM_FOLLOW_COLLIDED);
     }
     if (following && e->path_next >= e->n_path)
@@ -226,6 +247,13 @@ static void state(const sim_entity *e, pb_sim_pose *pose, pb_sim_twist *twist)
 {
     pose_to_msg(e->pose, pose);
     memset(twist, 0, sizeof *twist);
+    if (e->commanded) { /* the body-frame command, in the world frame now */
+        const double c = cos(e->pose[2]), s = sin(e->pose[2]);
+        twist->linear.x = c * e->body_twist[0] - s * e->body_twist[1];
+        twist->linear.y = s * e->body_twist[0] + c * e->body_twist[1];
+        twist->angular.z = e->body_twist[2];
+        return;
+    }
     twist->linear.x = e->twist[0];
     twist->linear.y = e->twist[1];
     twist->angular.z = e->twist[2];
@@ -254,6 +282,7 @@ static void set_state(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request
         sim_stop_following(e, SIM_FOLLOW_TELEPORTED); /* a teleported body stops following its path */
     }
     if (set_twist) {
+        sim_stop_motion(e);
         e->twist[0] = tw->linear.x;
         e->twist[1] = tw->linear.y;
         e->twist[2] = tw->angular.z;
@@ -584,6 +613,50 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
     return true;
 }
 
+static void command_velocity(pb_sim *sim, sim_entity *e, const pb_sim_twist *v, pb_sim_result *r)
+{
+    (void)sim;
+    if (v->linear.z != 0 || v->angular.x != 0 || v->angular.y != 0) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                       "'%s' is planar: it takes linear x, y and angular z (linear.z, angular.x, angular.y "
+                       "must be 0)",
+                       e->name);
+        return;
+    }
+    sim_stop_motion(e);
+    sim_stop_following(e, SIM_FOLLOW_COMMANDED);
+    e->body_twist[0] = v->linear.x;
+    e->body_twist[1] = v->linear.y;
+    e->body_twist[2] = v->angular.z;
+    e->commanded = true;
+    sim_set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
+/* A planar pose (x, y, yaw) as a transform. */
+static pb_pose planar_pose(double x, double y, double yaw)
+{
+    const double c = cos(yaw), s = sin(yaw);
+    return (pb_pose){.r = {c, -s, 0, s, c, 0, 0, 0, 1}, .t = {x, y, 0}};
+}
+
+/* base_link at the pose; a stick arm also link1 (at the base, turned by joint1, which the
+ * robot file fixes) and link2 (at the elbow, turned by joint2). */
+static size_t frames(const pb_sim *sim, const sim_entity *e, pb_frame *out, size_t max)
+{
+    (void)sim;
+    const pb_footprint *fp = &e->footprint;
+    const size_t n = fp->type == PB_FOOTPRINT_ARM ? 3 : 1;
+    if (!out)
+        return n;
+    if (max >= 1)
+        out[0] = (pb_frame){"base_link", -1, false, planar_pose(e->pose[0], e->pose[1], e->pose[2])};
+    if (n == 3 && max >= 3) {
+        out[1] = (pb_frame){"link1", 0, true, planar_pose(0, 0, fp->joint1)};
+        out[2] = (pb_frame){"link2", 1, false, planar_pose(fp->link1, 0, fp->joint2)};
+    }
+    return n;
+}
+
 const sim_kind sim_kind_body = {
     .name = "body",
     .accepts = accepts,
@@ -606,4 +679,6 @@ const sim_kind sim_kind_body = {
     .plan_begin = plan_begin,
     .plan_check = plan_check,
     .follow_begin = follow_begin,
+    .frames = frames,
+    .command_velocity = command_velocity,
 };

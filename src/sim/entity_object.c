@@ -101,6 +101,15 @@ static void place(pb_sim *sim, sim_entity *e, const double *pose)
  * object could pass through something thin between two steps. */
 static void step(pb_sim *sim, sim_entity *e)
 {
+    if (e->commanded) { /* a velocity command in the object's frame: in the world's now */
+        const pb_pose at = scene_pose_of(e->pose3);
+        for (int i = 0; i < 3; i++) {
+            e->twist3[i] = at.r[3 * i] * e->body_twist3[0] + at.r[3 * i + 1] * e->body_twist3[1] +
+                           at.r[3 * i + 2] * e->body_twist3[2];
+            e->twist3[3 + i] = at.r[3 * i] * e->body_twist3[3] + at.r[3 * i + 1] * e->body_twist3[4] +
+                               at.r[3 * i + 2] * e->body_twist3[5];
+        }
+    }
     bool moving = false;
     for (int k = 0; k < 6; k++)
         moving |= e->twist3[k] != 0.0;
@@ -126,7 +135,8 @@ static void step(pb_sim *sim, sim_entity *e)
         }
     }
     place(sim, e, best);
-    memset(e->twist3, 0, sizeof e->twist3);
+    sim_push_event(sim, PB_SIM_EVENT_BLOCKED, e->name);
+    sim_stop_motion(e);
 }
 
 static void state(const sim_entity *e, pb_sim_pose *pose, pb_sim_twist *twist)
@@ -152,6 +162,7 @@ static void set_state(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request
         place(sim, e, pose);
     }
     if (set_twist) {
+        sim_stop_motion(e);
         const double twist[6] = {tw->linear.x,  tw->linear.y,  tw->linear.z,
                                  tw->angular.x, tw->angular.y, tw->angular.z};
         memcpy(e->twist3, twist, sizeof twist);
@@ -247,6 +258,24 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
     return false;
 }
 
+static size_t frames(const pb_sim *sim, const sim_entity *e, pb_frame *out, size_t max)
+{
+    (void)sim;
+    if (out && max >= 1)
+        out[0] = (pb_frame){"base_link", -1, false, scene_pose_of(e->pose3)};
+    return 1;
+}
+
+static void command_velocity(pb_sim *sim, sim_entity *e, const pb_sim_twist *v, pb_sim_result *r)
+{
+    (void)sim;
+    sim_stop_motion(e);
+    const double body[6] = {v->linear.x, v->linear.y, v->linear.z, v->angular.x, v->angular.y, v->angular.z};
+    memcpy(e->body_twist3, body, sizeof body);
+    e->commanded = true;
+    sim_set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
 const sim_kind sim_kind_object = {
     .name = "object",
     .accepts = accepts,
@@ -269,4 +298,6 @@ const sim_kind sim_kind_object = {
     .plan_begin = plan_begin,
     .plan_check = plan_check,
     .follow_begin = follow_begin,
+    .frames = frames,
+    .command_velocity = command_velocity,
 };

@@ -391,6 +391,22 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
     return true;
 }
 
+/* The robot's links (its URDF's), by forward kinematics at its joints. */
+static size_t frames(const pb_sim *sim, const sim_entity *e, pb_frame *out, size_t max)
+{
+    return pb_engine_frames(sim->engine, e->joints, out, max);
+}
+
+static void command_velocity(pb_sim *sim, sim_entity *e, const pb_sim_twist *v, pb_sim_result *r)
+{
+    (void)sim;
+    (void)v;
+    sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                   "'%s' is the scene's robot: its base does not move (command its joints on "
+                   "/%s/joint_commands)",
+                   e->name, e->name);
+}
+
 const sim_kind sim_kind_robot = {
     .name = "robot",
     .accepts = accepts,
@@ -413,6 +429,8 @@ const sim_kind sim_kind_robot = {
     .plan_begin = plan_begin,
     .plan_check = plan_check,
     .follow_begin = follow_begin,
+    .frames = frames,
+    .command_velocity = command_velocity,
     .undeletable = "is the scene's robot: it cannot be deleted",
 };
 

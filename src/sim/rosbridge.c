@@ -7,7 +7,9 @@
  * `result: false` reply. Values in range that are not one of a message's constants (a
  * state 9, a bounds type 7) are the service's business and get a typed Result. */
 #include "json_text.h"
+#include "rosapi.h"
 #include "rosbridge.h"
+#include "schema.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,128 +20,6 @@
 
 /* ---------------------------------------------------------------- schema */
 
-typedef enum ftype { T_BOOL, T_U8, T_U16, T_I32, T_U32, T_U64, T_F64, T_STR, T_MSG, T_TIME } ftype;
-
-typedef struct field {
-    const char *name;
-    ftype type;
-    bool array;
-    const struct field *sub; /* T_MSG: fields, ended by a NULL name */
-    const char *ros;         /* ROS type for messages */
-} field;
-
-#define END                                                                                                  \
-    {                                                                                                        \
-        NULL, T_BOOL, false, NULL, NULL                                                                      \
-    }
-static const field f_vec3[] = {{"x", T_F64, 0, 0, 0}, {"y", T_F64, 0, 0, 0}, {"z", T_F64, 0, 0, 0}, END};
-static const field f_quat[] = {
-    {"x", T_F64, 0, 0, 0}, {"y", T_F64, 0, 0, 0}, {"z", T_F64, 0, 0, 0}, {"w", T_F64, 0, 0, 0}, END};
-static const field f_pose[] = {{"position", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
-                               {"orientation", T_MSG, 0, f_quat, "geometry_msgs/Quaternion"},
-                               END};
-static const field f_header[] = {
-    {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"}, {"frame_id", T_STR, 0, 0, 0}, END};
-static const field f_pose_stamped[] = {
-    {"header", T_MSG, 0, f_header, "std_msgs/Header"}, {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"}, END};
-static const field f_twist[] = {{"linear", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
-                                {"angular", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
-                                END};
-static const field f_state[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
-                                {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
-                                {"twist", T_MSG, 0, f_twist, "geometry_msgs/Twist"},
-                                {"acceleration", T_MSG, 0, f_twist, "geometry_msgs/Accel"},
-                                END};
-static const field f_resource[] = {{"uri", T_STR, 0, 0, 0}, {"resource_string", T_STR, 0, 0, 0}, END};
-static const field f_tags_filter[] = {{"tags", T_STR, 1, 0, 0}, {"filter_mode", T_U8, 0, 0, 0}, END};
-static const field f_bounds[] = {
-    {"type", T_U8, 0, 0, 0}, {"points", T_MSG, 1, f_vec3, "geometry_msgs/Vector3"}, END};
-static const field f_category[] = {{"category", T_U8, 0, 0, 0}, END};
-static const field f_filters[] = {
-    {"filter", T_STR, 0, 0, 0},
-    {"categories", T_MSG, 1, f_category, "simulation_interfaces/EntityCategory"},
-    {"tags", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
-    {"bounds", T_MSG, 0, f_bounds, "simulation_interfaces/Bounds"},
-    END};
-static const field f_info[] = {{"category", T_MSG, 0, f_category, "simulation_interfaces/EntityCategory"},
-                               {"description", T_STR, 0, 0, 0},
-                               {"tags", T_STR, 1, 0, 0},
-                               END};
-static const field f_sim_state[] = {{"state", T_U8, 0, 0, 0}, END};
-static const field f_spawn_msg[] = {
-    {"name", T_STR, 0, 0, 0},
-    {"allow_renaming", T_BOOL, 0, 0, 0},
-    {"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
-    {"entity_namespace", T_STR, 0, 0, 0},
-    {"initial_pose", T_MSG, 0, f_pose_stamped, "geometry_msgs/PoseStamped"},
-    END};
-/* both the 2.x and the 1.x (flat uri, resource_string) shapes */
-static const field q_spawn[] = {{"name", T_STR, 0, 0, 0},
-                                {"allow_renaming", T_BOOL, 0, 0, 0},
-                                {"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
-                                {"uri", T_STR, 0, 0, 0},
-                                {"resource_string", T_STR, 0, 0, 0},
-                                {"entity_namespace", T_STR, 0, 0, 0},
-                                {"initial_pose", T_MSG, 0, f_pose_stamped, "geometry_msgs/PoseStamped"},
-                                END};
-static const field q_spawns[] = {
-    {"spawn_requests", T_MSG, 1, f_spawn_msg, "simulation_interfaces/SpawnEntity"}, END};
-static const field q_entity[] = {{"entity", T_STR, 0, 0, 0}, END};
-static const field q_filters[] = {{"filters", T_MSG, 0, f_filters, "simulation_interfaces/EntityFilters"},
-                                  END};
-static const field q_set_state[] = {{"entity", T_STR, 0, 0, 0},
-                                    {"state", T_MSG, 0, f_state, "simulation_interfaces/EntityState"},
-                                    {"set_pose", T_BOOL, 0, 0, 0},
-                                    {"set_twist", T_BOOL, 0, 0, 0},
-                                    {"set_acceleration", T_BOOL, 0, 0, 0},
-                                    END};
-static const field q_set_info[] = {
-    {"entity", T_STR, 0, 0, 0}, {"info", T_MSG, 0, f_info, "simulation_interfaces/EntityInfo"}, END};
-static const field q_named_poses[] = {{"tags", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
-                                      END};
-static const field q_name[] = {{"name", T_STR, 0, 0, 0}, END};
-static const field q_sources[] = {{"sources", T_STR, 1, 0, 0}, END};
-static const field q_empty[] = {END};
-static const field q_set_sim_state[] = {
-    {"state", T_MSG, 0, f_sim_state, "simulation_interfaces/SimulationState"}, END};
-static const field q_reset[] = {{"scope", T_U8, 0, 0, 0}, END};
-static const field q_steps[] = {{"steps", T_U64, 0, 0, 0}, END};
-static const field q_load_world[] = {
-    {"world_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
-    {"uri", T_STR, 0, 0, 0},
-    {"resource_string", T_STR, 0, 0, 0},
-    {"fail_on_unsupported_element", T_BOOL, 0, 0, 0},
-    {"ignore_missing_or_unsupported_assets", T_BOOL, 0, 0, 0},
-    END};
-static const field q_available_worlds[] = {
-    {"additional_sources", T_STR, 1, 0, 0},
-    {"filter", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
-    {"offline_only", T_BOOL, 0, 0, 0},
-    {"continue_on_error", T_BOOL, 0, 0, 0},
-    END};
-static const field q_plan[] = {{"entity", T_STR, 0, 0, 0},
-                               {"goal_name", T_STR, 0, 0, 0},
-                               {"goal", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
-                               {"planner", T_STR, 0, 0, 0},
-                               {"time_limit", T_F64, 0, 0, 0},
-                               {"seed", T_U64, 0, 0, 0},
-                               {"follow", T_BOOL, 0, 0, 0},
-                               {"speed", T_F64, 0, 0, 0},
-                               {"goal_joints", T_F64, 1, 0, 0},
-                               END};
-/* planbench_interfaces/action/FollowPath goal */
-static const field q_follow[] = {{"entity", T_STR, 0, 0, 0},
-                                 {"path", T_MSG, 1, f_pose, "geometry_msgs/Pose"},
-                                 {"speed", T_F64, 0, 0, 0},
-                                 {"joint_positions", T_F64, 1, 0, 0},
-                                 END};
-/* action_msgs/srv/CancelGoal: goal_info is accepted and ignored (cancel all) */
-static const field f_goal_id[] = {{"uuid", T_U8, 1, 0, 0}, END};
-static const field f_goal_info[] = {{"goal_id", T_MSG, 0, f_goal_id, "unique_identifier_msgs/UUID"},
-                                    {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
-                                    END};
-static const field q_cancel[] = {{"goal_info", T_MSG, 0, f_goal_info, "action_msgs/GoalInfo"}, END};
-#undef END
 
 static const char *py_class(const json_t *v)
 {
@@ -885,43 +765,6 @@ static const service_def services[] = {
 #undef SI
 #define N_SERVICES (sizeof services / sizeof services[0])
 
-static const char *const topic_names[RB_TOPIC_COUNT] = {"entity_events", "entity_states"};
-static const char *const topic_types[RB_TOPIC_COUNT] = {"planbench_interfaces/msg/EntityEvent",
-                                                        "planbench_interfaces/msg/EntityStates"};
-
-/* rosapi introspection (spec §7.8), enough for ros.getServices() and friends. */
-static json_t *rosapi(const char *name, const json_t *args)
-{
-    if (strcmp(name, "rosapi/services") == 0) {
-        json_t *a = json_array();
-        for (size_t i = 0; i < N_SERVICES; i++)
-            json_array_append_new(a, json_sprintf("/%s", services[i].name));
-        return json_pack("{s:o}", "services", a);
-    }
-    if (strcmp(name, "rosapi/service_type") == 0) {
-        const char *svc = get_str(args, "service");
-        svc += svc[0] == '/';
-        for (size_t i = 0; i < N_SERVICES; i++)
-            if (strcmp(services[i].name, svc) == 0)
-                return json_pack("{s:s}", "type", services[i].type);
-        return json_pack("{s:s}", "type", "");
-    }
-    if (strcmp(name, "rosapi/services_for_type") == 0) {
-        json_t *a = json_array();
-        for (size_t i = 0; i < N_SERVICES; i++)
-            if (strcmp(services[i].type, get_str(args, "type")) == 0)
-                json_array_append_new(a, json_sprintf("/%s", services[i].name));
-        return json_pack("{s:o}", "services", a);
-    }
-    if (strcmp(name, "rosapi/action_servers") == 0)
-        return json_pack("{s:[s,s]}", "action_servers", "/simulate_steps", "/follow_path");
-    if (strcmp(name, "rosapi/topics") == 0)
-        return json_pack("{s:[s,s],s:[s,s]}", "topics", "/entity_events", "/entity_states", "types",
-                         topic_types[0], topic_types[1]);
-    if (strcmp(name, "rosapi/nodes") == 0)
-        return json_pack("{s:[s]}", "nodes", "/planbench_sim");
-    return NULL;
-}
 
 /* ---------------------------------------------------------------- envelope */
 
@@ -984,7 +827,11 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
     json_t *values = NULL;
     if (!sv) {
         json_t *args = json_object_get(msg, "args");
-        values = rosapi(bare, json_is_object(args) ? args : NULL);
+        /* the services as rosapi describes them: names, types and request schemas */
+        rosapi_service list[N_SERVICES];
+        for (size_t i = 0; i < N_SERVICES; i++)
+            list[i] = (rosapi_service){services[i].name, services[i].type, services[i].request};
+        values = rosapi_call(sim, bare, json_is_object(args) ? args : NULL, list, N_SERVICES);
         if (!values) {
             snprintf(err, sizeof err, "Service %.400s does not exist", name);
             return service_failure(id, name, err);
@@ -1250,12 +1097,70 @@ static char *handle_subscribe(json_t *msg, const rb_session *session, bool on)
     json_t *topic = json_object_get(msg, "topic");
     if (!json_is_string(topic))
         return NULL;
-    const char *name = json_string_value(topic);
-    name += name[0] == '/';
-    for (int t = 0; t < RB_TOPIC_COUNT; t++)
-        if (strcmp(name, topic_names[t]) == 0 && session && session->subscribe)
-            session->subscribe(session->payload, (rb_topic)t, on);
+    rb_topic t;
+    char entity[PB_SIM_FRAME_ID_SIZE];
+    if (rb_topic_parse(json_string_value(topic), &t, entity, sizeof entity) && t != RB_TOPIC_CMD_VEL &&
+        session && session->subscribe)
+        session->subscribe(session->payload, t, entity, on);
     /* rosbridge answers nothing to subscribe/unsubscribe, also for unknown topics */
+    return NULL;
+}
+
+/* rosbridge's status message: an error about a client's publish or advertise. */
+static char *status_error(const json_t *id, const char *fmt, const char *a, const char *b)
+{
+    char text[PB_SIM_MESSAGE_SIZE + 200];
+    snprintf(text, sizeof text, fmt, a, b);
+    json_t *m = json_pack("{s:s,s:s,s:s}", "op", "status", "level", "error", "msg", text);
+    if (m && id)
+        json_object_set(m, "id", (json_t *)id);
+    return dump(m);
+}
+
+/* Do two ROS type names name one type ("geometry_msgs/Twist" is "geometry_msgs/msg/Twist")? */
+static bool same_type(const char *a, const char *b)
+{
+    char na[200], nb[200];
+    const char *in[2] = {a, b};
+    char *out[2] = {na, nb};
+    for (int k = 0; k < 2; k++) {
+        const char *p = in[k], *msg = strstr(p, "/msg/");
+        if (msg)
+            snprintf(out[k], 200, "%.*s%s", (int)(msg - p), p, msg + 4);
+        else
+            snprintf(out[k], 200, "%s", p);
+    }
+    return strcmp(na, nb) == 0;
+}
+
+/* A client's publish: velocity commands on "/<entity>/cmd_vel" (geometry_msgs/Twist), checked
+ * like a service request; anything else gets a status error (the server subscribes to no
+ * other topic). Advertising one of the server's own topics with another type, too. */
+static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise)
+{
+    const json_t *id = json_object_get(msg, "id");
+    const char *name = get_str(msg, "topic");
+    rb_topic t;
+    char entity[PB_SIM_FRAME_ID_SIZE];
+    const bool known = rb_topic_parse(name, &t, entity, sizeof entity);
+    if (advertise) {
+        const char *type = get_str(msg, "type");
+        if (known && type[0] && !same_type(type, rb_topic_type(t)))
+            return status_error(id, "topic '%.200s' has type %.100s", name, rb_topic_type(t));
+        return NULL;
+    }
+    if (!known || t != RB_TOPIC_CMD_VEL)
+        return status_error(id, "the server takes no messages on '%.200s'%s", name,
+                            " (it listens on /<entity>/cmd_vel)");
+    const json_t *body = json_object_get(msg, "msg");
+    char err[PB_SIM_MESSAGE_SIZE];
+    if (!json_is_object(body) || !check_msg(f_twist, body, "geometry_msgs/Twist", "", err, sizeof err))
+        return status_error(id, "%s: %s", name, json_is_object(body) ? err : "msg must be a geometry_msgs/Twist");
+    const pb_sim_twist twist = read_twist(body);
+    pb_sim_result r;
+    pb_sim_command_velocity(sim, entity, &twist, &r);
+    if (r.result != PB_SIM_RESULT_OK)
+        return status_error(id, "%s: %s", name, r.error_message);
     return NULL;
 }
 
@@ -1294,9 +1199,10 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
             session->cancel_goal(session->payload, id, bare ? bare + (bare[0] == '/') : NULL);
     } else if (strcmp(o, "subscribe") == 0 || strcmp(o, "unsubscribe") == 0) {
         *reply = handle_subscribe(msg, session, o[0] == 's');
-    } else if (strcmp(o, "set_level") == 0 || strcmp(o, "auth") == 0 || strcmp(o, "advertise") == 0 ||
-               strcmp(o, "unadvertise") == 0 || strcmp(o, "publish") == 0) {
-        /* accepted silently (spec §7.7); we subscribe to no client topics */
+    } else if (strcmp(o, "publish") == 0 || strcmp(o, "advertise") == 0) {
+        *reply = handle_publish(sim, msg, o[0] == 'a');
+    } else if (strcmp(o, "set_level") == 0 || strcmp(o, "auth") == 0 || strcmp(o, "unadvertise") == 0) {
+        /* accepted silently (spec §7.7) */
     } else {
         char err[200];
         snprintf(err, sizeof err, "Unknown operation: %.100s", o);
@@ -1312,7 +1218,7 @@ void pb_sim_handle_message(pb_sim *sim, const char *data, size_t size, char **re
 
 char *rb_entity_event(pb_sim_event_kind kind, const char *entity)
 {
-    static const char *const kinds[] = {"created", "deleted", "info_changed"};
+    static const char *const kinds[] = {"created", "deleted", "info_changed", "blocked"};
     return dump(json_pack("{s:s,s:s,s:{s:s,s:s}}", "op", "publish", "topic", "/entity_events", "msg", "event",
                           kinds[kind], "entity", entity));
 }
@@ -1324,12 +1230,12 @@ char *rb_entity_states(pb_sim *sim)
     const pb_sim_entity_state *states;
     size_t n;
     pb_sim_get_entities_states(sim, NULL, &r, &names, &states, &n);
-    const double t = pb_sim_time(sim);
+    const uint64_t t = pb_sim_time_ns(sim);
     json_text text = {0};
     JT_LIT(&text, "{\"op\":\"publish\",\"topic\":\"/entity_states\",\"msg\":{\"stamp\":{\"sec\":");
-    jt_int(&text, (int)floor(t));
+    jt_int(&text, (json_int_t)(t / 1000000000u));
     JT_LIT(&text, ",\"nanosec\":");
-    jt_int(&text, (json_int_t)((t - floor(t)) * 1e9));
+    jt_int(&text, (json_int_t)(t % 1000000000u));
     JT_LIT(&text, "},");
     jt_states(&text, names, states, n);
     JT_LIT(&text, "}}");

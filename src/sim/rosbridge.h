@@ -4,11 +4,9 @@
 #define PB_SIM_ROSBRIDGE_H
 
 #include "planbench/sim.h"
+#include "topics.h"
 
 #include <jansson.h>
-
-/** Topics a client can subscribe to. */
-typedef enum rb_topic { RB_TOPIC_ENTITY_EVENTS, RB_TOPIC_ENTITY_STATES, RB_TOPIC_COUNT } rb_topic;
 
 /** What a connection offers the codec. Any callback may be NULL (no connection: actions run
  * to completion at once, subscriptions are refused). */
@@ -24,7 +22,8 @@ typedef struct rb_session {
     /** Cancel this connection's goal `id`, or all its goals when `id` is NULL; only goals of
      * action `action` (bare name, e.g. "follow_path") unless it is NULL. */
     void (*cancel_goal)(void *payload, json_t *id, const char *action);
-    void (*subscribe)(void *payload, rb_topic topic, bool on);
+    /** A subscription to `topic` (`entity`: the entity of a per-entity topic, else ""). */
+    void (*subscribe)(void *payload, rb_topic topic, const char *entity, bool on);
     /** A PlanPath request that pb_sim_plan_begin() accepted: the session owns `job` from now
      * on, runs it (off the server thread) and replies with rb_plan_reply(). `id` and
      * `service` are borrowed JSON values to echo. NULL: plans run at once on this thread. */

@@ -117,3 +117,38 @@ bool scene_pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, d
         memcpy(out, local, sizeof local);
     return true;
 }
+
+void scene_quat_of(const pb_pose *pose, double *q)
+{
+    /* Shepperd's method: the largest of w, x, y, z first, for precision */
+    const double *r = pose->r;
+    const double trace = r[0] + r[4] + r[8];
+    double x, y, z, w;
+    if (trace > 0) {
+        const double s = 2.0 * sqrt(1.0 + trace);
+        w = 0.25 * s;
+        x = (r[7] - r[5]) / s;
+        y = (r[2] - r[6]) / s;
+        z = (r[3] - r[1]) / s;
+    } else if (r[0] > r[4] && r[0] > r[8]) {
+        const double s = 2.0 * sqrt(1.0 + r[0] - r[4] - r[8]);
+        w = (r[7] - r[5]) / s;
+        x = 0.25 * s;
+        y = (r[1] + r[3]) / s;
+        z = (r[2] + r[6]) / s;
+    } else if (r[4] > r[8]) {
+        const double s = 2.0 * sqrt(1.0 + r[4] - r[0] - r[8]);
+        w = (r[2] - r[6]) / s;
+        x = (r[1] + r[3]) / s;
+        y = 0.25 * s;
+        z = (r[5] + r[7]) / s;
+    } else {
+        const double s = 2.0 * sqrt(1.0 + r[8] - r[0] - r[4]);
+        w = (r[3] - r[1]) / s;
+        x = (r[2] + r[6]) / s;
+        y = (r[5] + r[7]) / s;
+        z = 0.25 * s;
+    }
+    const double in[4] = {x, y, z, w};
+    scene_normalize(in, q);
+}

@@ -43,6 +43,15 @@ typedef struct out_msg {
     unsigned char data[]; /* LWS_PRE bytes of headroom, then the text */
 } out_msg;
 
+/* A subscription to one entity's topic. */
+typedef struct entity_sub {
+    rb_topic topic;
+    char *entity;
+} entity_sub;
+
+/* Most entity topics one connection may subscribe to. */
+#define MAX_ENTITY_SUBS 1024
+
 typedef struct conn {
     struct lws *wsi;
     out_msg *head, *tail;
@@ -50,7 +59,9 @@ typedef struct conn {
     char *rx;
     size_t rx_len, rx_cap;
     bool rx_overflow;
-    bool subscribed[RB_TOPIC_COUNT];
+    bool subscribed[RB_TOPIC_COUNT]; /* the world's topics */
+    entity_sub *entity_subs;         /* each entity's topics (odom, joint_states) */
+    size_t n_entity_subs;
     bool dropping;
     bool authenticated; /* the token was presented (or none is required) */
     struct conn *next_conn;
@@ -167,17 +178,57 @@ static void publish_events(server *s)
     pb_sim_drain_events(s->sim, on_event, s);
 }
 
-static void publish_states(server *s)
+/* A world topic's message, made once for every connection that subscribed (`topic`) and is
+ * not backed up (latest wins: a backed-up reader skips a step). */
+static void publish_world_topic(server *s, rb_topic topic)
 {
-    for (conn *c = s->conns; c; c = c->next_conn)
-        if (c->subscribed[RB_TOPIC_ENTITY_STATES] && c->n_queued <= BACKLOG)
-            enqueue(c, rb_entity_states(s->sim)); /* latest wins: skipped for a backed-up reader */
+    char *text = NULL;
+    bool made = false;
+    for (conn *c = s->conns; c; c = c->next_conn) {
+        if (!c->subscribed[topic] || c->n_queued > BACKLOG)
+            continue;
+        if (!made) {
+            made = true;
+            text = topic == RB_TOPIC_ENTITY_STATES ? rb_entity_states(s->sim)
+                   : topic == RB_TOPIC_CLOCK       ? rb_clock(s->sim)
+                                                   : rb_tf(s->sim, topic == RB_TOPIC_TF_STATIC);
+        }
+        if (text)
+            enqueue(c, strdup(text));
+    }
+    free(text);
 }
 
+static void publish_entity_topics(server *s)
+{
+    for (conn *c = s->conns; c; c = c->next_conn)
+        for (size_t i = 0; i < c->n_entity_subs && c->n_queued <= BACKLOG; i++) {
+            const entity_sub *e = &c->entity_subs[i];
+            char *text = e->topic == RB_TOPIC_ODOM ? rb_odom(s->sim, e->entity) : rb_joint_states(s->sim, e->entity);
+            if (text)
+                enqueue(c, text);
+        }
+}
+
+/* After every step: the state topics and the clock; /tf_static only when asked for, and when
+ * a world loads (see handle_text). */
 static void on_step(pb_sim *sim, void *payload)
 {
     (void)sim;
-    publish_states(payload);
+    server *s = payload;
+    publish_world_topic(s, RB_TOPIC_CLOCK);
+    publish_world_topic(s, RB_TOPIC_ENTITY_STATES);
+    publish_world_topic(s, RB_TOPIC_TF);
+    publish_entity_topics(s);
+}
+
+static void free_entity_subs(conn *c)
+{
+    for (size_t i = 0; i < c->n_entity_subs; i++)
+        free(c->entity_subs[i].entity);
+    free(c->entity_subs);
+    c->entity_subs = NULL;
+    c->n_entity_subs = 0;
 }
 
 static server *server_of(struct lws *wsi)
@@ -273,10 +324,36 @@ static void cancel_goal(void *payload, json_t *id, const char *action)
             g->cancel = true;
 }
 
-static void subscribe(void *payload, rb_topic topic, bool on)
+static void subscribe(void *payload, rb_topic topic, const char *entity, bool on)
 {
     session_payload *p = payload;
-    p->c->subscribed[topic] = on;
+    conn *c = p->c;
+    if (!rb_topic_is_per_entity(topic)) {
+        c->subscribed[topic] = on;
+        if (on && topic == RB_TOPIC_TF_STATIC) /* latched: the current tree at once */
+            enqueue(c, rb_tf(p->s->sim, true));
+        return;
+    }
+    for (size_t i = 0; i < c->n_entity_subs; i++)
+        if (c->entity_subs[i].topic == topic && strcmp(c->entity_subs[i].entity, entity) == 0) {
+            if (!on) {
+                free(c->entity_subs[i].entity);
+                c->entity_subs[i] = c->entity_subs[--c->n_entity_subs];
+            }
+            return;
+        }
+    if (!on || c->n_entity_subs >= MAX_ENTITY_SUBS)
+        return;
+    entity_sub *grown = realloc(c->entity_subs, (c->n_entity_subs + 1) * sizeof *grown);
+    char *copy = strdup(entity);
+    if (!grown || !copy) {
+        free(copy);
+        if (grown)
+            c->entity_subs = grown;
+        return;
+    }
+    c->entity_subs = grown;
+    c->entity_subs[c->n_entity_subs++] = (entity_sub){topic, copy};
 }
 
 static void plan_call_free(plan_call *pc)
@@ -403,9 +480,16 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
     session_payload p = {s, c};
     const rb_session session = {start_goal, start_follow, cancel_goal, subscribe, start_plan, &p};
     char *reply = NULL;
+    pb_sim_world_info before;
+    pb_sim_result r;
+    pb_sim_get_current_world(s->sim, &r, &before);
     rb_handle(s->sim, data, len, &session, &reply);
     enqueue(c, reply);
     publish_events(s);
+    pb_sim_world_info after;
+    pb_sim_get_current_world(s->sim, &r, &after);
+    if (after.uri != before.uri) /* another world: its fixed frames */
+        publish_world_topic(s, RB_TOPIC_TF_STATIC);
     if (pb_sim_state(s->sim) == PB_SIM_STATE_QUITTING)
         s->quit = true;
 }
@@ -572,6 +656,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 pb_sim_plan_cancel(pc->job);
             }
         free_queue(s, c);
+        free_entity_subs(c);
         s->n_conns--;
         free(c->rx);
         c->rx = NULL;

@@ -82,7 +82,7 @@ static void unload(pb_sim *sim)
         sim_world_finish(&sim->world);
     sim->have_world = false;
     sim->state = PB_SIM_STATE_NO_WORLD;
-    sim->time = 0.0;
+    sim->time_ns = 0;
 }
 
 /* The world's own entities, each where it must fit (on a map or in a scene), then the
@@ -107,7 +107,7 @@ static bool install_entities(pb_sim *sim, char *why, size_t size)
     }
     pb_sim_drain_events(sim, NULL, NULL);
     sim->state = PB_SIM_STATE_STOPPED;
-    sim->time = 0.0;
+    sim->time_ns = 0;
     return true;
 }
 
@@ -154,8 +154,8 @@ pb_sim_config pb_sim_config_default(void)
 pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag)
 {
     *out = NULL;
-    if (!(config->time_step > 0.0) || !(config->time_step <= 3600.0)) {
-        pb_diag_set(diag, NULL, 0, 0, "time step must be in (0, 3600] seconds, got %g", config->time_step);
+    if (!(config->time_step >= 1e-9) || !(config->time_step <= 3600.0)) {
+        pb_diag_set(diag, NULL, 0, 0, "time step must be in [1 ns, 3600 s], got %g s", config->time_step);
         return PB_ERR_INVALID;
     }
     pb_sim *sim = calloc(1, sizeof *sim);
@@ -164,7 +164,9 @@ pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag
     sim->worlds_dir = sim_strdup(config->worlds_dir ? config->worlds_dir : "worlds");
     sim->confine_worlds = config->confine_worlds;
     sim->robots_dir = sim_strdup(config->robots_dir ? config->robots_dir : "robots");
-    sim->dt = config->time_step;
+    /* the step in whole nanoseconds, so that time is exact: n steps are n * step_ns */
+    sim->step_ns = (uint64_t)llround(config->time_step * 1e9);
+    sim->dt = (double)sim->step_ns / 1e9;
     sim->state = PB_SIM_STATE_NO_WORLD;
     if (!sim->worlds_dir || !sim->robots_dir) {
         pb_sim_destroy(sim);
@@ -200,6 +202,7 @@ void pb_sim_destroy(pb_sim *sim)
         sim_world_finish(&sim->available[i]);
     free(sim->plan_path);
     free(sim->plan_joints);
+    free(sim->frames);
     free(sim->worlds_dir);
     free(sim->robots_dir);
     free(sim);
@@ -207,8 +210,13 @@ void pb_sim_destroy(pb_sim *sim)
 
 double pb_sim_time(const pb_sim *sim)
 {
-    return sim->time;
+    return (double)sim->time_ns / 1e9;
 }
+uint64_t pb_sim_time_ns(const pb_sim *sim)
+{
+    return sim->time_ns;
+}
+
 double pb_sim_time_step(const pb_sim *sim)
 {
     return sim->dt;
@@ -501,8 +509,8 @@ static void fill_state(const pb_sim *sim, const sim_entity *e, pb_sim_entity_sta
 {
     memset(st, 0, sizeof *st);
     st->frame_id = "world";
-    st->stamp_sec = (int32_t)floor(sim->time);
-    st->stamp_nanosec = (uint32_t)((sim->time - floor(sim->time)) * 1e9);
+    st->stamp_sec = (int32_t)(sim->time_ns / 1000000000u);
+    st->stamp_nanosec = (uint32_t)(sim->time_ns % 1000000000u);
     e->kind->state(e, &st->pose, &st->twist);
 }
 
@@ -697,6 +705,25 @@ void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb
     e->kind->set_state(sim, e, rq, set_pose, set_twist, r);
 }
 
+void pb_sim_command_velocity(pb_sim *sim, const char *entity, const pb_sim_twist *body_twist, pb_sim_result *r)
+{
+    sim_entity *e = sim_find_entity(sim, entity);
+    if (!e) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no entity named '%.100s'", sim_str(entity));
+        return;
+    }
+    if (!twist_finite(body_twist)) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "a velocity command must be finite");
+        return;
+    }
+    if (e->is_static) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static: it takes no velocity command",
+                       e->name);
+        return;
+    }
+    e->kind->command_velocity(sim, e, body_twist, r);
+}
+
 /* ---------------------------------------------------------------- info and bounds */
 
 void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *r, pb_sim_entity_info *info)
@@ -745,7 +772,7 @@ void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity
     e->category = info->category;
     if (e->category == PB_SIM_CATEGORY_STATIC_OBJECT) {
         e->is_static = true;
-        e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+        sim_stop_motion(e);
         sim_stop_following(e, SIM_FOLLOW_STATIC);
     } else if (e->spawned) {
         e->is_static = false;
@@ -865,13 +892,12 @@ static void reset_scopes(pb_sim *sim, unsigned scope, pb_sim_result *r)
             if (sim->entities[i].spawned)
                 sim_remove_entity(sim, i);
     if (scope & PB_SIM_SCOPE_TIME)
-        sim->time = 0.0;
+        sim->time_ns = 0;
     if (scope & PB_SIM_SCOPE_STATE) {
         size_t len = 0;
         for (size_t i = 0; i < sim->n_entities; i++) {
             sim_entity *e = &sim->entities[i];
-            e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
-            memset(e->twist3, 0, sizeof e->twist3);
+            sim_stop_motion(e);
             sim_stop_following(e, SIM_FOLLOW_RESET);
             char why[PB_SIM_MESSAGE_SIZE];
             if (!e->kind->reset(sim, e, why, sizeof why) && len < sizeof r->error_message)
@@ -944,7 +970,7 @@ void pb_sim_step_once(pb_sim *sim)
     for (size_t i = 0; i < sim->n_entities; i++)
         if (!sim->entities[i].is_static)
             sim->entities[i].kind->step(sim, &sim->entities[i]);
-    sim->time += sim->dt;
+    sim->time_ns += sim->step_ns;
     if (sim->on_step)
         sim->on_step(sim, sim->on_step_payload);
 }
@@ -1336,7 +1362,7 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
         e->follow_id = ++sim->next_follow_id;
         e->follow_end = SIM_FOLLOW_ON;
         e->follow_speed = job->speed;
-        e->twist[0] = e->twist[1] = e->twist[2] = 0.0;
+        sim_stop_motion(e);
     }
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
 }
@@ -1425,7 +1451,8 @@ pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follo
                                           "it was teleported (SetEntityState)",
                                           "it became static",
                                           "the simulation was reset",
-                                          "the goal was canceled"};
+                                          "the goal was canceled",
+                                          "a velocity command took over"};
     if (e->follow_end == SIM_FOLLOW_REACHED) {
         sim_set_result(r, PB_SIM_RESULT_OK, NULL);
         return PB_SIM_FOLLOW_REACHED;

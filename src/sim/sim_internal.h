@@ -105,7 +105,8 @@ enum {
     SIM_FOLLOW_TELEPORTED,
     SIM_FOLLOW_STATIC,
     SIM_FOLLOW_RESET,
-    SIM_FOLLOW_CANCELED
+    SIM_FOLLOW_CANCELED,
+    SIM_FOLLOW_COMMANDED
 };
 
 typedef struct sim_kind sim_kind;
@@ -131,11 +132,14 @@ typedef struct sim_entity {
     pb_footprint footprint;
     double pose[3], initial_pose[3];
     double initial_joint2; /* an arm footprint's elbow at spawn (footprint.joint2 is the current one) */
-    double twist[3];       /* vx, vy (map units/s), wz (rad/s) */
+    double twist[3];       /* vx, vy (map units/s), wz (rad/s), world frame */
+    double body_twist[3];  /* a velocity command (cmd_vel): vx, vy, wz in the body's frame */
+    bool commanded;        /* moving under body_twist (else under twist) */
     /* objects: a solid at a 6-DoF pose moving under a twist (world frame) */
     pb_solid shape;
     double pose3[7], initial_pose3[7];
-    double twist3[6]; /* linear (m/s), angular (rad/s) */
+    double twist3[6];      /* linear (m/s), angular (rad/s) */
+    double body_twist3[6]; /* a velocity command in the object's frame */
     /* the robot: its joint vector (sim->arm_dim values) */
     double joints[PB_MAX_DIM], initial_joints[PB_MAX_DIM];
 } sim_entity;
@@ -148,9 +152,10 @@ typedef struct sim_event {
 struct pb_sim {
     char *worlds_dir, *robots_dir;
     bool confine_worlds; /* LoadWorld reads files only inside worlds_dir */
-    double dt;
+    double dt;        /* seconds per step: step_ns / 1e9 */
+    uint64_t step_ns; /* the time step, whole nanoseconds */
     uint8_t state;
-    double time;
+    uint64_t time_ns; /* sim time: an exact count of nanoseconds, never accumulated floats */
     bool have_world;
     sim_world world;
     pb_engine *engine;
@@ -182,6 +187,8 @@ struct pb_sim {
     pb_sim_world_info available_info[64];
     char available_path[64][1024];
     double *plan_path, *plan_joints;
+    pb_sim_frame *frames; /* scratch of pb_sim_get_frames() */
+    size_t cap_frames;
     uint64_t next_follow_id;
     void (*on_step)(pb_sim *sim, void *payload);
     void *on_step_payload;
@@ -251,6 +258,11 @@ struct sim_kind {
     /* FollowPath after the shared checks: a goal made, or false with the result. */
     bool (*follow_begin)(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq, const double *joints,
                          size_t n_given, uint64_t *goal, pb_sim_result *r);
+    /* Its frames now: index 0 its base (parent -1: the world), then its links, parents first,
+     * names without the entity's prefix ("base_link", "link1"). At most `max` (NULL: count). */
+    size_t (*frames)(const pb_sim *sim, const sim_entity *e, pb_frame *out, size_t max);
+    /* A velocity command in its body frame (pb_sim_command_velocity()), after the shared checks. */
+    void (*command_velocity)(pb_sim *sim, sim_entity *e, const pb_sim_twist *body_twist, pb_sim_result *r);
     /* NULL, or why an entity of this kind cannot be deleted. */
     const char *undeletable;
 };
@@ -285,6 +297,8 @@ double sim_wrap_angle(double a);
  * `*norm`), a known frame (`*ref` the entity it names, NULL for the world). False with why. */
 bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *frame, double *norm,
                         const sim_entity **ref, char *why, size_t size);
+/** Zero every velocity of `e` (twists and a velocity command). */
+void sim_stop_motion(sim_entity *e);
 /** End `e`'s path following, for reason `why` (SIM_FOLLOW_), when it has a path. */
 void sim_stop_following(sim_entity *e, uint8_t why);
 /** Make `e` follow `path` (`n` configurations of `stride` values, kind->config's, owned by
@@ -332,6 +346,8 @@ void scene_compose(const double *ref, const double *local, double *out);
 void scene_twist_pose(const double *pose, const double *twist, double dt, double *out);
 /** A solid's extent in its own frame, as a box [min, max] (metres). */
 void scene_solid_bounds(const pb_solid *shape, pb_sim_bounds *b);
+/** The unit quaternion (x, y, z, w) of a pose's rotation. */
+void scene_quat_of(const pb_pose *pose, double *q);
 /** A 6-DoF pose as a message. */
 void scene_pose_to_msg(const double *pose, pb_sim_pose *out);
 /** A pose message to a 6-DoF pose in the world frame of a scene: frames as in planar worlds

@@ -107,6 +107,8 @@ struct pb_engine_impl {
     /** Optional: see pb_engine_workspace() and pb_engine_coordinate_name(). */
     pb_status (*workspace)(const void *self, double *lo, double *hi);
     const char *(*coordinate_name)(const void *self, int i);
+    /** Optional: see pb_engine_frames(). */
+    size_t (*frames)(const void *self, const double *q, pb_frame *frames, size_t max);
 };
 
 /** Wrap engine data made in C into an engine. Takes ownership of `self` (freed with

@@ -390,6 +390,31 @@ static const char *coordinate_name(const void *self, int i)
     return m->robot.joints[m->joint_of[i]].name;
 }
 
+/* The links, in link order (the URDF's), each in its parent link's frame. */
+static size_t frames(const void *self, const double *q, pb_frame *out, size_t max)
+{
+    const manipulator *m = self;
+    const pb_robot *robot = &m->robot;
+    if (!out || max == 0)
+        return robot->n_links;
+    pb_pose world[PB_MANIPULATOR_MAX_LINKS];
+    manip_forward_kinematics(m, q, world);
+    for (size_t l = 0; l < robot->n_links && l < max; l++) {
+        const int j = robot->links[l].parent_joint;
+        const int parent = j >= 0 ? robot->joints[j].parent : -1;
+        out[l].name = robot->links[l].name;
+        out[l].parent = parent;
+        out[l].fixed = j < 0 || robot->joints[j].type == PB_JOINT_FIXED;
+        if (parent < 0) {
+            out[l].pose = world[l];
+        } else {
+            const pb_pose up = pb_pose_inverse(&world[parent]);
+            out[l].pose = pb_pose_mul(&up, &world[l]);
+        }
+    }
+    return robot->n_links;
+}
+
 static bool explain_hook(const void *self, const double *q, char *buf, size_t size)
 {
     return explain(self, q, buf, size);
@@ -418,6 +443,7 @@ const pb_engine_impl pb_manipulator_impl = {
     .obstacles_copy = manip_obstacles_copy,
     .workspace = workspace,
     .coordinate_name = coordinate_name,
+    .frames = frames,
 };
 
 /* ---- private API (manipulator.h) ---- */

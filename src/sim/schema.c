@@ -1,0 +1,176 @@
+/* The ROS message tables of the server (see schema.h). */
+#include "schema.h"
+
+#include <stddef.h>
+
+#define END                                                                                                  \
+    {                                                                                                        \
+        NULL, T_BOOL, false, NULL, NULL                                                                      \
+    }
+const field f_vec3[] = {{"x", T_F64, 0, 0, 0}, {"y", T_F64, 0, 0, 0}, {"z", T_F64, 0, 0, 0}, END};
+const field f_quat[] = {
+    {"x", T_F64, 0, 0, 0}, {"y", T_F64, 0, 0, 0}, {"z", T_F64, 0, 0, 0}, {"w", T_F64, 0, 0, 0}, END};
+const field f_pose[] = {{"position", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
+                        {"orientation", T_MSG, 0, f_quat, "geometry_msgs/Quaternion"},
+                        END};
+const field f_header[] = {
+    {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"}, {"frame_id", T_STR, 0, 0, 0}, END};
+const field f_pose_stamped[] = {
+    {"header", T_MSG, 0, f_header, "std_msgs/Header"}, {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"}, END};
+const field f_twist[] = {{"linear", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
+                         {"angular", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
+                         END};
+const field f_state[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
+                         {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
+                         {"twist", T_MSG, 0, f_twist, "geometry_msgs/Twist"},
+                         {"acceleration", T_MSG, 0, f_twist, "geometry_msgs/Accel"},
+                         END};
+const field f_resource[] = {{"uri", T_STR, 0, 0, 0}, {"resource_string", T_STR, 0, 0, 0}, END};
+const field f_tags_filter[] = {{"tags", T_STR, 1, 0, 0}, {"filter_mode", T_U8, 0, 0, 0}, END};
+const field f_bounds[] = {
+    {"type", T_U8, 0, 0, 0}, {"points", T_MSG, 1, f_vec3, "geometry_msgs/Vector3"}, END};
+const field f_category[] = {{"category", T_U8, 0, 0, 0}, END};
+const field f_filters[] = {{"filter", T_STR, 0, 0, 0},
+                           {"categories", T_MSG, 1, f_category, "simulation_interfaces/EntityCategory"},
+                           {"tags", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
+                           {"bounds", T_MSG, 0, f_bounds, "simulation_interfaces/Bounds"},
+                           END};
+const field f_info[] = {{"category", T_MSG, 0, f_category, "simulation_interfaces/EntityCategory"},
+                        {"description", T_STR, 0, 0, 0},
+                        {"tags", T_STR, 1, 0, 0},
+                        END};
+const field f_sim_state[] = {{"state", T_U8, 0, 0, 0}, END};
+const field f_spawn_msg[] = {{"name", T_STR, 0, 0, 0},
+                             {"allow_renaming", T_BOOL, 0, 0, 0},
+                             {"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+                             {"entity_namespace", T_STR, 0, 0, 0},
+                             {"initial_pose", T_MSG, 0, f_pose_stamped, "geometry_msgs/PoseStamped"},
+                             END};
+/* both the 2.x and the 1.x (flat uri, resource_string) shapes */
+const field q_spawn[] = {{"name", T_STR, 0, 0, 0},
+                         {"allow_renaming", T_BOOL, 0, 0, 0},
+                         {"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+                         {"uri", T_STR, 0, 0, 0},
+                         {"resource_string", T_STR, 0, 0, 0},
+                         {"entity_namespace", T_STR, 0, 0, 0},
+                         {"initial_pose", T_MSG, 0, f_pose_stamped, "geometry_msgs/PoseStamped"},
+                         END};
+const field q_spawns[] = {{"spawn_requests", T_MSG, 1, f_spawn_msg, "simulation_interfaces/SpawnEntity"},
+                          END};
+const field q_entity[] = {{"entity", T_STR, 0, 0, 0}, END};
+const field q_filters[] = {{"filters", T_MSG, 0, f_filters, "simulation_interfaces/EntityFilters"}, END};
+const field q_set_state[] = {{"entity", T_STR, 0, 0, 0},
+                             {"state", T_MSG, 0, f_state, "simulation_interfaces/EntityState"},
+                             {"set_pose", T_BOOL, 0, 0, 0},
+                             {"set_twist", T_BOOL, 0, 0, 0},
+                             {"set_acceleration", T_BOOL, 0, 0, 0},
+                             END};
+const field q_set_info[] = {
+    {"entity", T_STR, 0, 0, 0}, {"info", T_MSG, 0, f_info, "simulation_interfaces/EntityInfo"}, END};
+const field q_named_poses[] = {{"tags", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"}, END};
+const field q_name[] = {{"name", T_STR, 0, 0, 0}, END};
+const field q_sources[] = {{"sources", T_STR, 1, 0, 0}, END};
+const field q_empty[] = {END};
+const field q_set_sim_state[] = {{"state", T_MSG, 0, f_sim_state, "simulation_interfaces/SimulationState"},
+                                 END};
+const field q_reset[] = {{"scope", T_U8, 0, 0, 0}, END};
+const field q_steps[] = {{"steps", T_U64, 0, 0, 0}, END};
+const field q_load_world[] = {{"world_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+                              {"uri", T_STR, 0, 0, 0},
+                              {"resource_string", T_STR, 0, 0, 0},
+                              {"fail_on_unsupported_element", T_BOOL, 0, 0, 0},
+                              {"ignore_missing_or_unsupported_assets", T_BOOL, 0, 0, 0},
+                              END};
+const field q_available_worlds[] = {{"additional_sources", T_STR, 1, 0, 0},
+                                    {"filter", T_MSG, 0, f_tags_filter, "simulation_interfaces/TagsFilter"},
+                                    {"offline_only", T_BOOL, 0, 0, 0},
+                                    {"continue_on_error", T_BOOL, 0, 0, 0},
+                                    END};
+const field q_plan[] = {{"entity", T_STR, 0, 0, 0},
+                        {"goal_name", T_STR, 0, 0, 0},
+                        {"goal", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
+                        {"planner", T_STR, 0, 0, 0},
+                        {"time_limit", T_F64, 0, 0, 0},
+                        {"seed", T_U64, 0, 0, 0},
+                        {"follow", T_BOOL, 0, 0, 0},
+                        {"speed", T_F64, 0, 0, 0},
+                        {"goal_joints", T_F64, 1, 0, 0},
+                        END};
+/* planbench_interfaces/action/FollowPath goal */
+const field q_follow[] = {{"entity", T_STR, 0, 0, 0},
+                          {"path", T_MSG, 1, f_pose, "geometry_msgs/Pose"},
+                          {"speed", T_F64, 0, 0, 0},
+                          {"joint_positions", T_F64, 1, 0, 0},
+                          END};
+/* action_msgs/srv/CancelGoal: goal_info is accepted and ignored (cancel all) */
+const field f_goal_id[] = {{"uuid", T_U8, 1, 0, 0}, END};
+const field f_goal_info[] = {{"goal_id", T_MSG, 0, f_goal_id, "unique_identifier_msgs/UUID"},
+                             {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
+                             END};
+const field q_cancel[] = {{"goal_info", T_MSG, 0, f_goal_info, "action_msgs/GoalInfo"}, END};
+/* what the server publishes (topics.c, rosbridge.c) */
+const field f_time[] = {{"sec", T_I32, 0, 0, 0}, {"nanosec", T_U32, 0, 0, 0}, END};
+const field f_clock[] = {{"clock", T_TIME, 0, 0, "builtin_interfaces/Time"}, END};
+const field f_transform[] = {{"translation", T_MSG, 0, f_vec3, "geometry_msgs/Vector3"},
+                             {"rotation", T_MSG, 0, f_quat, "geometry_msgs/Quaternion"},
+                             END};
+const field f_transform_stamped[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
+                                     {"child_frame_id", T_STR, 0, 0, 0},
+                                     {"transform", T_MSG, 0, f_transform, "geometry_msgs/Transform"},
+                                     END};
+const field f_tf[] = {{"transforms", T_MSG, 1, f_transform_stamped, "geometry_msgs/TransformStamped"}, END};
+const field f_pose_cov[] = {
+    {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"}, {"covariance", T_F64, 36, 0, 0}, END};
+const field f_twist_cov[] = {
+    {"twist", T_MSG, 0, f_twist, "geometry_msgs/Twist"}, {"covariance", T_F64, 36, 0, 0}, END};
+const field f_odometry[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
+                            {"child_frame_id", T_STR, 0, 0, 0},
+                            {"pose", T_MSG, 0, f_pose_cov, "geometry_msgs/PoseWithCovariance"},
+                            {"twist", T_MSG, 0, f_twist_cov, "geometry_msgs/TwistWithCovariance"},
+                            END};
+const field f_joint_state[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
+                               {"name", T_STR, 1, 0, 0},
+                               {"position", T_F64, 1, 0, 0},
+                               {"velocity", T_F64, 1, 0, 0},
+                               {"effort", T_F64, 1, 0, 0},
+                               END};
+const field f_entity_event[] = {{"event", T_STR, 0, 0, 0}, {"entity", T_STR, 0, 0, 0}, END};
+const field f_entity_states[] = {{"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
+                                 {"entities", T_STR, 1, 0, 0},
+                                 {"states", T_MSG, 1, f_state, "simulation_interfaces/EntityState"},
+                                 END};
+#undef END
+
+const schema_type schema_types[] = {
+    {"builtin_interfaces/msg/Time", f_time},
+    {"std_msgs/msg/Header", f_header},
+    {"geometry_msgs/msg/Vector3", f_vec3},
+    {"geometry_msgs/msg/Point", f_vec3},
+    {"geometry_msgs/msg/Quaternion", f_quat},
+    {"geometry_msgs/msg/Pose", f_pose},
+    {"geometry_msgs/msg/PoseStamped", f_pose_stamped},
+    {"geometry_msgs/msg/Twist", f_twist},
+    {"geometry_msgs/msg/Accel", f_twist},
+    {"geometry_msgs/msg/Transform", f_transform},
+    {"geometry_msgs/msg/TransformStamped", f_transform_stamped},
+    {"geometry_msgs/msg/PoseWithCovariance", f_pose_cov},
+    {"geometry_msgs/msg/TwistWithCovariance", f_twist_cov},
+    {"rosgraph_msgs/msg/Clock", f_clock},
+    {"tf2_msgs/msg/TFMessage", f_tf},
+    {"nav_msgs/msg/Odometry", f_odometry},
+    {"sensor_msgs/msg/JointState", f_joint_state},
+    {"simulation_interfaces/msg/EntityState", f_state},
+    {"simulation_interfaces/msg/Resource", f_resource},
+    {"simulation_interfaces/msg/TagsFilter", f_tags_filter},
+    {"simulation_interfaces/msg/Bounds", f_bounds},
+    {"simulation_interfaces/msg/EntityCategory", f_category},
+    {"simulation_interfaces/msg/EntityFilters", f_filters},
+    {"simulation_interfaces/msg/EntityInfo", f_info},
+    {"simulation_interfaces/msg/SimulationState", f_sim_state},
+    {"simulation_interfaces/srv/SpawnEntity_Request", f_spawn_msg},
+    {"planbench_interfaces/msg/EntityEvent", f_entity_event},
+    {"planbench_interfaces/msg/EntityStates", f_entity_states},
+    {"unique_identifier_msgs/msg/UUID", f_goal_id},
+    {"action_msgs/msg/GoalInfo", f_goal_info},
+    {NULL, NULL},
+};

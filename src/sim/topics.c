@@ -1,0 +1,254 @@
+/* The standard ROS topics of the simulation (issue 17), as rosbridge v2 messages:
+ *
+ *   /clock                  rosgraph_msgs/Clock, sim time, after every step
+ *   /tf, /tf_static         tf2_msgs/TFMessage: "map" -> "<entity>/base_link" for every entity and
+ *                           the links of articulated entities (/tf_static: the fixed joints,
+ *                           sent when a client subscribes and when a world loads)
+ *   /<entity>/odom          nav_msgs/Odometry: the entity's pose in "map", its twist in its own
+ *                           frame (child_frame_id "<entity>/base_link")
+ *   /<entity>/joint_states  sensor_msgs/JointState of an articulated entity (its joints' names
+ *                           as its robot names them: one topic per entity, as namespaced
+ *                           robots publish them)
+ *
+ * and the topics clients publish to:
+ *
+ *   /<entity>/cmd_vel       geometry_msgs/Twist in the entity's frame (pb_sim_command_velocity())
+ *
+ * Stamps are sim time, exact (pb_sim_time_ns()). */
+#include "json_text.h"
+#include "topics.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const fixed_names[RB_TOPIC_COUNT] = {
+    [RB_TOPIC_ENTITY_EVENTS] = "entity_events",
+    [RB_TOPIC_ENTITY_STATES] = "entity_states",
+    [RB_TOPIC_CLOCK] = "clock",
+    [RB_TOPIC_TF] = "tf",
+    [RB_TOPIC_TF_STATIC] = "tf_static",
+};
+static const char *const entity_suffixes[RB_TOPIC_COUNT] = {
+    [RB_TOPIC_ODOM] = "odom", [RB_TOPIC_JOINT_STATES] = "joint_states", [RB_TOPIC_CMD_VEL] = "cmd_vel"};
+
+const char *rb_topic_type(rb_topic topic)
+{
+    static const char *const types[RB_TOPIC_COUNT] = {
+        [RB_TOPIC_ENTITY_EVENTS] = "planbench_interfaces/msg/EntityEvent",
+        [RB_TOPIC_ENTITY_STATES] = "planbench_interfaces/msg/EntityStates",
+        [RB_TOPIC_CLOCK] = "rosgraph_msgs/msg/Clock",
+        [RB_TOPIC_TF] = "tf2_msgs/msg/TFMessage",
+        [RB_TOPIC_TF_STATIC] = "tf2_msgs/msg/TFMessage",
+        [RB_TOPIC_ODOM] = "nav_msgs/msg/Odometry",
+        [RB_TOPIC_JOINT_STATES] = "sensor_msgs/msg/JointState",
+        [RB_TOPIC_CMD_VEL] = "geometry_msgs/msg/Twist",
+    };
+    return topic < RB_TOPIC_COUNT ? types[topic] : "";
+}
+
+bool rb_topic_parse(const char *name, rb_topic *topic, char *entity, size_t size)
+{
+    if (size)
+        entity[0] = '\0';
+    name += name[0] == '/';
+    for (int t = 0; t < RB_TOPIC_COUNT; t++)
+        if (fixed_names[t] && strcmp(name, fixed_names[t]) == 0) {
+            *topic = (rb_topic)t;
+            return true;
+        }
+    const char *slash = strrchr(name, '/');
+    if (!slash || slash == name || (size_t)(slash - name) >= size)
+        return false;
+    for (int t = 0; t < RB_TOPIC_COUNT; t++)
+        if (entity_suffixes[t] && strcmp(slash + 1, entity_suffixes[t]) == 0) {
+            memcpy(entity, name, (size_t)(slash - name));
+            entity[slash - name] = '\0';
+            *topic = (rb_topic)t;
+            return true;
+        }
+    return false;
+}
+
+bool rb_topic_is_per_entity(rb_topic topic)
+{
+    return topic < RB_TOPIC_COUNT && entity_suffixes[topic] != NULL;
+}
+
+static void jt_stamp(json_text *t, uint64_t ns)
+{
+    JT_LIT(t, "{\"sec\":");
+    jt_int(t, (long long)(ns / 1000000000u));
+    JT_LIT(t, ",\"nanosec\":");
+    jt_int(t, (long long)(ns % 1000000000u));
+    JT_LIT(t, "}");
+}
+
+static void jt_header(json_text *t, uint64_t ns, const char *frame)
+{
+    JT_LIT(t, "{\"stamp\":");
+    jt_stamp(t, ns);
+    JT_LIT(t, ",\"frame_id\":");
+    jt_str(t, frame);
+    JT_LIT(t, "}");
+}
+
+static void jt_vec3(json_text *t, double x, double y, double z)
+{
+    JT_LIT(t, "{\"x\":");
+    jt_real(t, x);
+    JT_LIT(t, ",\"y\":");
+    jt_real(t, y);
+    JT_LIT(t, ",\"z\":");
+    jt_real(t, z);
+    JT_LIT(t, "}");
+}
+
+static void jt_quat(json_text *t, const pb_sim_pose *p)
+{
+    JT_LIT(t, "{\"x\":");
+    jt_real(t, p->qx);
+    JT_LIT(t, ",\"y\":");
+    jt_real(t, p->qy);
+    JT_LIT(t, ",\"z\":");
+    jt_real(t, p->qz);
+    JT_LIT(t, ",\"w\":");
+    jt_real(t, p->qw);
+    JT_LIT(t, "}");
+}
+
+static void jt_pose(json_text *t, const pb_sim_pose *p)
+{
+    JT_LIT(t, "{\"position\":");
+    jt_vec3(t, p->position.x, p->position.y, p->position.z);
+    JT_LIT(t, ",\"orientation\":");
+    jt_quat(t, p);
+    JT_LIT(t, "}");
+}
+
+static void jt_covariance(json_text *t)
+{
+    JT_LIT(t, "[");
+    for (int i = 0; i < 36; i++) {
+        if (i)
+            JT_LIT(t, ",");
+        JT_LIT(t, "0.0");
+    }
+    JT_LIT(t, "]");
+}
+
+static void jt_topic(json_text *t, const char *topic)
+{
+    JT_LIT(t, "{\"op\":\"publish\",\"topic\":");
+    jt_str(t, topic);
+    JT_LIT(t, ",\"msg\":");
+}
+
+char *rb_clock(pb_sim *sim)
+{
+    json_text t = {0};
+    jt_topic(&t, "/clock");
+    JT_LIT(&t, "{\"clock\":");
+    jt_stamp(&t, pb_sim_time_ns(sim));
+    JT_LIT(&t, "}}");
+    return jt_finish(&t);
+}
+
+char *rb_tf(pb_sim *sim, bool fixed)
+{
+    const pb_sim_frame *frames;
+    const size_t n = pb_sim_get_frames(sim, fixed, &frames);
+    const uint64_t now = pb_sim_time_ns(sim);
+    json_text t = {0};
+    jt_topic(&t, fixed ? "/tf_static" : "/tf");
+    JT_LIT(&t, "{\"transforms\":[");
+    for (size_t i = 0; i < n; i++) {
+        const pb_sim_frame *f = &frames[i];
+        if (i)
+            JT_LIT(&t, ",");
+        JT_LIT(&t, "{\"header\":");
+        jt_header(&t, now, f->frame_id);
+        JT_LIT(&t, ",\"child_frame_id\":");
+        jt_str(&t, f->child_frame_id);
+        JT_LIT(&t, ",\"transform\":{\"translation\":");
+        jt_vec3(&t, f->transform.position.x, f->transform.position.y, f->transform.position.z);
+        JT_LIT(&t, ",\"rotation\":");
+        jt_quat(&t, &f->transform);
+        JT_LIT(&t, "}}");
+    }
+    JT_LIT(&t, "]}}");
+    return jt_finish(&t);
+}
+
+/* `v` (world frame) in the frame of orientation `p`: R^T v. */
+static pb_sim_vec3 to_body(const pb_sim_pose *p, pb_sim_vec3 v)
+{
+    const double x = p->qx, y = p->qy, z = p->qz, w = p->qw;
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
+                         2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+                         2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
+    return (pb_sim_vec3){r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
+                         r[2] * v.x + r[5] * v.y + r[8] * v.z};
+}
+
+char *rb_odom(pb_sim *sim, const char *entity)
+{
+    pb_sim_result r;
+    pb_sim_entity_state st;
+    pb_sim_get_entity_state(sim, entity, &r, &st);
+    if (r.result != PB_SIM_RESULT_OK)
+        return NULL;
+    char topic[PB_SIM_FRAME_ID_SIZE + 16], child[PB_SIM_FRAME_ID_SIZE];
+    snprintf(topic, sizeof topic, "/%s/odom", entity);
+    snprintf(child, sizeof child, "%s/base_link", entity);
+    const pb_sim_vec3 lin = to_body(&st.pose, st.twist.linear), ang = to_body(&st.pose, st.twist.angular);
+    json_text t = {0};
+    jt_topic(&t, topic);
+    JT_LIT(&t, "{\"header\":");
+    jt_header(&t, pb_sim_time_ns(sim), "map");
+    JT_LIT(&t, ",\"child_frame_id\":");
+    jt_str(&t, child);
+    JT_LIT(&t, ",\"pose\":{\"pose\":");
+    jt_pose(&t, &st.pose);
+    JT_LIT(&t, ",\"covariance\":");
+    jt_covariance(&t);
+    JT_LIT(&t, "},\"twist\":{\"twist\":{\"linear\":");
+    jt_vec3(&t, lin.x, lin.y, lin.z);
+    JT_LIT(&t, ",\"angular\":");
+    jt_vec3(&t, ang.x, ang.y, ang.z);
+    JT_LIT(&t, "},\"covariance\":");
+    jt_covariance(&t);
+    JT_LIT(&t, "}}}");
+    return jt_finish(&t);
+}
+
+char *rb_joint_states(pb_sim *sim, const char *entity)
+{
+    const char *const *names;
+    double values[PB_SIM_MAX_JOINTS];
+    const size_t n = pb_sim_get_entity_joints(sim, entity, &names, values);
+    if (n == 0)
+        return NULL;
+    char topic[PB_SIM_FRAME_ID_SIZE + 16], frame[PB_SIM_FRAME_ID_SIZE];
+    snprintf(topic, sizeof topic, "/%s/joint_states", entity);
+    snprintf(frame, sizeof frame, "%s/base_link", entity);
+    json_text t = {0};
+    jt_topic(&t, topic);
+    JT_LIT(&t, "{\"header\":");
+    jt_header(&t, pb_sim_time_ns(sim), frame);
+    JT_LIT(&t, ",\"name\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            JT_LIT(&t, ",");
+        jt_str(&t, names[i]);
+    }
+    JT_LIT(&t, "],\"position\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            JT_LIT(&t, ",");
+        jt_real(&t, values[i]);
+    }
+    JT_LIT(&t, "],\"velocity\":[],\"effort\":[]}}");
+    return jt_finish(&t);
+}

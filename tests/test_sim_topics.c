@@ -1,0 +1,306 @@
+/* The simulation's standard ROS topics and commands (issue 17): exact sim time, velocity
+ * commands in the body frame (cmd_vel), the frame tree (/tf, /tf_static), odometry and
+ * joint states as rosbridge messages, rosapi introspection, and the errors a client's publish
+ * gets. Over worlds/sim_room1.xml (a 480 x 400 px room, border 5 px; see test_sim_services.c)
+ * and, with the manipulator engine, worlds/sim_arm_table.xml. */
+#include "sim_fixture.h"
+#include "sim/rosbridge.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pb_sim_spawn_request spawn_req(const char *name, const char *uri, double x, double y, double yaw)
+{
+    return (pb_sim_spawn_request){
+        .name = name, .uri = uri, .initial_pose = at(x, y, yaw), .frame_id = "", .entity_namespace = ""};
+}
+
+static void spawn(pb_sim *sim, const char *name, const char *uri, double x, double y, double yaw)
+{
+    const pb_sim_spawn_request rq = spawn_req(name, uri, x, y, yaw);
+    pb_sim_spawn_response rs;
+    pb_sim_spawn_entity(sim, &rq, &rs);
+    CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "spawn %s: %s", name, rs.result.error_message);
+}
+
+static pb_sim_entity_state state_of(pb_sim *sim, const char *entity)
+{
+    pb_sim_result r;
+    pb_sim_entity_state st;
+    pb_sim_get_entity_state(sim, entity, &r, &st);
+    CHECK(r.result == PB_SIM_RESULT_OK);
+    return st;
+}
+
+static double yaw_of(const pb_sim_pose *p)
+{
+    return 2 * atan2(p->qz, p->qw);
+}
+
+/* A rosbridge message in, its reply parsed (NULL when none). */
+static json_t *exchange(pb_sim *sim, const char *text)
+{
+    char *reply = NULL;
+    pb_sim_handle_message(sim, text, strlen(text), &reply);
+    json_t *j = reply ? json_loads(reply, 0, NULL) : NULL;
+    CHECK_MSG(!reply || j, "reply is JSON: %s", reply);
+    free(reply);
+    return j;
+}
+
+/* ---- sim time is an exact count of nanoseconds ---- */
+static void test_exact_time(void)
+{
+    pb_sim *sim = make();
+    pb_sim_result r;
+    pb_sim_step_simulation(sim, 10, &r);
+    CHECK(r.result == PB_SIM_RESULT_OK);
+    /* 10 steps of 0.05 s: accumulating doubles gave 0.49999999999999994 */
+    CHECK_MSG(pb_sim_time_ns(sim) == 500000000u, "%llu ns", (unsigned long long)pb_sim_time_ns(sim));
+    pb_sim_step_simulation(sim, 99990, &r);
+    CHECK(pb_sim_time_ns(sim) == 100000ull * 50000000u);
+    spawn(sim, "bot", "model://disc_robot", 40, 40, 0);
+    const pb_sim_entity_state st = state_of(sim, "bot");
+    CHECK(st.stamp_sec == 5000 && st.stamp_nanosec == 0);
+    char *clock = rb_clock(sim);
+    json_t *j = json_loads(clock, 0, NULL);
+    CHECK(j && json_integer_value(
+                   json_object_get(json_object_get(json_object_get(j, "msg"), "clock"), "sec")) == 5000);
+    json_decref(j);
+    free(clock);
+    pb_sim_destroy(sim);
+}
+
+static void count_blocked(pb_sim_event_kind kind, const char *entity, void *payload)
+{
+    if (kind == PB_SIM_EVENT_BLOCKED && strcmp(entity, "bot") == 0)
+        ++*(int *)payload;
+}
+
+/* ---- cmd_vel: a velocity in the body frame, an exact arc, stopped by a wall ---- */
+static void test_velocity_command(void)
+{
+    pb_sim *sim = make();
+    pb_sim_result r;
+    spawn(sim, "bot", "model://disc_robot", 380, 290, M_PI / 2); /* facing +y, in the open */
+    /* straight ahead in the body frame: +y in the world */
+    pb_sim_twist v = {{20, 0, 0}, {0, 0, 0}};
+    pb_sim_command_velocity(sim, "bot", &v, &r);
+    CHECK_MSG(r.result == PB_SIM_RESULT_OK, "%s", r.error_message);
+    pb_sim_step_simulation(sim, 10, &r); /* 0.5 s at 20 px/s */
+    pb_sim_entity_state st = state_of(sim, "bot");
+    CHECK_NEAR(st.pose.position.x, 380, 1e-9);
+    CHECK_NEAR(st.pose.position.y, 300, 1e-9);
+    CHECK_NEAR(st.twist.linear.y, 20, 1e-9); /* reported in the world frame */
+    /* an arc: speed v, turn rate w for time T from (x0, y0, yaw0): the exact circle */
+    const double x0 = st.pose.position.x, y0 = st.pose.position.y, yaw0 = yaw_of(&st.pose);
+    const double speed = 10, w = 0.5, steps = 20, T = steps * pb_sim_time_step(sim);
+    v = (pb_sim_twist){{speed, 0, 0}, {0, 0, w}};
+    pb_sim_command_velocity(sim, "bot", &v, &r);
+    pb_sim_drain_events(sim, NULL, NULL);
+    pb_sim_step_simulation(sim, (uint64_t)steps, &r);
+    int blocked = 0;
+    pb_sim_drain_events(sim, count_blocked, &blocked);
+    CHECK(blocked == 0);
+    st = state_of(sim, "bot");
+    const double R = speed / w;
+    const double ex = x0 + R * (sin(yaw0 + w * T) - sin(yaw0)), ey = y0 - R * (cos(yaw0 + w * T) - cos(yaw0));
+    CHECK_MSG(fabs(st.pose.position.x - ex) < 1e-9 && fabs(st.pose.position.y - ey) < 1e-9,
+              "arc end (%.12f, %.12f), expected (%.12f, %.12f)", st.pose.position.x, st.pose.position.y, ex,
+              ey);
+    CHECK_NEAR(yaw_of(&st.pose), yaw0 + w * T, 1e-9);
+    /* into the west wall (free from x = 5, radius 8): stops at the last free pose, an event */
+    pb_sim_drain_events(sim, NULL, NULL);
+    pb_sim_set_state_request rq = {
+        .entity = "bot", .has_flags = true, .set_pose = true, .state = {.pose = at(40, 40, M_PI)}};
+    pb_sim_set_entity_state(sim, &rq, &r);
+    CHECK(r.result == PB_SIM_RESULT_OK);
+    v = (pb_sim_twist){{50, 0, 0}, {0, 0, 0}};
+    pb_sim_command_velocity(sim, "bot", &v, &r);
+    pb_sim_step_simulation(sim, 20, &r); /* 50 px: past the wall */
+    st = state_of(sim, "bot");
+    CHECK_MSG(st.pose.position.x >= 13.0 && st.pose.position.x < 13.1 && st.twist.linear.x == 0,
+              "stopped at x %.6f", st.pose.position.x);
+    pb_sim_drain_events(sim, count_blocked, &blocked);
+    CHECK(blocked == 1);
+    /* bad commands */
+    v = (pb_sim_twist){{1, 0, 1}, {0, 0, 0}};
+    pb_sim_command_velocity(sim, "bot", &v, &r);
+    CHECK(r.result == PB_SIM_RESULT_OPERATION_FAILED && strstr(r.error_message, "planar"));
+    v = (pb_sim_twist){{NAN, 0, 0}, {0, 0, 0}};
+    pb_sim_command_velocity(sim, "bot", &v, &r);
+    CHECK(r.result == PB_SIM_RESULT_OPERATION_FAILED && strstr(r.error_message, "finite"));
+    pb_sim_command_velocity(sim, "nobody", &v, &r);
+    CHECK(r.result == PB_SIM_RESULT_OPERATION_FAILED && strstr(r.error_message, "nobody"));
+    pb_sim_command_velocity(sim, "crate_1", &(pb_sim_twist){{1, 0, 0}, {0, 0, 0}}, &r);
+    CHECK(r.result == PB_SIM_RESULT_OPERATION_FAILED && strstr(r.error_message, "static"));
+    pb_sim_destroy(sim);
+}
+
+/* ---- the frame tree: every entity's base_link, the stick arm's links ---- */
+static void test_frames(void)
+{
+    pb_sim *sim = make();
+    spawn(sim, "bot", "model://disc_robot", 40, 40, 0.3);
+    spawn(sim, "arm", "model://stick_arm", 250, 200, 0.0);
+    const pb_sim_frame *f;
+    const size_t n = pb_sim_get_frames(sim, false, &f);
+    bool bot = false, link2 = false;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(f[i].child_frame_id, "bot/base_link") == 0) {
+            bot = strcmp(f[i].frame_id, "map") == 0 && f[i].transform.position.x == 40 &&
+                  f[i].transform.position.y == 40 && fabs(yaw_of(&f[i].transform) - 0.3) < 1e-12;
+        }
+        if (strcmp(f[i].child_frame_id, "arm/link2") == 0)
+            link2 = strcmp(f[i].frame_id, "arm/link1") == 0;
+    }
+    CHECK_MSG(bot, "bot/base_link in map at its pose (%zu frames)", n);
+    CHECK(link2);
+    const size_t n_fixed = pb_sim_get_frames(sim, true, &f);
+    CHECK(n_fixed == 1 && strcmp(f[0].child_frame_id, "arm/link1") == 0 &&
+          strcmp(f[0].frame_id, "arm/base_link") == 0);
+    /* as a rosbridge message */
+    char *tf = rb_tf(sim, false);
+    json_t *j = json_loads(tf, 0, NULL);
+    const json_t *transforms = json_object_get(json_object_get(j, "msg"), "transforms");
+    CHECK(json_is_array(transforms) && json_array_size(transforms) == n);
+    json_decref(j);
+    free(tf);
+    /* odometry: the twist in the body frame */
+    pb_sim_result r;
+    pb_sim_twist v = {{7, 0, 0}, {0, 0, 0}};
+    pb_sim_command_velocity(sim, "bot", &v, &r);
+    char *odom = rb_odom(sim, "bot");
+    j = json_loads(odom, 0, NULL);
+    const json_t *msg = json_object_get(j, "msg");
+    CHECK(strcmp(json_string_value(json_object_get(j, "topic")), "/bot/odom") == 0);
+    CHECK_NEAR(json_real_value(json_object_get(
+                   json_object_get(json_object_get(json_object_get(msg, "twist"), "twist"), "linear"), "x")),
+               7.0, 1e-12);
+    CHECK(json_array_size(json_object_get(json_object_get(msg, "pose"), "covariance")) == 36);
+    json_decref(j);
+    free(odom);
+    CHECK(rb_odom(sim, "nobody") == NULL && rb_joint_states(sim, "bot") == NULL);
+    char *js = rb_joint_states(sim, "arm");
+    j = json_loads(js, 0, NULL);
+    CHECK(json_array_size(json_object_get(json_object_get(j, "msg"), "name")) == 1);
+    json_decref(j);
+    free(js);
+    pb_sim_destroy(sim);
+}
+
+/* ---- a client's publish: cmd_vel routed, the rest an error status ---- */
+static void test_publish(void)
+{
+    pb_sim *sim = make();
+    spawn(sim, "bot", "model://disc_robot", 100, 200, 0);
+    json_t *j = exchange(
+        sim, "{\"op\":\"advertise\",\"topic\":\"/bot/cmd_vel\",\"type\":\"geometry_msgs/msg/Twist\"}");
+    CHECK(j == NULL);
+    j = exchange(sim, "{\"op\":\"advertise\",\"topic\":\"/bot/cmd_vel\",\"type\":\"std_msgs/String\"}");
+    CHECK(j && strcmp(json_string_value(json_object_get(j, "op")), "status") == 0);
+    json_decref(j);
+    j = exchange(
+        sim, "{\"op\":\"publish\",\"topic\":\"/bot/cmd_vel\",\"msg\":{\"linear\":{\"x\":20,\"y\":0,\"z\":0},"
+             "\"angular\":{\"x\":0,\"y\":0,\"z\":0}}}");
+    CHECK(j == NULL);
+    pb_sim_result r;
+    pb_sim_step_simulation(sim, 10, &r);
+    CHECK_NEAR(x_of(sim, "bot"), 110, 1e-9);
+    /* wrong type, unknown entity, a topic the server does not take */
+    const char *bad[] = {
+        "{\"op\":\"publish\",\"topic\":\"/bot/cmd_vel\",\"msg\":{\"data\":\"go\"}}",
+        "{\"op\":\"publish\",\"topic\":\"/bot/cmd_vel\",\"msg\":{\"linear\":{\"x\":\"fast\"}}}",
+        "{\"op\":\"publish\",\"topic\":\"/ghost/cmd_vel\",\"msg\":{\"linear\":{\"x\":1}}}",
+        "{\"op\":\"publish\",\"topic\":\"/chatter\",\"msg\":{\"data\":\"hi\"}}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        j = exchange(sim, bad[i]);
+        CHECK_MSG(j && strcmp(json_string_value(json_object_get(j, "op")), "status") == 0 &&
+                      strcmp(json_string_value(json_object_get(j, "level")), "error") == 0,
+                  "%s", bad[i]);
+        json_decref(j);
+    }
+    CHECK_NEAR(x_of(sim, "bot"), 110, 1e-9);
+    pb_sim_destroy(sim);
+}
+
+/* ---- rosapi: every topic has a type and a definition, every service its request ---- */
+static void test_rosapi(void)
+{
+    pb_sim *sim = make();
+    spawn(sim, "arm", "model://stick_arm", 250, 200, 0.0);
+    json_t *j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/topics\"}");
+    const json_t *topics = json_object_get(json_object_get(j, "values"), "topics");
+    const json_t *types = json_object_get(json_object_get(j, "values"), "types");
+    CHECK(json_array_size(topics) >= 8 && json_array_size(topics) == json_array_size(types));
+    for (size_t i = 0; i < json_array_size(topics); i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"op\":\"call_service\",\"service\":\"/rosapi/topic_type\",\"args\":{\"topic\":\"%s\"}}",
+                 json_string_value(json_array_get(topics, i)));
+        json_t *t = exchange(sim, text);
+        const char *type = json_string_value(json_object_get(json_object_get(t, "values"), "type"));
+        CHECK_MSG(type && strcmp(type, json_string_value(json_array_get(types, i))) == 0, "%s", text);
+        snprintf(
+            text, sizeof text,
+            "{\"op\":\"call_service\",\"service\":\"/rosapi/message_details\",\"args\":{\"type\":\"%s\"}}",
+            type);
+        json_t *d = exchange(sim, text);
+        const json_t *defs = json_object_get(json_object_get(d, "values"), "typedefs");
+        CHECK_MSG(json_array_size(defs) >= 1 &&
+                      strcmp(json_string_value(json_object_get(json_array_get(defs, 0), "type")), type) == 0,
+                  "message_details of %s", type);
+        json_decref(d);
+        json_decref(t);
+    }
+    json_decref(j);
+    j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/services\"}");
+    const json_t *services = json_object_get(json_object_get(j, "values"), "services");
+    CHECK(json_array_size(services) > 20);
+    for (size_t i = 0; i < json_array_size(services); i++) {
+        char text[512];
+        snprintf(
+            text, sizeof text,
+            "{\"op\":\"call_service\",\"service\":\"/rosapi/service_type\",\"args\":{\"service\":\"%s\"}}",
+            json_string_value(json_array_get(services, i)));
+        json_t *t = exchange(sim, text);
+        const char *type = json_string_value(json_object_get(json_object_get(t, "values"), "type"));
+        CHECK(type && type[0]);
+        for (int k = 0; k < 2; k++) {
+            snprintf(text, sizeof text,
+                     "{\"op\":\"call_service\",\"service\":\"/rosapi/"
+                     "service_%s_details\",\"args\":{\"type\":\"%s\"}}",
+                     k ? "response" : "request", type);
+            json_t *d = exchange(sim, text);
+            CHECK_MSG(json_is_true(json_object_get(d, "result")) &&
+                          json_array_size(json_object_get(json_object_get(d, "values"), "typedefs")) >= 1,
+                      "%s", text);
+            json_decref(d);
+        }
+        json_decref(t);
+    }
+    json_decref(j);
+    j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/get_param_names\"}");
+    CHECK(json_array_size(json_object_get(json_object_get(j, "values"), "names")) >= 1);
+    json_decref(j);
+    j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/get_param\",\"args\":{\"name\":\"/"
+                      "planbench_sim:time_step\"}}");
+    CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "values"), "value")),
+                 "0.050000000000000003") == 0);
+    json_decref(j);
+    pb_sim_destroy(sim);
+}
+
+int main(void)
+{
+    sim_fixture_init();
+    test_exact_time();
+    test_velocity_command();
+    test_frames();
+    test_publish();
+    test_rosapi();
+    return pb_test_summary("sim_topics");
+}
