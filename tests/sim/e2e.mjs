@@ -117,6 +117,61 @@ const armRes = await new Promise((ok, fail) => follow.sendGoal({ entity: 'arm', 
 check(armRes.result.result === 1 && Math.abs(armRes.joint_positions[0] + 0.8) < 1e-9 && armFb.every((f) => f.joint_positions.length === 1),
   `arm follow: ${JSON.stringify(armRes)}`);
 
+// ---- issue 17: /clock, /tf, cmd_vel, rosapi, as ROS tools use them ----
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const until = async (cond, ms = 3000) => { const end = Date.now() + ms; while (!cond() && Date.now() < end) await sleep(10); return cond(); };
+await call('/set_simulation_state', 'SetSimulationState', { state: { state: 2 } });
+await call('/set_entity_state', 'SetEntityState', { entity: 'bot', state: { pose: pose(380, 300, 0.5) }, set_pose: true, set_twist: true });
+const clocks = [], tfs = [];
+const clockTopic = new Topic({ ros, name: '/clock', messageType: 'rosgraph_msgs/msg/Clock' });
+clockTopic.subscribe((m) => clocks.push(m.clock.sec * 1e9 + m.clock.nanosec));
+const tfTopic = new Topic({ ros, name: '/tf', messageType: 'tf2_msgs/msg/TFMessage' });
+tfTopic.subscribe((m) => tfs.push(m));
+await call('/get_simulation_state', 'GetSimulationState', {}); // the subscriptions are in
+r = await call('/step_simulation', 'StepSimulation', { steps: 7 });
+check(r.result.result === 1 && await until(() => clocks.length >= 7), `7 clock messages: ${clocks.length}`);
+const ns = 50000000; // the world's step, 0.05 s, exactly
+check(clocks.slice(1).every((t, i) => t - clocks[i] === ns) && clocks[6] - clocks[0] === 6 * ns, `/clock advances by exactly one step: ${clocks}`);
+const botTf = (m) => m.transforms.find((t) => t.child_frame_id === 'bot/base_link');
+const lastTf = tfs.length && botTf(tfs[tfs.length - 1]);
+check(lastTf && lastTf.header.frame_id === 'map' && lastTf.transform.translation.x === 380 && lastTf.transform.translation.y === 300 &&
+  Math.abs(2 * Math.atan2(lastTf.transform.rotation.z, lastTf.transform.rotation.w) - 0.5) < 1e-12,
+  `/tf carries bot's pose after SetEntityState: ${JSON.stringify(lastTf)}`);
+// a Twist on cmd_vel (body frame) moves the bot along its heading: 20 px/s for 10 steps is 10 px
+const cmd = new Topic({ ros, name: '/bot/cmd_vel', messageType: 'geometry_msgs/msg/Twist' });
+cmd.publish({ linear: { x: 20, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+await call('/step_simulation', 'StepSimulation', { steps: 10 });
+st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(Math.abs(st.state.pose.position.x - (380 + 10 * Math.cos(0.5))) < 1e-9 && Math.abs(st.state.pose.position.y - (300 + 10 * Math.sin(0.5))) < 1e-9,
+  `cmd_vel moved bot 10 px along its heading: ${JSON.stringify(st.state.pose.position)}`);
+// and into a wall: it stops there (the room's east wall is at x = 495)
+r = await call('/set_entity_state', 'SetEntityState', { entity: 'bot', state: { pose: pose(440, 350, 0) }, set_pose: true, set_twist: true });
+check(r.result.result === 1, `bot to (440, 350): ${r.result.error_message}`);
+cmd.publish({ linear: { x: 400, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+await call('/step_simulation', 'StepSimulation', { steps: 20 });
+st = await call('/get_entity_state', 'GetEntityState', { entity: 'bot' });
+check(st.state.pose.position.x > 440 && st.state.pose.position.x < 495 - 7.9 && st.state.twist.linear.x === 0,
+  `cmd_vel into the wall stops bot before it: ${JSON.stringify(st.state)}`);
+clockTopic.unsubscribe();
+tfTopic.unsubscribe();
+// rosapi, as introspection tools use it: every topic and service has a type and a definition
+const topicsInfo = await new Promise((ok, fail) => ros.getTopics(ok, fail));
+check(['/clock', '/tf', '/tf_static', '/bot/odom', '/bot/cmd_vel', '/arm/joint_states'].every((t) => topicsInfo.topics.includes(t)),
+  `rosapi topics: ${JSON.stringify(topicsInfo.topics)}`);
+for (let i = 0; i < topicsInfo.topics.length; i++) {
+  const type = await new Promise((ok, fail) => ros.getTopicType(topicsInfo.topics[i], ok, fail));
+  const defs = await new Promise((ok, fail) => ros.getMessageDetails(type, ok, fail));
+  check(type === topicsInfo.types[i] && defs.length >= 1 && defs[0].type === type, `rosapi ${topicsInfo.topics[i]}: ${type}, ${defs.length} typedefs`);
+}
+const servicesInfo = await new Promise((ok, fail) => ros.getServices(ok, fail));
+for (const service of servicesInfo) {
+  const type = await new Promise((ok, fail) => ros.getServiceType(service, ok, fail));
+  const req = await new Promise((ok, fail) => ros.getServiceRequestDetails(type, ok, fail));
+  check(type !== '' && req.typedefs.length >= 1, `rosapi ${service}: ${type}`);
+}
+const params = await new Promise((ok, fail) => ros.getParams(ok, fail));
+check(params.includes('/planbench_sim:time_step'), `rosapi params: ${params}`);
+
 // transport failure form
 const unknown = await call('/no_such_service', 'X', {}).then(() => 'ok', (e) => e.message);
 check(unknown.includes('does not exist'), `unknown service: ${unknown}`);
