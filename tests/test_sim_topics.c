@@ -294,6 +294,35 @@ static void test_rosapi(void)
     pb_sim_destroy(sim);
 }
 
+/* ---- /plan_path: the time cap is the server's; anytime planners honour the budget mode ---- */
+static void test_plan_budget(void)
+{
+    char world[1100];
+    snprintf(world, sizeof world, "%s/sim_room1.xml", worlds_dir);
+    pb_sim_config c = pb_sim_config_default();
+    c.worlds_dir = worlds_dir;
+    c.robots_dir = robots_dir;
+    c.world = world;
+    c.plan_time_limit = 0.3;
+    pb_sim *sim = NULL;
+    CHECK(pb_sim_create(&sim, &c, NULL) == PB_OK);
+    spawn(sim, "bot", "model://disc_robot", 40, 40, 0);
+    pb_sim_plan_request rq = {
+        .entity = "bot", .goal_name = "dock_b", .planner = "rrtstar", .time_limit = 10, .seed = 3, .budget = true};
+    pb_sim_plan_response rs;
+    pb_sim_plan_path(sim, &rq, &rs);
+    CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);
+    CHECK_MSG(rs.planning_time > 0.25 && rs.planning_time < 0.6, "budget mode plans for the capped 0.3 s: %g s",
+              rs.planning_time);
+    rq.budget = false;
+    pb_sim_plan_path(sim, &rq, &rs);
+    CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK && rs.planning_time < 0.25,
+              "without budget rrtstar stops at its first solution: %g s", rs.planning_time);
+    pb_sim_destroy(sim);
+    c.plan_time_limit = 0;
+    CHECK(pb_sim_create(&sim, &c, NULL) == PB_ERR_INVALID && sim == NULL);
+}
+
 int main(void)
 {
     sim_fixture_init();
@@ -302,5 +331,6 @@ int main(void)
     test_frames();
     test_publish();
     test_rosapi();
+    test_plan_budget();
     return pb_test_summary("sim_topics");
 }

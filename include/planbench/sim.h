@@ -246,6 +246,8 @@ typedef struct pb_sim_config {
      * inside one of them, else NOT_FOUND (a server that is reachable from elsewhere should
      * not read any file of its machine). */
     bool confine_worlds;
+    /** Longest planning time a /plan_path request may ask for, seconds (default 60). */
+    double plan_time_limit;
 } pb_sim_config;
 
 typedef struct pb_sim pb_sim;
@@ -364,7 +366,9 @@ PB_API void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *f
 
 /** PlanPath request: plan for `entity` from its current configuration to `goal` (or to the
  * named pose `goal_name` when not empty) with planner `planner` ("" = rrt) within
- * `time_limit` seconds (0 = 1 s, at most 5 s), with seed `seed`. An entity with joints (the
+ * `time_limit` seconds (0 = 1 s, at most the server's pb_sim_config.plan_time_limit), with seed
+ * `seed`; with `budget`, an anytime planner (rrtstar, informedrrt, bitstar, prm, lazyprm)
+ * improves its path for the whole `time_limit`, else every planner stops at its first solution. An entity with joints (the
  * stick arm) plans in its full configuration space, base pose and joints: `goal_joints`
  * (`n_goal_joints` values, borrowed) are the joints' goal values, none = their current
  * values. With `follow`, the entity then follows the path at `speed` map units per second
@@ -383,6 +387,7 @@ typedef struct pb_sim_plan_request {
     double speed;
     const double *goal_joints;
     size_t n_goal_joints;
+    bool budget;
 } pb_sim_plan_request;
 
 /** PlanPath response: `outcome` is pb_outcome_str() of the planner's outcome; `path` has

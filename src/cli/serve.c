@@ -16,6 +16,7 @@ static const char serve_usage[] =
     "SECONDS]\n"
     "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients "
     "N]\n"
+    "                       [--plan-time-limit SECONDS]\n"
     "  Serve a <simworld> as a rosbridge v2 WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
     "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
     "  /follow_path actions, the /plan_path service and the /entity_events and /entity_states topics.\n"
@@ -29,6 +30,8 @@ static const char serve_usage[] =
     "  the maps folder beside it and the robots folder.\n"
     "  At most --max-clients clients (64); a client that does not read is dropped when its queue\n"
     "  passes --max-queue-kb (32768) or all queues pass --max-total-queue-kb (262144).\n"
+    "  A /plan_path request plans at most --plan-time-limit seconds (60; its budget=true makes anytime\n"
+    "  planners use its whole time_limit).\n"
     "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
 
 #if PB_HAVE_SIM
@@ -80,7 +83,7 @@ int cli_serve(int argc, char **argv)
     size_t n_origins = 0;
     uint64_t port = 9090, max_clients = 64, client_queue_kb = 32 * 1024, total_queue_kb = 256 * 1024;
     bool confine = false;
-    double dt = 0.05;
+    double dt = 0.05, plan_time_limit = 60.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -132,6 +135,9 @@ int cli_serve(int argc, char **argv)
         } else if (strcmp(a, "--dt") == 0 && has_value) {
             if (!cli_parse_double("--dt", argv[++i], &dt))
                 return PB_EXIT_BAD_INPUT;
+        } else if (strcmp(a, "--plan-time-limit") == 0 && has_value) {
+            if (!cli_parse_double("--plan-time-limit", argv[++i], &plan_time_limit))
+                return PB_EXIT_BAD_INPUT;
         } else if (a[0] != '-' && !world) {
             world = a;
         } else {
@@ -146,6 +152,7 @@ int cli_serve(int argc, char **argv)
     config.robots_dir = robots_dir ? robots_dir : data_dir("PLANBENCH_ROBOTS", "robots", PB_SOURCE_ROBOTS);
     config.world = world;
     config.time_step = dt;
+    config.plan_time_limit = plan_time_limit;
     config.confine_worlds = confine;
     pb_sim *sim = NULL;
     pb_diag diag = {0};
@@ -177,7 +184,7 @@ int cli_serve(int argc, char **argv)
     }
     return 0;
 #else
-    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)token,
+    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)plan_time_limit, (void)token,
         (void)origins, (void)n_origins, (void)confine, (void)max_clients, (void)client_queue_kb,
         (void)total_queue_kb;
     cli_error("this build has no simulation service (configure with -Dsim=enabled; needs libwebsockets-dev, "

@@ -497,7 +497,7 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
         goal[3 + k] = sim_wrap_angle(rq->goal_joints[k]);
     }
     /* the planner runs off the server thread, but a client still waits for its answer */
-    const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 5.0) : 1.0;
+    const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, sim->plan_time_limit) : 1.0;
     if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
         return false;
@@ -522,6 +522,7 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
     job->time_limit = time_limit;
     job->seed = rq->seed ? rq->seed : 1;
     job->follow = rq->follow;
+    job->budget = rq->budget;
     job->speed = rq->speed > 0 ? rq->speed : BODY_SPEED;
     job->entity_serial = e->serial;
     job->world_serial = sim->world_serial;

@@ -310,9 +310,10 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
     memcpy(job->arm_start, e->joints, (size_t)dim * sizeof *goal);
     memcpy(job->arm_goal, goal, (size_t)dim * sizeof *goal);
     snprintf(job->planner, sizeof job->planner, "%s", planner);
-    job->time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, 5.0) : 1.0;
+    job->time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, sim->plan_time_limit) : 1.0;
     job->seed = rq->seed ? rq->seed : 1;
     job->follow = rq->follow;
+    job->budget = rq->budget;
     job->speed = rq->speed > 0 ? rq->speed : ARM_SPEED;
     job->entity_serial = e->serial;
     job->world_serial = sim->world_serial;

@@ -228,6 +228,7 @@ static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, c
     pb_planner_set_seed(planner, job->seed);
     pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = job->time_limit;
+    stop.first_solution = !job->budget;
     stop.cancel = &job->cancel;
     const pb_problem problem = {start, goal,
                                 goal_radius > 0.0 ? goal_radius : pb_planner_default_goal_radius(planner)};

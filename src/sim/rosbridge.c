@@ -679,6 +679,7 @@ static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *sessio
         .seed = get_u64(args, "seed", 0),
         .follow = get_bool(args, "follow"),
         .speed = get_f64(args, "speed", 0),
+        .budget = get_bool(args, "budget"),
     };
     rq.n_goal_joints = read_doubles(get(args, "goal_joints"), &s->reals);
     rq.goal_joints = s->reals;

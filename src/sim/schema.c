@@ -95,6 +95,7 @@ const field q_plan[] = {{"entity", T_STR, 0, 0, 0},
                         {"follow", T_BOOL, 0, 0, 0},
                         {"speed", T_F64, 0, 0, 0},
                         {"goal_joints", T_F64, 1, 0, 0},
+                        {"budget", T_BOOL, 0, 0, 0},
                         END};
 /* planbench_interfaces/action/FollowPath goal */
 const field q_follow[] = {{"entity", T_STR, 0, 0, 0},

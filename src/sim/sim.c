@@ -148,12 +148,18 @@ static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
 
 pb_sim_config pb_sim_config_default(void)
 {
-    return (pb_sim_config){.worlds_dir = NULL, .robots_dir = NULL, .world = NULL, .time_step = 0.05};
+    return (pb_sim_config){.worlds_dir = NULL, .robots_dir = NULL, .world = NULL, .time_step = 0.05,
+                          .plan_time_limit = 60.0};
 }
 
 pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag)
 {
     *out = NULL;
+    if (!(config->plan_time_limit > 0.0) || !isfinite(config->plan_time_limit)) {
+        pb_diag_set(diag, NULL, 0, 0, "the plan time limit must be positive and finite, got %g s",
+                    config->plan_time_limit);
+        return PB_ERR_INVALID;
+    }
     if (!(config->time_step >= 1e-9) || !(config->time_step <= 3600.0)) {
         pb_diag_set(diag, NULL, 0, 0, "time step must be in [1 ns, 3600 s], got %g s", config->time_step);
         return PB_ERR_INVALID;
@@ -167,6 +173,7 @@ pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag
     /* the step in whole nanoseconds, so that time is exact: n steps are n * step_ns */
     sim->step_ns = (uint64_t)llround(config->time_step * 1e9);
     sim->dt = (double)sim->step_ns / 1e9;
+    sim->plan_time_limit = config->plan_time_limit;
     sim->state = PB_SIM_STATE_NO_WORLD;
     if (!sim->worlds_dir || !sim->robots_dir) {
         pb_sim_destroy(sim);

@@ -153,6 +153,7 @@ struct pb_sim {
     char *worlds_dir, *robots_dir;
     bool confine_worlds; /* LoadWorld reads files only inside worlds_dir */
     double dt;        /* seconds per step: step_ns / 1e9 */
+    double plan_time_limit; /* the most a /plan_path may plan, seconds */
     uint64_t step_ns; /* the time step, whole nanoseconds */
     uint8_t state;
     uint64_t time_ns; /* sim time: an exact count of nanoseconds, never accumulated floats */
@@ -416,6 +417,7 @@ struct pb_sim_plan_job {
     double time_limit;
     uint64_t seed;
     bool follow;
+    bool budget; /* anytime planners use the whole time_limit */
     double speed;
     char *entity;
     uint64_t entity_serial, world_serial;
