@@ -294,6 +294,54 @@ static void test_rosapi(void)
     pb_sim_destroy(sim);
 }
 
+/* ---- joints: get and set as part of an entity's state ---- */
+static void test_joints(void)
+{
+    pb_sim *sim = make();
+    spawn(sim, "arm", "model://stick_arm", 250, 200, 0.0);
+    spawn(sim, "bot", "model://disc_robot", 40, 40, 0);
+    pb_sim_result r;
+    const char *const names[] = {"joint2"};
+    const double to[] = {-0.4};
+    pb_sim_set_entity_joints(sim, "arm", names, to, 1, &r);
+    CHECK_MSG(r.result == PB_SIM_RESULT_OK, "%s", r.error_message);
+    const char *const *have;
+    double q[PB_SIM_MAX_JOINTS];
+    CHECK(pb_sim_get_entity_joints(sim, "arm", &have, q) == 1 && strcmp(have[0], "joint2") == 0 && q[0] == -0.4);
+    /* the frames follow: link2 turned by the new elbow */
+    const pb_sim_frame *f;
+    const size_t n = pb_sim_get_frames(sim, false, &f);
+    bool turned = false;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(f[i].child_frame_id, "arm/link2") == 0)
+            turned = fabs(yaw_of(&f[i].transform) + 0.4) < 1e-12;
+    CHECK(turned);
+    /* over the wire, with the bad cases */
+    json_t *j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/get_entity_joints\",\"args\":{\"entity\":\"arm\"}}");
+    const json_t *v = json_object_get(j, "values");
+    CHECK(json_real_value(json_array_get(json_object_get(v, "positions"), 0)) == -0.4);
+    json_decref(j);
+    const char *bad[] = {
+        "{\"entity\":\"arm\",\"joint_names\":[\"elbow\"],\"positions\":[0.1]}",
+        "{\"entity\":\"arm\",\"joint_names\":[\"joint2\"],\"positions\":[]}",
+        "{\"entity\":\"bot\",\"joint_names\":[\"joint2\"],\"positions\":[0.1]}",
+        "{\"entity\":\"ghost\",\"joint_names\":[],\"positions\":[]}",
+    };
+    const int expect[] = {PB_SIM_RESULT_OPERATION_FAILED, PB_SIM_RESULT_OPERATION_FAILED,
+                          PB_SIM_RESULT_OPERATION_FAILED, PB_SIM_RESULT_NOT_FOUND};
+    for (int i = 0; i < 4; i++) {
+        char text[400];
+        snprintf(text, sizeof text, "{\"op\":\"call_service\",\"service\":\"/set_entity_joints\",\"args\":%s}", bad[i]);
+        j = exchange(sim, text);
+        const json_t *res = json_object_get(json_object_get(j, "values"), "result");
+        CHECK_MSG(json_integer_value(json_object_get(res, "result")) == expect[i], "%s: %s", bad[i],
+                  json_string_value(json_object_get(res, "error_message")));
+        json_decref(j);
+    }
+    CHECK(pb_sim_get_entity_joints(sim, "arm", NULL, q) == 1 && q[0] == -0.4);
+    pb_sim_destroy(sim);
+}
+
 /* ---- /plan_path: the time cap is the server's; anytime planners honour the budget mode ---- */
 static void test_plan_budget(void)
 {
@@ -331,6 +379,7 @@ int main(void)
     test_frames();
     test_publish();
     test_rosapi();
+    test_joints();
     test_plan_budget();
     return pb_test_summary("sim_topics");
 }

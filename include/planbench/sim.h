@@ -470,6 +470,16 @@ typedef struct pb_sim_frame {
  * (see Ownership); returns how many. */
 PB_API size_t pb_sim_get_frames(pb_sim *sim, bool fixed, const pb_sim_frame **frames);
 
+/** Set joints of articulated `entity` at once (the joints part of an entity's state, which
+ * simulation_interfaces' EntityState has no field for; the services /get_entity_joints and
+ * /set_entity_joints carry it): `names` (`n`, borrowed) name the joints as
+ * pb_sim_get_entity_joints() does, `values` their positions (radians, metres for prismatic
+ * joints); joints not named keep their values. The configuration must be free (as a pose
+ * set by SetEntityState): else INVALID_POSE naming what it hits; an unknown joint, a
+ * non-finite value or a static entity: OPERATION_FAILED; a path being followed stops. */
+PB_API void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const *names,
+                                     const double *values, size_t n, pb_sim_result *r);
+
 /** FollowPath goal (the action /follow_path, see docs/sim.md): move `entity` from its current
  * pose through the waypoints `path` (`n_path` poses in the world frame, borrowed for the call;
  * a PlanPath path as it is) at `speed` map units per second (0 = 40), one simulation step at a

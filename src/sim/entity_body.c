@@ -633,6 +633,24 @@ static void command_velocity(pb_sim *sim, sim_entity *e, const pb_sim_twist *v, 
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
+/* The stick arm's elbow (its one joint) to q[0], when the footprint is free there. */
+static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_result *r)
+{
+    double target[SIM_Q];
+    config(sim, e, target);
+    if (e->footprint.type == PB_FOOTPRINT_ARM)
+        target[3] = q[0] >= -M_PI && q[0] < M_PI ? q[0] : sim_wrap_angle(q[0]);
+    const pb_footprint fp = sim_footprint_at(&e->footprint, target);
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (!pose_is_free(sim, &fp, target, e->obstacle, why, sizeof why)) {
+        sim_set_result(r, PB_SIM_SET_STATE_INVALID_POSE, "%s", why);
+        return;
+    }
+    sim_stop_following(e, SIM_FOLLOW_TELEPORTED);
+    place(sim, e, target);
+    sim_set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
 /* A planar pose (x, y, yaw) as a transform. */
 static pb_pose planar_pose(double x, double y, double yaw)
 {
@@ -682,4 +700,5 @@ const sim_kind sim_kind_body = {
     .follow_begin = follow_begin,
     .frames = frames,
     .command_velocity = command_velocity,
+    .set_joints = set_joints,
 };

@@ -276,6 +276,14 @@ static void command_velocity(pb_sim *sim, sim_entity *e, const pb_sim_twist *v, 
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
+static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_result *r)
+{
+    (void)sim;
+    (void)e;
+    (void)q;
+    sim_set_result(r, PB_SIM_RESULT_OK, NULL); /* no joints: nothing named, nothing to do */
+}
+
 const sim_kind sim_kind_object = {
     .name = "object",
     .accepts = accepts,
@@ -300,4 +308,5 @@ const sim_kind sim_kind_object = {
     .follow_begin = follow_begin,
     .frames = frames,
     .command_velocity = command_velocity,
+    .set_joints = set_joints,
 };

@@ -408,6 +408,18 @@ static void command_velocity(pb_sim *sim, sim_entity *e, const pb_sim_twist *v, 
                    e->name, e->name);
 }
 
+static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_result *r)
+{
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (!joints_free(sim, q, why, sizeof why)) {
+        sim_set_result(r, PB_SIM_SET_STATE_INVALID_POSE, "%s", why);
+        return;
+    }
+    sim_stop_following(e, SIM_FOLLOW_TELEPORTED);
+    memcpy(e->joints, q, (size_t)sim->arm_dim * sizeof *q);
+    sim_set_result(r, PB_SIM_RESULT_OK, NULL);
+}
+
 const sim_kind sim_kind_robot = {
     .name = "robot",
     .accepts = accepts,
@@ -432,6 +444,7 @@ const sim_kind sim_kind_robot = {
     .follow_begin = follow_begin,
     .frames = frames,
     .command_velocity = command_velocity,
+    .set_joints = set_joints,
     .undeletable = "is the scene's robot: it cannot be deleted",
 };
 

@@ -668,6 +668,44 @@ static json_t *plan_values(const pb_sim_plan_response *rs)
                      j_doubles(rs->joints, rs->n_path * rs->n_joints));
 }
 
+/* planbench_interfaces/srv/GetEntityJoints: the joints of an entity's state. */
+static json_t *sv_get_joints(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session, (void)s;
+    const char *entity = get_str(args, "entity");
+    const char *const *names;
+    double values[PB_SIM_MAX_JOINTS];
+    const size_t n = pb_sim_get_entity_joints(sim, entity, &names, values);
+    pb_sim_result r = {.result = PB_SIM_RESULT_OK};
+    pb_sim_entity_state st;
+    pb_sim_get_entity_state(sim, entity, &r, &st); /* NOT_FOUND for an unknown entity */
+    return json_pack("{s:o,s:o,s:o}", "result", j_result(&r), "joint_names", j_strings(names, n), "positions",
+                     j_doubles(values, n));
+}
+
+/* planbench_interfaces/srv/SetEntityJoints */
+static json_t *sv_set_joints(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)session;
+    const char **names = NULL;
+    const size_t n = read_strings(get(args, "joint_names"), &names);
+    const size_t n_values = read_doubles(get(args, "positions"), &s->reals);
+    pb_sim_result r;
+    if (n != json_array_size(get(args, "joint_names")) || n_values != json_array_size(get(args, "positions"))) {
+        free(names);
+        return NULL; /* out of memory */
+    }
+    if (n != n_values) {
+        r = (pb_sim_result){.result = PB_SIM_RESULT_OPERATION_FAILED};
+        snprintf(r.error_message, sizeof r.error_message, "joint_names (%zu) and positions (%zu) differ in length",
+                 n, n_values);
+    } else {
+        pb_sim_set_entity_joints(sim, get_str(args, "entity"), names, s->reals, n, &r);
+    }
+    free(names);
+    return json_pack("{s:o}", "result", j_result(&r));
+}
+
 static json_t *sv_plan(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
 {
     pb_sim_plan_request rq = {
@@ -760,6 +798,8 @@ static const service_def services[] = {
     {"get_current_world", SI "GetCurrentWorld", q_empty, sv_current_world, NULL},
     {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, sv_available_worlds, NULL},
     {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, sv_plan, NULL},
+    {"get_entity_joints", "planbench_interfaces/srv/GetEntityJoints", q_entity, sv_get_joints, NULL},
+    {"set_entity_joints", "planbench_interfaces/srv/SetEntityJoints", q_set_joints, sv_set_joints, NULL},
     {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel, NULL},
     {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel_follow, NULL},
 };

@@ -109,6 +109,11 @@ const field f_goal_info[] = {{"goal_id", T_MSG, 0, f_goal_id, "unique_identifier
                              {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
                              END};
 const field q_cancel[] = {{"goal_info", T_MSG, 0, f_goal_info, "action_msgs/GoalInfo"}, END};
+const field q_set_joints[] = {{"entity", T_STR, 0, 0, 0},
+                              {"joint_names", T_STR, 1, 0, 0},
+                              {"positions", T_F64, 1, 0, 0},
+                              {NULL, T_BOOL, 0, NULL, NULL}};
+
 /* what the server publishes (topics.c, rosbridge.c) */
 const field f_time[] = {{"sec", T_I32, 0, 0, 0}, {"nanosec", T_U32, 0, 0, 0}, END};
 const field f_clock[] = {{"clock", T_TIME, 0, 0, "builtin_interfaces/Time"}, END};

@@ -52,6 +52,7 @@ extern const field q_follow[];
 extern const field f_goal_id[];
 extern const field f_goal_info[];
 extern const field q_cancel[];
+extern const field q_set_joints[];
 extern const field f_time[];
 extern const field f_clock[];
 extern const field f_transform[];

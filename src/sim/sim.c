@@ -731,6 +731,39 @@ void pb_sim_command_velocity(pb_sim *sim, const char *entity, const pb_sim_twist
     e->kind->command_velocity(sim, e, body_twist, r);
 }
 
+void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const *names, const double *values,
+                              size_t n, pb_sim_result *r)
+{
+    sim_entity *e = sim_find_entity(sim, entity);
+    if (!e) {
+        sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", sim_str(entity));
+        return;
+    }
+    if (e->is_static) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
+        return;
+    }
+    const char *const *have;
+    double q[PB_SIM_MAX_JOINTS];
+    const size_t dim = e->kind->joints(sim, e, &have, q);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < dim && strcmp(have[k], sim_str(names[i])) != 0)
+            k++;
+        if (k == dim) {
+            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' has no joint '%.100s'%s", e->name,
+                           sim_str(names[i]), dim ? "" : " (it has no joints)");
+            return;
+        }
+        if (!isfinite(values[i])) {
+            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "joint '%.100s': values must be finite", have[k]);
+            return;
+        }
+        q[k] = values[i];
+    }
+    e->kind->set_joints(sim, e, q, r);
+}
+
 /* ---------------------------------------------------------------- info and bounds */
 
 void pb_sim_get_entity_info(pb_sim *sim, const char *entity, pb_sim_result *r, pb_sim_entity_info *info)

@@ -264,6 +264,9 @@ struct sim_kind {
     size_t (*frames)(const pb_sim *sim, const sim_entity *e, pb_frame *out, size_t max);
     /* A velocity command in its body frame (pb_sim_command_velocity()), after the shared checks. */
     void (*command_velocity)(pb_sim *sim, sim_entity *e, const pb_sim_twist *body_twist, pb_sim_result *r);
+    /* Set its joints to `q` (all of them, in kind->joints' order; already finite), when free:
+     * the result in `r`. */
+    void (*set_joints)(pb_sim *sim, sim_entity *e, const double *q, pb_sim_result *r);
     /* NULL, or why an entity of this kind cannot be deleted. */
     const char *undeletable;
 };

@@ -172,6 +172,21 @@ for (const service of servicesInfo) {
 const params = await new Promise((ok, fail) => ros.getParams(ok, fail));
 check(params.includes('/planbench_sim:time_step'), `rosapi params: ${params}`);
 
+// joints of an entity's state: /set_entity_joints, then /arm/joint_states after a step
+const callPb = (name, type, req) => new Promise((ok, fail) =>
+  new Service({ ros, name, serviceType: 'planbench_interfaces/srv/' + type }).callService(req, ok, (m) => fail(new Error(m))));
+const jointMsgs = [];
+const jointTopic = new Topic({ ros, name: '/arm/joint_states', messageType: 'sensor_msgs/msg/JointState' });
+jointTopic.subscribe((m) => jointMsgs.push(m));
+r = await callPb('/set_entity_joints', 'SetEntityJoints', { entity: 'arm', joint_names: ['joint2'], positions: [0.3] });
+check(r.result.result === 1, `set arm joints: ${r.result.error_message}`);
+await call('/step_simulation', 'StepSimulation', { steps: 1 });
+check(await until(() => jointMsgs.length >= 1) && jointMsgs[0].name[0] === 'joint2' && jointMsgs[0].position[0] === 0.3 &&
+  jointMsgs[0].header.frame_id === 'arm/base_link', `/arm/joint_states: ${JSON.stringify(jointMsgs[0])}`);
+const got = await callPb('/get_entity_joints', 'GetEntityJoints', { entity: 'arm' });
+check(got.positions[0] === 0.3, `get arm joints: ${JSON.stringify(got)}`);
+jointTopic.unsubscribe();
+
 // transport failure form
 const unknown = await call('/no_such_service', 'X', {}).then(() => 'ok', (e) => e.message);
 check(unknown.includes('does not exist'), `unknown service: ${unknown}`);
