@@ -339,6 +339,31 @@ static void test_joints(void)
         json_decref(j);
     }
     CHECK(pb_sim_get_entity_joints(sim, "arm", NULL, q) == 1 && q[0] == -0.4);
+    /* a joint trajectory on /arm/joint_commands: followed as the simulation steps, in 0.5 s */
+    j = exchange(sim, "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],"
+                      "\"points\":[{\"positions\":[0.0]},{\"positions\":[0.4],\"time_from_start\":{\"sec\":0,"
+                      "\"nanosec\":500000000}}]}}");
+    CHECK_MSG(j == NULL, "no error status: %s", j ? json_dumps(j, 0) : "");
+    json_decref(j);
+    pb_sim_step_simulation(sim, 5, &r);
+    pb_sim_get_entity_joints(sim, "arm", NULL, q);
+    CHECK_MSG(q[0] > -0.4 && q[0] < 0.4, "half way: %g", q[0]);
+    pb_sim_step_simulation(sim, 10, &r);
+    pb_sim_get_entity_joints(sim, "arm", NULL, q);
+    CHECK_NEAR(q[0], 0.4, 1e-12);
+    const char *bad_cmd[] = {
+        "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"elbow\"],\"points\":[{\"positions\":[0]}]}}",
+        "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],\"points\":[{\"positions\":[0, 1]}]}}",
+        "{\"op\":\"publish\",\"topic\":\"/bot/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],\"points\":[{\"positions\":[0]}]}}",
+        "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"linear\":{\"x\":1}}}",
+    };
+    for (size_t i = 0; i < sizeof bad_cmd / sizeof bad_cmd[0]; i++) {
+        j = exchange(sim, bad_cmd[i]);
+        CHECK_MSG(j && strcmp(json_string_value(json_object_get(j, "op")), "status") == 0, "%s", bad_cmd[i]);
+        json_decref(j);
+    }
+    pb_sim_get_entity_joints(sim, "arm", NULL, q);
+    CHECK_NEAR(q[0], 0.4, 1e-12);
     pb_sim_destroy(sim);
 }
 

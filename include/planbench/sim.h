@@ -480,6 +480,16 @@ PB_API size_t pb_sim_get_frames(pb_sim *sim, bool fixed, const pb_sim_frame **fr
 PB_API void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const *names,
                                      const double *values, size_t n, pb_sim_result *r);
 
+/** A joint trajectory for articulated `entity` (ROS joint_commands,
+ * trajectory_msgs/JointTrajectory): `n_points` rows of `n_names` positions (`points`,
+ * row-major) for the joints `names`; joints not named keep their present values. The entity
+ * follows the points as FollowPath waypoints (every waypoint and segment checked now; a
+ * blocked step stops it) as the simulation steps, in any state, taking `duration` seconds
+ * for the whole trajectory (0: the default speed). Errors as pb_sim_set_entity_joints() and
+ * pb_sim_follow_begin(). */
+PB_API void pb_sim_command_joints(pb_sim *sim, const char *entity, const char *const *names, size_t n_names,
+                                  const double *points, size_t n_points, double duration, pb_sim_result *r);
+
 /** FollowPath goal (the action /follow_path, see docs/sim.md): move `entity` from its current
  * pose through the waypoints `path` (`n_path` poses in the world frame, borrowed for the call;
  * a PlanPath path as it is) at `speed` map units per second (0 = 40), one simulation step at a

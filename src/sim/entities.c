@@ -116,6 +116,12 @@ bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *fra
     return true;
 }
 
+bool sim_twist_finite(const pb_sim_twist *t)
+{
+    return isfinite(t->linear.x) && isfinite(t->linear.y) && isfinite(t->linear.z) && isfinite(t->angular.x) &&
+           isfinite(t->angular.y) && isfinite(t->angular.z);
+}
+
 void sim_stop_motion(sim_entity *e)
 {
     memset(e->twist, 0, sizeof e->twist);

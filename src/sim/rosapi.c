@@ -127,8 +127,10 @@ static json_t *all_topics(pb_sim *sim, const char *only_type)
     static const struct {
         rb_topic topic;
         const char *suffix;
-    } per[] = {
-        {RB_TOPIC_ODOM, "odom"}, {RB_TOPIC_JOINT_STATES, "joint_states"}, {RB_TOPIC_CMD_VEL, "cmd_vel"}};
+    } per[] = {{RB_TOPIC_ODOM, "odom"},
+               {RB_TOPIC_JOINT_STATES, "joint_states"},
+               {RB_TOPIC_CMD_VEL, "cmd_vel"},
+               {RB_TOPIC_JOINT_COMMANDS, "joint_commands"}};
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < 3; k++) {
             if (per[k].topic == RB_TOPIC_JOINT_STATES &&
@@ -225,8 +227,9 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
         for (size_t i = 0; i < json_array_size(names); i++) {
             const char *t = json_string_value(json_array_get(names, i));
             const size_t len = strlen(t);
-            json_array_append_new(len > 8 && strcmp(t + len - 8, "/cmd_vel") == 0 ? subscribing : publishing,
-                                  json_string(t));
+            const bool in = (len > 8 && strcmp(t + len - 8, "/cmd_vel") == 0) ||
+                            (len > 15 && strcmp(t + len - 15, "/joint_commands") == 0);
+            json_array_append_new(in ? subscribing : publishing, json_string(t));
         }
         json_decref(topics);
         for (size_t i = 0; i < n_services; i++)

@@ -20,7 +20,6 @@
 
 /* ---------------------------------------------------------------- schema */
 
-
 static const char *py_class(const json_t *v)
 {
     switch (json_typeof(v)) {
@@ -691,14 +690,15 @@ static json_t *sv_set_joints(pb_sim *sim, const json_t *args, const rb_session *
     const size_t n = read_strings(get(args, "joint_names"), &names);
     const size_t n_values = read_doubles(get(args, "positions"), &s->reals);
     pb_sim_result r;
-    if (n != json_array_size(get(args, "joint_names")) || n_values != json_array_size(get(args, "positions"))) {
+    if (n != json_array_size(get(args, "joint_names")) ||
+        n_values != json_array_size(get(args, "positions"))) {
         free(names);
         return NULL; /* out of memory */
     }
     if (n != n_values) {
         r = (pb_sim_result){.result = PB_SIM_RESULT_OPERATION_FAILED};
-        snprintf(r.error_message, sizeof r.error_message, "joint_names (%zu) and positions (%zu) differ in length",
-                 n, n_values);
+        snprintf(r.error_message, sizeof r.error_message,
+                 "joint_names (%zu) and positions (%zu) differ in length", n, n_values);
     } else {
         pb_sim_set_entity_joints(sim, get_str(args, "entity"), names, s->reals, n, &r);
     }
@@ -805,7 +805,6 @@ static const service_def services[] = {
 };
 #undef SI
 #define N_SERVICES (sizeof services / sizeof services[0])
-
 
 /* ---------------------------------------------------------------- envelope */
 
@@ -1174,6 +1173,49 @@ static bool same_type(const char *a, const char *b)
     return strcmp(na, nb) == 0;
 }
 
+/* A trajectory_msgs/JointTrajectory on "/<entity>/joint_commands": its points followed. */
+static char *handle_joint_commands(pb_sim *sim, json_t *msg, const json_t *id, const char *name,
+                                   const char *entity)
+{
+    const json_t *body = json_object_get(msg, "msg");
+    char err[PB_SIM_MESSAGE_SIZE];
+    if (!json_is_object(body) ||
+        !check_msg(f_trajectory, body, "trajectory_msgs/JointTrajectory", "", err, sizeof err))
+        return status_error(id, "%s: %s", name,
+                            json_is_object(body) ? err : "msg must be a trajectory_msgs/JointTrajectory");
+    const json_t *names = get(body, "joint_names"), *points = get(body, "points");
+    const size_t n_names = json_array_size(names), n_points = json_array_size(points);
+    if (n_names == 0 || n_names > PB_SIM_MAX_JOINTS || n_points > 100000)
+        return status_error(id, "%s: %s", name, "1 to 32 joint names and at most 100000 points");
+    const char *name_list[PB_SIM_MAX_JOINTS];
+    for (size_t i = 0; i < n_names; i++)
+        name_list[i] = json_string_value(json_array_get(names, i));
+    double *values = malloc((n_points ? n_points : 1) * n_names * sizeof *values);
+    if (!values)
+        return status_error(id, "%s: %s", name, "out of memory");
+    double duration = 0;
+    for (size_t p = 0; p < n_points; p++) {
+        const json_t *pt = json_array_get(points, p), *pos = get(pt, "positions");
+        if (json_array_size(pos) != n_names) {
+            free(values);
+            snprintf(err, sizeof err, "point %zu has %zu positions for %zu joint names", p,
+                     json_array_size(pos), n_names);
+            return status_error(id, "%s: %s", name, err);
+        }
+        for (size_t i = 0; i < n_names; i++)
+            values[p * n_names + i] = json_number_value(json_array_get(pos, i));
+        const json_t *t = get(pt, "time_from_start");
+        duration =
+            (double)json_integer_value(get(t, "sec")) + 1e-9 * (double)json_integer_value(get(t, "nanosec"));
+    }
+    pb_sim_result r;
+    pb_sim_command_joints(sim, entity, name_list, n_names, values, n_points, duration, &r);
+    free(values);
+    if (r.result != PB_SIM_RESULT_OK)
+        return status_error(id, "%s: %s", name, r.error_message);
+    return NULL;
+}
+
 /* A client's publish: velocity commands on "/<entity>/cmd_vel" (geometry_msgs/Twist), checked
  * like a service request; anything else gets a status error (the server subscribes to no
  * other topic). Advertising one of the server's own topics with another type, too. */
@@ -1190,13 +1232,16 @@ static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise)
             return status_error(id, "topic '%.200s' has type %.100s", name, rb_topic_type(t));
         return NULL;
     }
+    if (known && t == RB_TOPIC_JOINT_COMMANDS)
+        return handle_joint_commands(sim, msg, id, name, entity);
     if (!known || t != RB_TOPIC_CMD_VEL)
         return status_error(id, "the server takes no messages on '%.200s'%s", name,
-                            " (it listens on /<entity>/cmd_vel)");
+                            " (it listens on /<entity>/cmd_vel and /<entity>/joint_commands)");
     const json_t *body = json_object_get(msg, "msg");
     char err[PB_SIM_MESSAGE_SIZE];
     if (!json_is_object(body) || !check_msg(f_twist, body, "geometry_msgs/Twist", "", err, sizeof err))
-        return status_error(id, "%s: %s", name, json_is_object(body) ? err : "msg must be a geometry_msgs/Twist");
+        return status_error(id, "%s: %s", name,
+                            json_is_object(body) ? err : "msg must be a geometry_msgs/Twist");
     const pb_sim_twist twist = read_twist(body);
     pb_sim_result r;
     pb_sim_command_velocity(sim, entity, &twist, &r);

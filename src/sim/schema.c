@@ -114,6 +114,18 @@ const field q_set_joints[] = {{"entity", T_STR, 0, 0, 0},
                               {"positions", T_F64, 1, 0, 0},
                               {NULL, T_BOOL, 0, NULL, NULL}};
 
+const field f_trajectory_point[] = {{"positions", T_F64, 1, 0, 0},
+                                    {"velocities", T_F64, 1, 0, 0},
+                                    {"accelerations", T_F64, 1, 0, 0},
+                                    {"effort", T_F64, 1, 0, 0},
+                                    {"time_from_start", T_TIME, 0, 0, "builtin_interfaces/Duration"},
+                                    {NULL, T_BOOL, 0, NULL, NULL}};
+const field f_trajectory[] = {
+    {"header", T_MSG, 0, f_header, "std_msgs/Header"},
+    {"joint_names", T_STR, 1, 0, 0},
+    {"points", T_MSG, 1, f_trajectory_point, "trajectory_msgs/JointTrajectoryPoint"},
+    {NULL, T_BOOL, 0, NULL, NULL}};
+
 /* what the server publishes (topics.c, rosbridge.c) */
 const field f_time[] = {{"sec", T_I32, 0, 0, 0}, {"nanosec", T_U32, 0, 0, 0}, END};
 const field f_clock[] = {{"clock", T_TIME, 0, 0, "builtin_interfaces/Time"}, END};
@@ -165,6 +177,8 @@ const schema_type schema_types[] = {
     {"tf2_msgs/msg/TFMessage", f_tf},
     {"nav_msgs/msg/Odometry", f_odometry},
     {"sensor_msgs/msg/JointState", f_joint_state},
+    {"trajectory_msgs/msg/JointTrajectory", f_trajectory},
+    {"trajectory_msgs/msg/JointTrajectoryPoint", f_trajectory_point},
     {"simulation_interfaces/msg/EntityState", f_state},
     {"simulation_interfaces/msg/Resource", f_resource},
     {"simulation_interfaces/msg/TagsFilter", f_tags_filter},

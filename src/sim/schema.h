@@ -54,6 +54,8 @@ extern const field f_goal_info[];
 extern const field q_cancel[];
 extern const field q_set_joints[];
 extern const field f_time[];
+extern const field f_trajectory_point[];
+extern const field f_trajectory[];
 extern const field f_clock[];
 extern const field f_transform[];
 extern const field f_transform_stamped[];

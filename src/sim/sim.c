@@ -678,11 +678,6 @@ static bool twist_nonzero(const pb_sim_twist *t)
            t->angular.y != 0 || t->angular.z != 0;
 }
 
-static bool twist_finite(const pb_sim_twist *t)
-{
-    return isfinite(t->linear.x) && isfinite(t->linear.y) && isfinite(t->linear.z) &&
-           isfinite(t->angular.x) && isfinite(t->angular.y) && isfinite(t->angular.z);
-}
 
 void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb_sim_result *r)
 {
@@ -696,7 +691,7 @@ void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb
     const bool set_twist = rq->has_flags ? rq->set_twist : true;
     const bool set_accel = rq->has_flags ? rq->set_acceleration : false;
     const pb_sim_twist *tw = &rq->state.twist, *ac = &rq->state.acceleration;
-    if ((set_twist && !twist_finite(tw)) || (set_accel && !twist_finite(ac))) {
+    if ((set_twist && !sim_twist_finite(tw)) || (set_accel && !sim_twist_finite(ac))) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "twist and acceleration must be finite");
         return;
     }
@@ -710,58 +705,6 @@ void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb
         return;
     }
     e->kind->set_state(sim, e, rq, set_pose, set_twist, r);
-}
-
-void pb_sim_command_velocity(pb_sim *sim, const char *entity, const pb_sim_twist *body_twist, pb_sim_result *r)
-{
-    sim_entity *e = sim_find_entity(sim, entity);
-    if (!e) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no entity named '%.100s'", sim_str(entity));
-        return;
-    }
-    if (!twist_finite(body_twist)) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "a velocity command must be finite");
-        return;
-    }
-    if (e->is_static) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static: it takes no velocity command",
-                       e->name);
-        return;
-    }
-    e->kind->command_velocity(sim, e, body_twist, r);
-}
-
-void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const *names, const double *values,
-                              size_t n, pb_sim_result *r)
-{
-    sim_entity *e = sim_find_entity(sim, entity);
-    if (!e) {
-        sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", sim_str(entity));
-        return;
-    }
-    if (e->is_static) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
-        return;
-    }
-    const char *const *have;
-    double q[PB_SIM_MAX_JOINTS];
-    const size_t dim = e->kind->joints(sim, e, &have, q);
-    for (size_t i = 0; i < n; i++) {
-        size_t k = 0;
-        while (k < dim && strcmp(have[k], sim_str(names[i])) != 0)
-            k++;
-        if (k == dim) {
-            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' has no joint '%.100s'%s", e->name,
-                           sim_str(names[i]), dim ? "" : " (it has no joints)");
-            return;
-        }
-        if (!isfinite(values[i])) {
-            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "joint '%.100s': values must be finite", have[k]);
-            return;
-        }
-        q[k] = values[i];
-    }
-    e->kind->set_joints(sim, e, q, r);
 }
 
 /* ---------------------------------------------------------------- info and bounds */
@@ -1260,14 +1203,6 @@ void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *filter, 
 
 /* Names of no joints (an answer about no entity). */
 static const char *const no_joint_names[] = {NULL};
-
-size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const char *const **names, double *values)
-{
-    const sim_entity *e = sim_find_entity(sim, entity);
-    if (names)
-        *names = no_joint_names;
-    return e ? e->kind->joints(sim, e, names, values) : 0;
-}
 
 bool pb_sim_plan_begin(pb_sim_plan_job **out, pb_sim *sim, const pb_sim_plan_request *rq,
                        pb_sim_plan_response *rs)

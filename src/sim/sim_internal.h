@@ -301,6 +301,8 @@ double sim_wrap_angle(double a);
  * `*norm`), a known frame (`*ref` the entity it names, NULL for the world). False with why. */
 bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *frame, double *norm,
                         const sim_entity **ref, char *why, size_t size);
+/** Are all six values of `t` finite? */
+bool sim_twist_finite(const pb_sim_twist *t);
 /** Zero every velocity of `e` (twists and a velocity command). */
 void sim_stop_motion(sim_entity *e);
 /** End `e`'s path following, for reason `why` (SIM_FOLLOW_), when it has a path. */

@@ -13,6 +13,8 @@
  * and the topics clients publish to:
  *
  *   /<entity>/cmd_vel       geometry_msgs/Twist in the entity's frame (pb_sim_command_velocity())
+ *   /<entity>/joint_commands trajectory_msgs/JointTrajectory for articulated entities
+ *                           (pb_sim_command_joints())
  *
  * Stamps are sim time, exact (pb_sim_time_ns()). */
 #include "json_text.h"
@@ -30,8 +32,10 @@ static const char *const fixed_names[RB_TOPIC_COUNT] = {
     [RB_TOPIC_TF] = "tf",
     [RB_TOPIC_TF_STATIC] = "tf_static",
 };
-static const char *const entity_suffixes[RB_TOPIC_COUNT] = {
-    [RB_TOPIC_ODOM] = "odom", [RB_TOPIC_JOINT_STATES] = "joint_states", [RB_TOPIC_CMD_VEL] = "cmd_vel"};
+static const char *const entity_suffixes[RB_TOPIC_COUNT] = {[RB_TOPIC_ODOM] = "odom",
+                                                            [RB_TOPIC_JOINT_STATES] = "joint_states",
+                                                            [RB_TOPIC_CMD_VEL] = "cmd_vel",
+                                                            [RB_TOPIC_JOINT_COMMANDS] = "joint_commands"};
 
 const char *rb_topic_type(rb_topic topic)
 {
@@ -44,6 +48,7 @@ const char *rb_topic_type(rb_topic topic)
         [RB_TOPIC_ODOM] = "nav_msgs/msg/Odometry",
         [RB_TOPIC_JOINT_STATES] = "sensor_msgs/msg/JointState",
         [RB_TOPIC_CMD_VEL] = "geometry_msgs/msg/Twist",
+        [RB_TOPIC_JOINT_COMMANDS] = "trajectory_msgs/msg/JointTrajectory",
     };
     return topic < RB_TOPIC_COUNT ? types[topic] : "";
 }

@@ -16,6 +16,7 @@ typedef enum rb_topic {
     RB_TOPIC_ODOM,
     RB_TOPIC_JOINT_STATES,
     RB_TOPIC_CMD_VEL,
+    RB_TOPIC_JOINT_COMMANDS,
     RB_TOPIC_COUNT
 } rb_topic;
 
