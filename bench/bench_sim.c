@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define MAX_CLIENTS 16
@@ -204,6 +205,70 @@ static void *client_main(void *p)
     close(c->fd);
     free(c);
     return NULL;
+}
+
+/* ---- the stepping rate with and without subscribers to /clock and /tf (issue 17) ---- */
+
+static atomic_int stop_drain;
+
+/* Read and drop everything the server sends a subscriber, as a ROS client keeping up would. */
+static void *drain_main(void *p)
+{
+    client *c = p;
+    struct timeval tv = {0, 100000};
+    setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    while (!atomic_load(&stop_drain))
+        if (recv(c->fd, c->buf, sizeof c->buf, 0) == 0)
+            break;
+    return NULL;
+}
+
+/* Steps per second of StepSimulation calls of `batch` steps each, for `seconds`, with (when
+ * `topics` is not NULL) another connection subscribed to those topics and reading. */
+static double steps_per_second(int port, const char *const *topics, int batch, double seconds)
+{
+    client *stepper = malloc(sizeof *stepper), *sub = malloc(sizeof *sub);
+    pthread_t drain;
+    bool draining = false;
+    double rate = 0.0;
+    if (!stepper || !sub || !client_open(stepper, port))
+        goto done;
+    if (topics) {
+        if (!client_open(sub, port))
+            goto done;
+        char msg[200];
+        for (const char *const *t = topics; *t; t++) {
+            snprintf(msg, sizeof msg, "{\"op\":\"subscribe\",\"topic\":\"%s\"}", *t);
+            client_send(sub, msg);
+        }
+        atomic_store(&stop_drain, 0);
+        draining = pthread_create(&drain, NULL, drain_main, sub) == 0;
+    }
+    client_send(stepper, "{\"op\":\"call_service\",\"service\":\"/set_simulation_state\",\"args\":{\"state\":{"
+                         "\"state\":2}}}");
+    client_recv(stepper, "result");
+    char step[200];
+    snprintf(step, sizeof step,
+             "{\"op\":\"call_service\",\"service\":\"/step_simulation\",\"args\":{\"steps\":%d}}", batch);
+    long long steps = 0;
+    const double t0 = pb_clock_seconds();
+    while (pb_clock_seconds() - t0 < seconds) {
+        if (!client_send(stepper, step) || !client_recv(stepper, "\"result\":1,"))
+            break;
+        steps += batch;
+    }
+    rate = (double)steps / (pb_clock_seconds() - t0);
+    close(stepper->fd);
+done:
+    if (draining) {
+        atomic_store(&stop_drain, 1);
+        pthread_join(drain, NULL);
+    }
+    if (topics && sub)
+        close(sub->fd);
+    free(stepper);
+    free(sub);
+    return rate;
 }
 
 static int compare(const void *a, const void *b)
@@ -422,6 +487,30 @@ int main(int argc, char **argv)
     measure(port, 1, true, seconds);
     measure(port, 16, false, seconds);
     measure(port, 16, true, seconds);
+    /* the 100 discs moving (each under a twist; collisions stop some): every step has work */
+    for (int i = 0; i < 100; i++) {
+        snprintf(name, sizeof name, "e%d", i);
+        pb_sim_set_state_request sq = {.entity = name, .has_flags = true, .set_twist = true};
+        sq.state.twist.linear.x = 5.0 * ((i % 3) - 1);
+        sq.state.twist.angular.z = 0.5;
+        pb_sim_result r;
+        pb_sim_set_entity_state(sim, &sq, &r);
+    }
+    printf("\n## stepping rate, 100 moving entities (StepSimulation calls of 50 steps, %.1f s per row, "
+           "interleaved; a second connection subscribed and reading)\n\n| subscribers | steps/s | ratio to "
+           "none |\n|---|---|---|\n",
+           seconds);
+    static const char *const clock_tf[] = {"/clock", "/tf", NULL};
+    static const char *const all[] = {"/clock", "/tf", "/entity_states", "/e0/odom", NULL};
+    double none = 0, with = 0, every = 0;
+    for (int round = 0; round < 2; round++) {
+        none += steps_per_second(port, NULL, 50, seconds / 2);
+        with += steps_per_second(port, clock_tf, 50, seconds / 2);
+        every += steps_per_second(port, all, 50, seconds / 2);
+    }
+    printf("| none | %.0f | 1.00 |\n| /clock, /tf | %.0f | %.2f |\n| /clock, /tf, /entity_states, /e0/odom | %.0f | "
+           "%.2f |\n",
+           none / 2, with / 2, with / none, every / 2, every / none);
     stop_server = 1;
     pthread_join(server, NULL);
     pb_sim_destroy(sim);

@@ -571,6 +571,10 @@ typedef struct pb_sim_serve_config {
     int max_connections;     /**< more are refused at once; default 64 */
     size_t max_queued_bytes; /**< outgoing bytes queued for one client; default 32 MiB */
     size_t max_total_queued; /**< across every client; default 256 MiB */
+    /** Most /tf, odometry and joint-state messages per second of wall time while the world
+     * steps faster than that (the last step's are always sent); 0: after every step.
+     * Default 100 (ROS tools draw at that rate). /clock and /entity_states follow every step. */
+    double tf_rate;
     /** When not NULL, the server stops as soon as it becomes non-zero (a signal handler's
      * flag); a client setting STATE_QUITTING stops it too. */
     const volatile int *stop;

@@ -16,7 +16,7 @@ static const char serve_usage[] =
     "SECONDS]\n"
     "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients "
     "N]\n"
-    "                       [--plan-time-limit SECONDS]\n"
+    "                       [--plan-time-limit SECONDS] [--tf-rate HZ]\n"
     "  Serve a <simworld> as a rosbridge v2 WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
     "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
     "  /follow_path actions, the /plan_path service and the /entity_events and /entity_states topics.\n"
@@ -32,6 +32,8 @@ static const char serve_usage[] =
     "  passes --max-queue-kb (32768) or all queues pass --max-total-queue-kb (262144).\n"
     "  A /plan_path request plans at most --plan-time-limit seconds (60; its budget=true makes anytime\n"
     "  planners use its whole time_limit).\n"
+    "  /clock and /entity_states follow every step; /tf, odometry and joint states at most --tf-rate\n"
+    "  times per second of wall time (100; 0: every step), always for the last step.\n"
     "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
 
 #if PB_HAVE_SIM
@@ -83,7 +85,7 @@ int cli_serve(int argc, char **argv)
     size_t n_origins = 0;
     uint64_t port = 9090, max_clients = 64, client_queue_kb = 32 * 1024, total_queue_kb = 256 * 1024;
     bool confine = false;
-    double dt = 0.05, plan_time_limit = 60.0;
+    double dt = 0.05, plan_time_limit = 60.0, tf_rate = 100.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -135,6 +137,9 @@ int cli_serve(int argc, char **argv)
         } else if (strcmp(a, "--dt") == 0 && has_value) {
             if (!cli_parse_double("--dt", argv[++i], &dt))
                 return PB_EXIT_BAD_INPUT;
+        } else if (strcmp(a, "--tf-rate") == 0 && has_value) {
+            if (!cli_parse_double("--tf-rate", argv[++i], &tf_rate))
+                return PB_EXIT_BAD_INPUT;
         } else if (strcmp(a, "--plan-time-limit") == 0 && has_value) {
             if (!cli_parse_double("--plan-time-limit", argv[++i], &plan_time_limit))
                 return PB_EXIT_BAD_INPUT;
@@ -170,6 +175,7 @@ int cli_serve(int argc, char **argv)
     serve.n_allow_origins = n_origins;
     serve.token = token;
     serve.max_connections = (int)max_clients;
+    serve.tf_rate = tf_rate;
     serve.max_queued_bytes = (size_t)client_queue_kb << 10;
     serve.max_total_queued = (size_t)total_queue_kb << 10;
     if (serve.max_total_queued < serve.max_queued_bytes)
@@ -184,7 +190,7 @@ int cli_serve(int argc, char **argv)
     }
     return 0;
 #else
-    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)plan_time_limit, (void)token,
+    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)plan_time_limit, (void)tf_rate, (void)token,
         (void)origins, (void)n_origins, (void)confine, (void)max_clients, (void)client_queue_kb,
         (void)total_queue_kb;
     cli_error("this build has no simulation service (configure with -Dsim=enabled; needs libwebsockets-dev, "

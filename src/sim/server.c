@@ -18,6 +18,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,10 @@ typedef struct server {
     const pb_sim_serve_config *config;
     size_t total_queued; /* outgoing bytes queued across every connection */
     int n_conns;
+    /* /tf, odometry and joint states: at most every `tf_period` seconds of wall time while
+     * the world steps faster (0: after every step), and always for the last step */
+    double tf_period, last_tf;
+    bool tf_pending;
 } server;
 
 static server *server_of(struct lws *wsi);
@@ -210,16 +215,33 @@ static void publish_entity_topics(server *s)
         }
 }
 
-/* After every step: the state topics and the clock; /tf_static only when asked for, and when
- * a world loads (see handle_text). */
+static void publish_tf(server *s)
+{
+    publish_world_topic(s, RB_TOPIC_TF);
+    publish_entity_topics(s);
+    s->tf_pending = false;
+    s->last_tf = pb_clock_seconds();
+}
+
+/* The frame topics of a step not yet published (the last of a batch of steps). */
+static void flush_tf(server *s)
+{
+    if (s->tf_pending)
+        publish_tf(s);
+}
+
+/* After every step: the clock and the entity states; /tf, odometry and joint states at most
+ * every tf_period (flush_tf() sends the last); /tf_static only when asked for, and when a
+ * world loads (see handle_text). */
 static void on_step(pb_sim *sim, void *payload)
 {
     (void)sim;
     server *s = payload;
     publish_world_topic(s, RB_TOPIC_CLOCK);
     publish_world_topic(s, RB_TOPIC_ENTITY_STATES);
-    publish_world_topic(s, RB_TOPIC_TF);
-    publish_entity_topics(s);
+    s->tf_pending = true;
+    if (s->tf_period <= 0 || pb_clock_seconds() - s->last_tf >= s->tf_period)
+        publish_tf(s);
 }
 
 static void free_entity_subs(conn *c)
@@ -484,6 +506,7 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
     pb_sim_result r;
     pb_sim_get_current_world(s->sim, &r, &before);
     rb_handle(s->sim, data, len, &session, &reply);
+    flush_tf(s);
     enqueue(c, reply);
     publish_events(s);
     pb_sim_world_info after;
@@ -799,6 +822,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     } else {
         s->next_play_step = now;
     }
+    flush_tf(s);
     publish_events(s);
     const bool busy = s->goals || pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING;
     lws_sul_schedule(s->ctx, 0, &s->sul, tick, busy ? TICK_US : IDLE_TICK_US);
@@ -810,7 +834,8 @@ pb_sim_serve_config pb_sim_serve_config_default(void)
                                  .port = 9090,
                                  .max_connections = 64,
                                  .max_queued_bytes = (size_t)32 << 20,
-                                 .max_total_queued = (size_t)256 << 20};
+                                 .max_total_queued = (size_t)256 << 20,
+                                 .tf_rate = 100.0};
 }
 
 static bool is_loopback(const struct sockaddr_storage *a)
@@ -928,6 +953,10 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
                     "server limits: at least one connection and 1 KiB per client, in a total no smaller");
         return PB_ERR_INVALID;
     }
+    if (!(cfg.tf_rate >= 0.0) || !isfinite(cfg.tf_rate)) {
+        pb_diag_set(diag, NULL, 0, 0, "--tf-rate %g: expected a rate >= 0 per second (0: every step)", cfg.tf_rate);
+        return PB_ERR_INVALID;
+    }
     struct sockaddr_storage want;
     pb_status st = resolve_host(&cfg, &want, diag);
     if (st != PB_OK)
@@ -944,7 +973,7 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
     }
     if (cfg.token && !cfg.token[0])
         cfg.token = NULL;
-    server s = {.sim = sim, .stop = cfg.stop, .config = &cfg};
+    server s = {.sim = sim, .stop = cfg.stop, .config = &cfg, .tf_period = cfg.tf_rate > 0 ? 1.0 / cfg.tf_rate : 0.0};
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = cfg.port;

@@ -11,6 +11,8 @@
   repetitions) are answered with an error within a second while a second client is served;
 - XML entity expansion, /dev/stdin as a map and a FIFO are answered at once;
 - a client that never reads is dropped and the server's memory stays bounded;
+- 10,000 publishes at full speed (cmd_vel good and bad, unknown topics): error statuses, the
+  server alive and serving another client;
 - SIGTERM ends the server within a second.
 Every loop is bounded in count and time; every server is stopped.
 
@@ -253,6 +255,43 @@ def run_hostile_requests(pb, root):
         s.stop()
 
 
+def run_topic_flood(pb, root):
+    """10,000 publishes as fast as a client can send them: cmd_vel (good ones, a wrong type, an
+    entity that does not exist) and a topic the server does not take. Errors get status
+    messages; the server keeps serving another client; the good commands took effect."""
+    s = Server(pb, root)
+    try:
+        c, other = Peer(s.port), Peer(s.port)
+        r = spawn(c, "bot", 100, 100)
+        check(r is not None and r["values"]["result"]["result"] == 1, "spawn bot: %s" % r)
+        good = {"linear": {"x": 1, "y": 0, "z": 0}, "angular": {"x": 0, "y": 0, "z": 0}}
+        msgs = [{"op": "publish", "topic": "/bot/cmd_vel", "msg": good},
+                {"op": "publish", "topic": "/bot/cmd_vel", "msg": {"data": "go"}},
+                {"op": "publish", "topic": "/ghost/cmd_vel", "msg": good},
+                {"op": "publish", "topic": "/chatter", "msg": {"data": "hi"}}]
+        t0 = time.time()
+        for i in range(10000):
+            c.send(msgs[i % 4])
+        sent = time.time() - t0
+        r = other.call("/get_entity_state", {"entity": "bot"})
+        check(r is not None and r["values"]["result"]["result"] == 1 and
+              r["values"]["state"]["twist"]["linear"]["x"] == 1, "served during the flood (%.0f msgs/s): %s" %
+              (10000 / max(sent, 1e-9), r and r["values"]["result"]))
+        statuses = 0
+        deadline = time.time() + 10
+        while statuses < 7500 and time.time() < deadline:
+            m = c.recv(timeout=2)
+            if m is None:
+                break
+            statuses += m.get("op") == "status" and m.get("level") == "error"
+        check(statuses == 7500, "an error status for each bad publish: %d of 7500" % statuses)
+        check(s.proc.poll() is None, "the server is alive")
+        c.close()
+        other.close()
+    finally:
+        s.stop()
+
+
 def run_confinement(pb, root):
     s = Server(pb, root, "--confine-worlds")
     try:
@@ -335,8 +374,8 @@ def run_sigterm(pb, root):
 
 def main():
     pb, root = sys.argv[1], sys.argv[2]
-    for part in (run_binding, run_origin_and_token, run_hostile_requests, run_confinement, run_slow_readers,
-                 run_sigterm):
+    for part in (run_binding, run_origin_and_token, run_hostile_requests, run_topic_flood, run_confinement,
+                 run_slow_readers, run_sigterm):
         try:
             part(pb, root)
         except Exception as e:  # a part that breaks is a failure, the others still run
