@@ -302,20 +302,22 @@ typedef struct pb_ik_config {
  * 0.1 rad apart, seed 1, no reference. */
 PB_API pb_ik_config pb_ik_config_default(void);
 
-/** Inverse kinematics: joint configurations at which link `frame` of the engine's robot has the
- * world pose `target` within the config's tolerances. `frame` NULL or "" is the robot's tool
- * frame: the parent link of the first SRDF <end_effector> that the planned joints move, else the
- * child link of the deepest planned joint. Damped least squares from the reference and then from
- * random starts within the bounds; every solution is within the bounds (continuous joints in
- * [-pi, pi)), collision-free (pb_engine_feasible()) and at least config->min_separation from the
- * others. `solutions` (caller storage of config->max_solutions * dim values) gets them row after
- * row, nearest the reference first; `*n_solutions` how many (0 on failure).
+/** Inverse kinematics: joint configurations at which link `frame` of the engine's robot (its URDF
+ * link frame) has the world pose `target` (metres) within the config's tolerances. `frame` NULL
+ * or "" is the robot's tool frame: the parent link of the first SRDF <end_effector> that the
+ * planned joints move, else the child link of the deepest planned joint. Damped least squares
+ * from the reference and then from random starts within the bounds; every solution is within the
+ * bounds (continuous joints in [-pi, pi)), collision-free (pb_engine_feasible()) and at least
+ * config->min_separation from the others. The search stops at config->max_solutions: they are the
+ * first found (the first start is the reference, so a solution near it usually is among them),
+ * not the nearest of all. `solutions` (caller storage of config->max_solutions * dim values) gets
+ * them row after row, nearest the reference first; `*n_solutions` how many (0 on failure).
  * PB_ERR_NOT_FOUND when no start reaches a collision-free configuration: `diag` says how near the
- * closest start came, or what the configurations that reach the pose collide with.
- * PB_ERR_INVALID for a frame the robot does not have, a target that is not finite or whose `r` is
- * not a rotation, or a config out of its ranges. PB_ERR_UNSUPPORTED for an engine without
- * inverse kinematics (every engine but the manipulator). Read-only on the engine: any thread, as
- * a query; not counted in the engine's counters. */
+ * closest start came, or what the configurations that reach the pose collide with. PB_ERR_INVALID
+ * for a frame the robot does not have, a target that is not finite or whose `r` is not a
+ * rotation, or a config out of its ranges. PB_ERR_UNSUPPORTED for an engine without inverse
+ * kinematics (every engine but the manipulator). Read-only on the engine: any thread, as a query;
+ * not counted in the engine's counters. */
 PB_API pb_status pb_engine_inverse_kinematics(double *solutions, size_t *n_solutions, const pb_engine *engine,
                                               const char *frame, const pb_pose *target,
                                               const pb_ik_config *config, pb_diag *diag);

@@ -19,7 +19,8 @@
  * a solution unless it is within min_separation of one already found or infeasible (the
  * engine's feasible(), the planners' own check); the search stops with max_solutions of them.
  *
- * Calls kinematics.c (forward kinematics, limits) and edge_check.c (feasible) only. */
+ * Calls kinematics.c (forward kinematics, limits), bounds.c (its thread's counters, which
+ * count starts and steps here) and edge_check.c (feasible) only. */
 #include "engines/manipulator/manipulator_model.h"
 #include "core/metric.h"
 
@@ -259,7 +260,7 @@ static void into_limits(const manipulator *m, double *q)
 }
 
 /* Descend from q (in the bounds) towards the target; true when q reaches it within the
- * tolerances. Counts steps and keeps the nearest miss in `stats`. */
+ * tolerances. Keeps the nearest miss in `stats`. */
 static bool descend(const manipulator *m, const ik_chain *chain, const pb_pose *target,
                     const pb_ik_config *config, double *q, manip_ik_stats *stats)
 {
@@ -268,7 +269,7 @@ static bool descend(const manipulator *m, const ik_chain *chain, const pb_pose *
     double cost = pose_error(m, chain, q, target, links, e), lambda = LAMBDA_START, cost_before = cost;
     bool reached = within(e, config);
     for (int it = 0; it < config->max_iterations && !reached; it++) {
-        stats->iterations++;
+        manip_query_counts.ik_steps++;
         if (it % STALL_STEPS == 0) {
             if (it > 0 && cost > 0.5 * cost_before)
                 break;
@@ -327,7 +328,6 @@ pb_status manip_inverse_kinematics(const manipulator *m, double *solutions, size
         pb_diag_set(diag, NULL, 0, 0, "frame: the robot '%s' has no link '%.100s'", m->robot.name, frame);
         return PB_ERR_INVALID;
     }
-    stats->link = link;
     ik_chain chain;
     build_chain(m, link, &chain);
     const char *name = m->robot.links[link].name;
@@ -350,6 +350,7 @@ pb_status manip_inverse_kinematics(const manipulator *m, double *solutions, size
             q[i] = start == 0 ? reference[i] : pb_rng_range(&rng, m->lower[i], m->upper[i]);
         into_limits(m, q);
         stats->starts++;
+        manip_query_counts.ik_starts++;
         if (!descend(m, &chain, target, config, q, stats))
             continue;
         stats->reached++;

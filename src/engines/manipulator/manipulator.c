@@ -492,5 +492,7 @@ pb_manipulator_counts pb_manipulator_get_counts(void)
 {
     return (pb_manipulator_counts){.bound_queries = manip_query_counts.bound_queries,
                                    .fcl_collide = manip_query_counts.fcl_collide,
-                                   .fcl_distance = manip_query_counts.fcl_distance};
+                                   .fcl_distance = manip_query_counts.fcl_distance,
+                                   .ik_starts = manip_query_counts.ik_starts,
+                                   .ik_steps = manip_query_counts.ik_steps};
 }

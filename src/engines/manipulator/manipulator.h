@@ -65,11 +65,14 @@ int pb_manipulator_tool_link(const pb_engine *engine);
 void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
                           size_t *n_pairs);
 
-/** Collision queries made by this thread in every manipulator engine since it started. */
+/** Collision queries and inverse kinematics work done by this thread in every manipulator
+ * engine since it started. */
 typedef struct pb_manipulator_counts {
     uint64_t bound_queries; /**< sphere-tree bounds (shape against obstacle or shape) */
     uint64_t fcl_collide;   /**< FCL boolean checks the bounds could not settle */
     uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
+    uint64_t ik_starts;     /**< inverse kinematics: starts descended from */
+    uint64_t ik_steps;      /**< inverse kinematics: damped least-squares steps tried */
 } pb_manipulator_counts;
 
 /** This thread's totals (see pb_manipulator_counts). */

@@ -134,12 +134,14 @@ typedef struct manipulator {
     double sphere_trust, sphere_near;
 } manipulator;
 
-/** Collision queries made by this thread (pb_manipulator_counts of manipulator.h, which
- * pb_manipulator_get_counts() copies from this). */
+/** Collision queries and inverse kinematics work done by this thread (pb_manipulator_counts
+ * of manipulator.h, which pb_manipulator_get_counts() copies from this). */
 typedef struct manip_counts {
     uint64_t bound_queries; /**< sphere-tree bounds (shape against obstacle or shape) */
     uint64_t fcl_collide;   /**< FCL boolean checks the bounds could not settle */
     uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
+    uint64_t ik_starts;     /**< inverse kinematics: starts descended from (ik.c) */
+    uint64_t ik_steps;      /**< inverse kinematics: damped least-squares steps tried */
 } manip_counts;
 
 /** What the sphere tree tells of a shape against an obstacle (manip_shape_obstacle_touch()). */
@@ -283,14 +285,12 @@ bool manip_visible(const void *self, const double *a, const double *b, pb_engine
 
 /** What an inverse kinematics query did, for its caller's messages. */
 typedef struct manip_ik_stats {
-    int link;                      /**< the frame's link */
     int starts;                    /**< starts descended from */
     int reached;                   /**< starts that reached the pose */
     int collided;                  /**< ... of which in collision (not a repeat of a solution) */
     double collided_q[PB_MAX_DIM]; /**< the first of those */
     double nearest_position;       /**< the nearest miss (metres), INFINITY when none */
     double nearest_orientation;    /**< its orientation error (radians) */
-    uint64_t iterations;           /**< damped least-squares steps tried */
 } manip_ik_stats;
 
 /** The robot's tool frame: the parent link of the first SRDF end effector that a planned joint
