@@ -3,7 +3,8 @@
  * against the static obstacles, the other objects and the arm at its joints (INVALID_POSE
  * naming what is hit); /plan_path plans the arm around spawned objects, every returned edge
  * re-checked here on an independent engine (interpolated at 0.005 rad) holding the same
- * objects; /follow_path moves the joints; a plan whose objects move meanwhile is re-checked. */
+ * objects; /follow_path moves the joints; a plan whose objects move meanwhile is re-checked;
+ * /plan_path to a pose of the arm's tool goes through inverse kinematics (issue 17). */
 #include "sim_fixture.h"
 #include "engines/manipulator/manipulator.h"
 
@@ -234,6 +235,155 @@ static void check_path(pb_engine *fine, const pb_sim_plan_response *rs, const do
                   k);
 }
 
+/* A rotation matrix (row-major) as a unit quaternion (x, y, z, w), by its largest component. */
+static void quat_of(const double *r, double *q)
+{
+    const double trace = r[0] + r[4] + r[8];
+    if (trace > 0) {
+        const double s = 2 * sqrt(trace + 1);
+        q[3] = s / 4;
+        q[0] = (r[7] - r[5]) / s;
+        q[1] = (r[2] - r[6]) / s;
+        q[2] = (r[3] - r[1]) / s;
+        return;
+    }
+    int i = 0;
+    if (r[4] > r[0])
+        i = 1;
+    if (r[8] > r[4 * i])
+        i = 2;
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    const double s = 2 * sqrt(1 + r[4 * i] - r[4 * j] - r[4 * k]);
+    q[i] = s / 4;
+    q[j] = (r[3 * j + i] + r[3 * i + j]) / s;
+    q[k] = (r[3 * k + i] + r[3 * i + k]) / s;
+    q[3] = (r[3 * k + j] - r[3 * j + k]) / s;
+}
+
+/* The arm's tool frame (the SRDF's end effector, link 'tool') at joints q, as a message. */
+static pb_sim_pose tool_pose(pb_engine *engine, const double *q)
+{
+    pb_pose poses[PB_MANIPULATOR_MAX_LINKS];
+    pb_manipulator_fk(engine, q, poses);
+    const pb_pose *p = &poses[pb_robot_find_link(pb_manipulator_robot(engine), "tool")];
+    double quat[4];
+    quat_of(p->r, quat);
+    return (pb_sim_pose){{p->t[0], p->t[1], p->t[2]}, quat[0], quat[1], quat[2], quat[3]};
+}
+
+/* A path to a pose goal re-checked here: it starts at `from`, every edge is free under the
+ * fine engine's check (interpolated at 0.005 rad, not the planner's certified one), and at its
+ * last joints the tool is within 0.1 mm and 0.001 rad of `goal` (the simulation's tolerances),
+ * by forward kinematics. */
+static void check_pose_path(pb_engine *fine, const pb_sim_plan_response *rs, const double *from,
+                            const pb_sim_pose *goal)
+{
+    CHECK(rs->n_joints == 6 && rs->n_path >= 2);
+    if (rs->n_joints != 6 || rs->n_path < 2)
+        return;
+    for (int i = 0; i < 6; i++)
+        CHECK(fabs(rs->joints[i] - from[i]) < 1e-9);
+    for (size_t k = 0; k + 1 < rs->n_path; k++)
+        CHECK_MSG(pb_engine_visible(fine, rs->joints + 6 * k, rs->joints + 6 * (k + 1)), "edge %zu blocked",
+                  k);
+    const double *last = rs->joints + 6 * (rs->n_path - 1);
+    const pb_sim_pose at_end = tool_pose(fine, last);
+    const double dx = at_end.position.x - goal->position.x, dy = at_end.position.y - goal->position.y,
+                 dz = at_end.position.z - goal->position.z;
+    CHECK_MSG(sqrt(dx * dx + dy * dy + dz * dz) <= 1e-4, "the tool ends %g m from the goal",
+              sqrt(dx * dx + dy * dy + dz * dz));
+    /* the angle between two unit quaternions: 2 acos |<a, b>| */
+    const double n =
+        sqrt(goal->qx * goal->qx + goal->qy * goal->qy + goal->qz * goal->qz + goal->qw * goal->qw);
+    const double dot =
+        fabs(at_end.qx * goal->qx + at_end.qy * goal->qy + at_end.qz * goal->qz + at_end.qw * goal->qw) / n;
+    CHECK_MSG(2 * acos(fmin(dot, 1.0)) <= 1e-3 + 1e-6, "the tool ends %g rad from the goal",
+              2 * acos(fmin(dot, 1.0)));
+}
+
+/* /plan_path to a pose of the arm's tool: the request's `goal` (no goal_name, no goal_joints)
+ * and a named 6-DoF pose; inverse kinematics makes joint goals, the planner reaches one, and
+ * the path is re-checked here. Poses out of reach or blocked by an object fail clearly. */
+static void test_plan_to_pose(void)
+{
+    pb_sim *sim = make_scene();
+    pb_engine *fine = fine_engine();
+    if (!fine) {
+        pb_sim_destroy(sim);
+        return;
+    }
+    /* where the world's goal puts the tool, 5 cm higher */
+    pb_sim_pose goal = tool_pose(fine, goal_q);
+    goal.position.z += 0.05;
+    pb_sim_plan_request rq = {.entity = ARM, .goal = goal, .planner = "birrt", .time_limit = 5, .seed = 11};
+    pb_sim_plan_response prs;
+    pb_sim_plan_path(sim, &rq, &prs);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OK, "%s (%s)", prs.result.error_message, prs.outcome);
+    if (prs.result.result == PB_SIM_RESULT_OK)
+        check_pose_path(fine, &prs, start_q, &goal);
+    /* the same request, the same path */
+    double *first = malloc(prs.n_path * 6 * sizeof *first);
+    const size_t n_first = prs.n_path;
+    if (first && prs.joints)
+        memcpy(first, prs.joints, n_first * 6 * sizeof *first);
+    pb_sim_plan_path(sim, &rq, &prs);
+    CHECK(prs.result.result == PB_SIM_RESULT_OK && prs.n_path == n_first && first &&
+          memcmp(first, prs.joints, n_first * 6 * sizeof *first) == 0);
+    free(first);
+    /* a named pose of the tool, with another planner */
+    const pb_sim_named_pose *poses;
+    size_t n;
+    pb_sim_result r;
+    pb_sim_get_named_poses(sim, NULL, &r, &poses, &n);
+    const pb_sim_named_pose *over = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(poses[i].name, "over_right") == 0)
+            over = &poses[i];
+    CHECK(over != NULL);
+    if (over) {
+        rq = (pb_sim_plan_request){
+            .entity = ARM, .goal_name = "over_right", .planner = "prm", .time_limit = 5, .seed = 2};
+        pb_sim_plan_path(sim, &rq, &prs);
+        CHECK_MSG(prs.result.result == PB_SIM_RESULT_OK, "%s (%s)", prs.result.error_message, prs.outcome);
+        if (prs.result.result == PB_SIM_RESULT_OK)
+            check_pose_path(fine, &prs, start_q, &over->pose);
+    }
+    /* out of reach: a clear failure, no plan */
+    rq = (pb_sim_plan_request){.entity = ARM, .goal = at3(2.5, 0, 0.5), .planner = "birrt", .seed = 1};
+    pb_sim_plan_path(sim, &rq, &prs);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OPERATION_FAILED &&
+                  strstr(prs.result.error_message, "goal pose: no collision-free joint configuration reaches "
+                                                   "the pose of link 'tool'") &&
+                  strcmp(prs.outcome, "invalid_goal") == 0,
+              "%s", prs.result.error_message);
+    /* a ball where the named pose puts the tool: reached only in collision with it */
+    if (over) {
+        pb_sim_spawn_response rs =
+            spawn3(sim, "in_the_way", "model://ball",
+                   at3(over->pose.position.x, over->pose.position.y, over->pose.position.z));
+        CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);
+        rq = (pb_sim_plan_request){.entity = ARM, .goal_name = "over_right", .planner = "birrt", .seed = 1};
+        pb_sim_plan_path(sim, &rq, &prs);
+        CHECK_MSG(prs.result.result == PB_SIM_RESULT_OPERATION_FAILED &&
+                      strstr(prs.result.error_message, "named pose 'over_right': no collision-free") &&
+                      strstr(prs.result.error_message, "'in_the_way'"),
+                  "%s", prs.result.error_message);
+    }
+    /* no goal at all (an omitted pose is the identity), and a malformed one */
+    rq = (pb_sim_plan_request){.entity = ARM, .goal = at3(0, 0, 0)};
+    pb_sim_plan_path(sim, &rq, &prs);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OPERATION_FAILED &&
+                  strstr(prs.result.error_message, "a goal_name or a goal pose of its tool"),
+              "%s", prs.result.error_message);
+    rq.goal = (pb_sim_pose){{0.5, 0, 0.5}, 0, 0, 0, 2};
+    pb_sim_plan_path(sim, &rq, &prs);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OPERATION_FAILED &&
+                  strstr(prs.result.error_message, "goal: invalid quaternion"),
+              "%s", prs.result.error_message);
+    pb_engine_destroy(fine);
+    pb_sim_destroy(sim);
+}
+
 static void test_plan_and_follow(void)
 {
     pb_sim *sim = make_scene();
@@ -362,9 +512,11 @@ static void test_goal_refused(void)
               "%s", prs.result.error_message);
     CHECK(strcmp(prs.outcome, "invalid_goal") == 0);
     /* wrong goals */
-    rq.goal_name = "table_left"; /* a pose, not joints */
+    rq.goal_name = "table_left"; /* a pose the tool (pointing up) reaches only through the table */
     pb_sim_plan_path(sim, &rq, &prs);
-    CHECK(prs.result.result == PB_SIM_RESULT_OPERATION_FAILED);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OPERATION_FAILED &&
+                  strstr(prs.result.error_message, "named pose 'table_left': no collision-free"),
+              "%s", prs.result.error_message);
     rq.goal_name = "";
     rq.goal_joints = goal_q;
     rq.n_goal_joints = 5;
@@ -517,6 +669,7 @@ int main(void)
     test_spawn_and_set_state();
     test_plan_and_follow();
     test_goal_refused();
+    test_plan_to_pose();
     test_plan_recheck();
     test_scene_bounds();
     return pb_test_summary("sim_scene");

@@ -60,16 +60,31 @@ static void test_good(void)
     CHECK(j2->mimic == 0 && j2->mimic_multiplier == 0.5 && j2->mimic_offset == 0.0);
     CHECK(pb_joint_is_active(j1) && !pb_joint_is_active(j2));
     CHECK(robot.order[0] == 0 && robot.order[1] == 1 && robot.order[2] == 2);
-    /* SRDF: a chain group, a disabled pair; unknown links are errors */
+    /* SRDF: a chain group, a disabled pair, end effectors; unknown links are errors */
     const char srdf[] = "<robot name='r'><group name='g'><chain base_link='a' tip_link='c'/></group>\n"
-                        "<disable_collisions link1='a' link2='c'/></robot>";
+                        "<disable_collisions link1='a' link2='c'/>\n"
+                        "<end_effector name='grip' parent_link='c' group='fingers' parent_group='g'/>\n"
+                        "<end_effector name='bare' parent_link='b'/></robot>";
     CHECK(pb_srdf_load_memory(&robot, srdf, strlen(srdf), "t.srdf", &diag) == PB_OK);
     const pb_srdf_group *g = pb_robot_find_group(&robot, "g");
     CHECK(g && g->n_joints == 1 && g->joints[0] == 0); /* j2 mimics: not planned */
     CHECK(robot.n_disabled == 1 && robot.disabled[0][0] == 0 && robot.disabled[0][1] == 2);
+    CHECK(robot.n_end_effectors == 2);
+    if (robot.n_end_effectors == 2) {
+        const pb_srdf_end_effector *e = robot.end_effectors;
+        CHECK(strcmp(e[0].name, "grip") == 0 && e[0].parent_link == 2 && strcmp(e[0].group, "fingers") == 0 &&
+              strcmp(e[0].parent_group, "g") == 0 && e[0].line == 3);
+        CHECK(strcmp(e[1].name, "bare") == 0 && e[1].parent_link == 1 && !e[1].group && !e[1].parent_group);
+    }
     const char bad_srdf[] = "<robot>\n<disable_collisions link1='a' link2='zz'/></robot>";
     CHECK(pb_srdf_load_memory(&robot, bad_srdf, strlen(bad_srdf), "t.srdf", &diag) != PB_OK);
     CHECK(strstr(diag.message, "'zz'") && diag.line == 2);
+    const char bad_effector[] = "<robot>\n\n<end_effector name='e' parent_link='zz'/></robot>";
+    CHECK(pb_srdf_load_memory(&robot, bad_effector, strlen(bad_effector), "t.srdf", &diag) != PB_OK);
+    CHECK_MSG(strstr(diag.message, "parent_link 'zz'") && diag.line == 3, "%s", diag.message);
+    const char no_link[] = "<robot><end_effector name='e'/></robot>";
+    CHECK(pb_srdf_load_memory(&robot, no_link, strlen(no_link), "t.srdf", &diag) != PB_OK);
+    CHECK_MSG(strstr(diag.message, "parent_link"), "%s", diag.message);
     pb_robot_finish(&robot);
     pb_robot_finish(&robot); /* twice is harmless */
 }

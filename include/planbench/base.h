@@ -39,7 +39,7 @@ typedef enum pb_status {
     PB_ERR_INVALID = -1,     /**< bad input: a file, an option or a value that does not parse */
     PB_ERR_IO = -2,          /**< a file could not be opened, read or written */
     PB_ERR_NOMEM = -3,       /**< an allocation failed */
-    PB_ERR_NOT_FOUND = -4,   /**< no engine, planner or parameter by that name */
+    PB_ERR_NOT_FOUND = -4,   /**< no engine, planner or parameter by that name; no IK solution */
     PB_ERR_UNSUPPORTED = -5, /**< the request is valid but this build cannot do it */
 } pb_status;
 

@@ -295,6 +295,49 @@ PB_API pb_status pb_engine_workspace(const pb_engine *engine, double *lo, double
  * none or `i` is out of range. Borrowed for the engine's lifetime. */
 PB_API const char *pb_engine_coordinate_name(const pb_engine *engine, int i);
 
+/* ---- Inverse kinematics (engines with a robot: the manipulator) ---- */
+
+/** Settings of an inverse kinematics query (pb_engine_inverse_kinematics()). Start from
+ * pb_ik_config_default() and set fields. Plain data; `reference` is borrowed for the call. */
+typedef struct pb_ik_config {
+    double position_tolerance;    /**< metres between the frame's origin and the target's; > 0 */
+    double orientation_tolerance; /**< radians of the rotation from the frame to the target; > 0 */
+    int restarts;                 /**< random starts after the first (from `reference`); >= 0 */
+    int max_iterations;           /**< damped least-squares steps per start; >= 1 */
+    size_t max_solutions;         /**< K: stop once this many distinct solutions are found; >= 1 */
+    /** Two solutions nearer than this under the engine's metric (radians; metres for prismatic
+     * joints) are one; >= 0. */
+    double min_separation;
+    uint64_t seed;           /**< of the random starts: the same seed, the same answer */
+    const double *reference; /**< `dim` values: the first start, and what solutions are sorted by
+                                  distance from (the robot's current joints, say); NULL: the middle
+                                  of the bounds */
+} pb_ik_config;
+
+/** The defaults: 0.1 mm and 0.001 rad, 100 restarts of at most 200 steps, 4 solutions at least
+ * 0.1 rad apart, seed 1, no reference. */
+PB_API pb_ik_config pb_ik_config_default(void);
+
+/** Inverse kinematics: joint configurations at which link `frame` of the engine's robot (its URDF
+ * link frame) has the world pose `target` (metres) within the config's tolerances. `frame` NULL
+ * or "" is the robot's tool frame: the parent link of the first SRDF <end_effector> that the
+ * planned joints move, else the child link of the deepest planned joint. Damped least squares
+ * from the reference and then from random starts within the bounds; every solution is within the
+ * bounds (continuous joints in [-pi, pi)), collision-free (pb_engine_feasible()) and at least
+ * config->min_separation from the others. The search stops at config->max_solutions: they are the
+ * first found (the first start is the reference, so a solution near it usually is among them),
+ * not the nearest of all. `solutions` (caller storage of config->max_solutions * dim values) gets
+ * them row after row, nearest the reference first; `*n_solutions` how many (0 on failure).
+ * PB_ERR_NOT_FOUND when no start reaches a collision-free configuration: `diag` says how near the
+ * closest start came, or what the configurations that reach the pose collide with. PB_ERR_INVALID
+ * for a frame the robot does not have, a target that is not finite or whose `r` is not a
+ * rotation, or a config out of its ranges. PB_ERR_UNSUPPORTED for an engine without inverse
+ * kinematics (every engine but the manipulator). Read-only on the engine: any thread, as a query;
+ * not counted in the engine's counters. */
+PB_API pb_status pb_engine_inverse_kinematics(double *solutions, size_t *n_solutions, const pb_engine *engine,
+                                              const char *frame, const pb_pose *target,
+                                              const pb_ik_config *config, pb_diag *diag);
+
 /** Number of registered engines, and the i-th one's implementation (for listings). */
 PB_API size_t pb_engine_registry_count(void);
 PB_API const pb_engine_impl *pb_engine_registry_get(size_t index);

@@ -373,9 +373,11 @@ PB_API void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *f
  * (`n_goal_joints` values, borrowed) are the joints' goal values, none = their current
  * values. With `follow`, the entity then follows the path at `speed` map units per second
  * (0 = 40) as the simulation steps. The robot of a manipulator scene plans in its joint space
- * to a named joint configuration (`goal_name`) or to `goal_joints` (one value per planned
- * joint; `goal` is not read), `speed` in radians of the joint-space metric per second
- * (0 = 1). */
+ * to a named joint configuration (`goal_name`), to `goal_joints` (one value per planned
+ * joint), or to a pose of its tool frame, world frame: a 6-DoF named pose, or `goal` when
+ * `goal_name` and `goal_joints` are empty and `goal` is not the identity (nor all zero),
+ * made joint goals by inverse kinematics (docs/sim.md); `speed` in radians of the joint-space
+ * metric per second (0 = 1). */
 typedef struct pb_sim_plan_request {
     const char *entity;
     const char *goal_name;

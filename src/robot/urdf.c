@@ -563,15 +563,45 @@ static pb_status resolve_group(const parse_ctx *ctx, const pb_robot *robot, cons
     return PB_OK;
 }
 
+/* An <end_effector name parent_link [group] [parent_group]/> into the next free entry of
+ * robot->end_effectors (room made by the caller). The groups are kept as names: MoveIt
+ * requires `group`, we need neither. */
+static pb_status parse_end_effector(const parse_ctx *ctx, pb_robot *robot, const xmlNode *node)
+{
+    char name[512], link[512], group[512], parent_group[512];
+    const char *n, *l;
+    pb_status st = need_attr(ctx, node, "name", name, sizeof name, &n);
+    if (st == PB_OK)
+        st = need_attr(ctx, node, "parent_link", link, sizeof link, &l);
+    if (st != PB_OK)
+        return st;
+    const int parent_link = pb_robot_find_link(robot, l);
+    if (parent_link < 0)
+        return fail(ctx, node, "parent_link '%s' is not in the URDF", l, NULL);
+    const char *g = pb_xml_attr(node, "group", group, sizeof group),
+               *pg = pb_xml_attr(node, "parent_group", parent_group, sizeof parent_group);
+    pb_srdf_end_effector *e = &robot->end_effectors[robot->n_end_effectors];
+    *e = (pb_srdf_end_effector){.name = dup_string(n),
+                                .parent_link = parent_link,
+                                .group = g ? dup_string(g) : NULL,
+                                .parent_group = pg ? dup_string(pg) : NULL,
+                                .line = node_line(node)};
+    robot->n_end_effectors++; /* freed with the robot, also when incomplete */
+    if (!e->name || (g && !e->group) || (pg && !e->parent_group))
+        return PB_ERR_NOMEM;
+    return PB_OK;
+}
+
 static pb_status parse_srdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
 {
     const xmlNode *root = xmlDocGetRootElement(doc);
     if (!root || !is_element(root, "robot"))
         return fail(ctx, root, "the root element of an SRDF must be <robot>", NULL, NULL);
-    size_t n_groups = 0, n_pairs = 0;
+    size_t n_groups = 0, n_pairs = 0, n_effectors = 0;
     for (const xmlNode *c = root->children; c; c = c->next) {
         n_groups += is_element(c, "group");
         n_pairs += is_element(c, "disable_collisions");
+        n_effectors += is_element(c, "end_effector");
     }
     pb_srdf_group *groups = realloc(robot->groups, (robot->n_groups + n_groups + 1) * sizeof *groups);
     if (!groups)
@@ -581,6 +611,11 @@ static pb_status parse_srdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
     if (!pairs)
         return PB_ERR_NOMEM;
     robot->disabled = pairs;
+    pb_srdf_end_effector *effectors =
+        realloc(robot->end_effectors, (robot->n_end_effectors + n_effectors + 1) * sizeof *effectors);
+    if (!effectors)
+        return PB_ERR_NOMEM;
+    robot->end_effectors = effectors;
     for (const xmlNode *c = root->children; c; c = c->next) {
         char buf[512], buf2[512];
         if (is_element(c, "group")) {
@@ -608,6 +643,10 @@ static pb_status parse_srdf(pb_robot *robot, xmlDoc *doc, const parse_ctx *ctx)
             robot->disabled[robot->n_disabled][0] = la;
             robot->disabled[robot->n_disabled][1] = lb;
             robot->n_disabled++;
+        } else if (is_element(c, "end_effector")) {
+            pb_status st = parse_end_effector(ctx, robot, c);
+            if (st != PB_OK)
+                return st;
         }
     }
     return PB_OK;
@@ -657,6 +696,12 @@ void pb_robot_finish(pb_robot *robot)
         free(robot->groups[g].name);
         free(robot->groups[g].joints);
     }
+    for (size_t e = 0; e < robot->n_end_effectors; e++) {
+        free(robot->end_effectors[e].name);
+        free(robot->end_effectors[e].group);
+        free(robot->end_effectors[e].parent_group);
+    }
+    free(robot->end_effectors);
     free(robot->links);
     free(robot->joints);
     free(robot->groups);

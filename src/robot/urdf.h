@@ -69,6 +69,17 @@ typedef struct pb_srdf_group {
     size_t n_joints;
 } pb_srdf_group;
 
+/** An SRDF <end_effector>: a named group (the gripper) attached to `parent_link`. The
+ * manipulator engine's default tool frame for inverse kinematics is the parent link of the
+ * first end effector that its planned joints move. */
+typedef struct pb_srdf_end_effector {
+    char *name;         /**< owned */
+    int parent_link;    /**< link index */
+    char *group;        /**< the end effector's own group, owned; NULL when not given */
+    char *parent_group; /**< the group it belongs to, owned; NULL when not given */
+    int line;
+} pb_srdf_end_effector;
+
 /** A robot: a tree of links joined by joints, plus SRDF information when loaded. */
 typedef struct pb_robot {
     char *name;
@@ -83,6 +94,8 @@ typedef struct pb_robot {
     size_t n_groups;
     int (*disabled)[2]; /**< link index pairs excluded from self-collision (SRDF), owned */
     size_t n_disabled;
+    pb_srdf_end_effector *end_effectors; /**< SRDF <end_effector>s in file order, owned */
+    size_t n_end_effectors;
 } pb_robot;
 
 /** Parse a URDF file. On failure `robot` is left empty and `diag` names the file, the line
@@ -93,8 +106,8 @@ pb_status pb_urdf_load(pb_robot *robot, const char *path, pb_diag *diag);
  * paths are resolved against `base_dir` (may be NULL: the current folder). For fuzzing. */
 pb_status pb_urdf_load_memory(pb_robot *robot, const char *data, size_t size, const char *name,
                               const char *base_dir, pb_diag *diag);
-/** Add an SRDF's groups and disabled collision pairs to `robot`. Names that are not in the
- * URDF are errors. */
+/** Add an SRDF's groups, disabled collision pairs and end effectors to `robot`. Names that
+ * are not in the URDF are errors. */
 pb_status pb_srdf_load(pb_robot *robot, const char *path, pb_diag *diag);
 pb_status pb_srdf_load_memory(pb_robot *robot, const char *data, size_t size, const char *name,
                               pb_diag *diag);

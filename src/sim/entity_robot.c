@@ -44,7 +44,8 @@ static void format_joints(const double *q, int dim, char *out, size_t size)
  * against the engine as it is now, with the engine's edge check (the planners' check). False
  * with the first blocked segment, where (the first configuration 0.005 rad apart that
  * collides) and what it hits in `why`. */
-static bool path_is_free(pb_sim *sim, const double *from, const double *path, size_t n, char *why, size_t size)
+static bool path_is_free(pb_sim *sim, const double *from, const double *path, size_t n, char *why,
+                         size_t size)
 {
     const size_t dim = (size_t)sim->arm_dim;
     for (size_t i = from ? 0 : 1; i < n; i++) {
@@ -246,32 +247,82 @@ static void describe(const pb_sim *sim, const sim_entity *e, char *out, size_t s
     snprintf(out, size, "at joints %.150s", at_q);
 }
 
-/* PlanPath: the goal is a named joint configuration or `goal_joints`, and the job plans on an
- * engine of its own with the scene's objects copied in. */
+/* Is `goal` what an omitted PlanPath goal becomes: position 0 and the identity orientation
+ * (rosbridge's default) or a zero quaternion (a zeroed C struct)? */
+static bool goal_is_unset(const pb_sim_pose *goal)
+{
+    return goal->position.x == 0 && goal->position.y == 0 && goal->position.z == 0 && goal->qx == 0 &&
+           goal->qy == 0 && goal->qz == 0 && (goal->qw == 1 || goal->qw == 0);
+}
+
+/* A pose goal: the robot's tool frame (the engine's, see pb_engine_inverse_kinematics()) at
+ * `pose` (7 values, world frame). Inverse kinematics on the scene's engine as it is now
+ * (objects included), from the robot's joints and with the request's seed, gives up to
+ * SIM_ARM_GOALS collision-free joint goals in `goals`, nearest the joints first; false with the
+ * result set (`what` says which goal) when there is none. */
+static bool pose_goals(pb_sim *sim, const sim_entity *e, const double *pose, uint64_t seed, const char *what,
+                       double (*goals)[PB_MAX_DIM], size_t *n, pb_sim_plan_response *rs)
+{
+    double solutions[SIM_ARM_GOALS * PB_MAX_DIM];
+    pb_ik_config config = pb_ik_config_default();
+    config.reference = e->joints;
+    config.seed = seed;
+    config.max_solutions = SIM_ARM_GOALS;
+    const pb_pose target = scene_pose_of(pose);
+    pb_diag diag = {0};
+    if (pb_engine_inverse_kinematics(solutions, n, sim->engine, NULL, &target, &config, &diag) != PB_OK) {
+        sim_set_result(&rs->result, PB_SIM_RESULT_OPERATION_FAILED, "%s: %s", what, diag.message);
+        rs->outcome = pb_outcome_str(PB_OUTCOME_INVALID_GOAL);
+        return false;
+    }
+    for (size_t k = 0; k < *n; k++)
+        memcpy(goals[k], solutions + k * (size_t)sim->arm_dim, (size_t)sim->arm_dim * sizeof *solutions);
+    return true;
+}
+
+/* PlanPath: the goal is a named joint configuration, `goal_joints`, or a pose of the tool frame
+ * (a named 6-DoF pose, or `goal` when neither a name nor joints are given) made joint goals by
+ * inverse kinematics; the job plans on an engine of its own with the scene's objects copied in,
+ * to each joint goal in turn until one is reached. */
 static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq, const char *planner,
                        pb_sim_plan_job **out, pb_sim_plan_response *rs)
 {
     pb_sim_result *r = &rs->result;
     const int dim = sim->arm_dim;
-    double goal[PB_MAX_DIM];
-    char why[PB_SIM_MESSAGE_SIZE];
+    double goals[SIM_ARM_GOALS][PB_MAX_DIM];
+    size_t n_goals = 1;
+    char why[PB_SIM_MESSAGE_SIZE], what[PB_SIM_MESSAGE_SIZE];
     rs->joint_names = sim->arm_joint_names;
+    if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
+        return false;
+    }
+    const uint64_t seed = rq->seed ? rq->seed : 1;
     if (sim_str(rq->goal_name)[0]) {
         const sim_named_pose *p = sim_find_named_pose(sim, rq->goal_name);
         if (!p) {
             sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no named pose '%.100s'", rq->goal_name);
             return false;
         }
-        if (!p->n_joints) {
-            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
-                           "named pose '%.100s' is a pose, not a joint configuration of '%s'", p->name, e->name);
+        snprintf(what, sizeof what, "named pose '%.100s'", p->name);
+        if (!p->n_joints && !pose_goals(sim, e, p->pose, seed, what, goals, &n_goals, rs))
+            return false;
+        if (p->n_joints)
+            memcpy(goals[0], p->joints, (size_t)dim * sizeof *goals[0]);
+    } else if (rq->n_goal_joints == 0 && !goal_is_unset(&rq->goal)) {
+        double pose[7];
+        if (!scene_pose_from_msg(sim, &rq->goal, "", pose, why, sizeof why)) {
+            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
             return false;
         }
-        memcpy(goal, p->joints, (size_t)dim * sizeof *goal);
+        if (!pose_goals(sim, e, pose, seed, "goal pose", goals, &n_goals, rs))
+            return false;
     } else if (rq->n_goal_joints != (size_t)dim) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
-                       "goal_joints: '%s' plans its %d joints (%s, ...): give %d values or a goal_name, got %zu",
-                       e->name, dim, sim->arm_joint_names[0], dim, rq->n_goal_joints);
+        sim_set_result(
+            r, PB_SIM_RESULT_OPERATION_FAILED,
+            "goal_joints: '%s' plans its %d joints (%s, ...): give %d values, a goal_name or a goal "
+            "pose of its tool, got %zu",
+            e->name, dim, sim->arm_joint_names[0], dim, rq->n_goal_joints);
         return false;
     } else {
         for (int k = 0; k < dim; k++) {
@@ -279,14 +330,11 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
                 sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal_joints: values must be finite");
                 return false;
             }
-            goal[k] = rq->goal_joints[k];
+            goals[0][k] = rq->goal_joints[k];
         }
     }
-    if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
-        return false;
-    }
-    if (!joints_free(sim, goal, why, sizeof why)) {
+    /* a joint goal is checked here; inverse kinematics returns feasible ones only */
+    if (!joints_free(sim, goals[0], why, sizeof why)) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
         rs->outcome = pb_outcome_str(PB_OUTCOME_INVALID_GOAL);
         return false;
@@ -307,11 +355,12 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
         return false;
     }
     job->arm_dim = dim;
-    memcpy(job->arm_start, e->joints, (size_t)dim * sizeof *goal);
-    memcpy(job->arm_goal, goal, (size_t)dim * sizeof *goal);
+    memcpy(job->arm_start, e->joints, (size_t)dim * sizeof *e->joints);
+    memcpy(job->arm_goals, goals, n_goals * sizeof *goals);
+    job->n_arm_goals = n_goals;
     snprintf(job->planner, sizeof job->planner, "%s", planner);
     job->time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, sim->plan_time_limit) : 1.0;
-    job->seed = rq->seed ? rq->seed : 1;
+    job->seed = seed;
     job->follow = rq->follow;
     job->budget = rq->budget;
     job->speed = rq->speed > 0 ? rq->speed : ARM_SPEED;

@@ -215,7 +215,7 @@ bool sim_space_segment(pb_engine *space, const double *a, const double *b, doubl
  * job; true when `result` (initialised here, finished by the caller) holds an exact
  * path, shortened. */
 static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, const double *goal,
-                  double goal_radius, pb_result *result)
+                  double goal_radius, double time_limit, pb_result *result)
 {
     pb_planner *planner = NULL;
     pb_diag diag = {0};
@@ -227,7 +227,7 @@ static bool solve(pb_sim_plan_job *job, pb_engine *space, const double *start, c
     }
     pb_planner_set_seed(planner, job->seed);
     pb_stop_config stop = pb_stop_config_default();
-    stop.time_limit_s = job->time_limit;
+    stop.time_limit_s = time_limit;
     stop.first_solution = !job->budget;
     stop.cancel = &job->cancel;
     const pb_problem problem = {start, goal,
@@ -281,10 +281,22 @@ void sim_plan_run(pb_sim_plan_job *job)
     job->cost = INFINITY;
     pb_result result;
     if (job->arm_engine) {
-        /* the scene's robot: its own engine holds the objects as they were at the request */
-        if (solve(job, job->arm_engine, job->arm_start, job->arm_goal, ARM_GOAL_RADIUS, &result))
-            keep_path(job, &result.path, (size_t)job->arm_dim, NULL);
-        pb_result_finish(&result);
+        /* the scene's robot: its own engine holds the objects as they were at the request. Its
+         * goals in turn, nearest first, each with an equal share of the time left, until one
+         * is reached */
+        for (size_t g = 0; g < job->n_arm_goals; g++) {
+            const double share =
+                (job->time_limit - (pb_clock_seconds() - t0)) / (double)(job->n_arm_goals - g);
+            if (g > 0 && !(share > 1e-3))
+                break;
+            const bool reached = solve(job, job->arm_engine, job->arm_start, job->arm_goals[g],
+                                       ARM_GOAL_RADIUS, fmax(share, 1e-3), &result);
+            if (reached)
+                keep_path(job, &result.path, (size_t)job->arm_dim, NULL);
+            pb_result_finish(&result);
+            if (reached || job->status != PB_OK || atomic_load(&job->cancel))
+                break;
+        }
     } else {
         const pb_footprint *fp = &job->footprint;
         pb_engine *space = NULL;
@@ -294,7 +306,8 @@ void sim_plan_run(pb_sim_plan_job *job)
             double start[SIM_Q], goal[SIM_Q];
             sim_space_from_full(fp, job->start, start);
             sim_space_from_full(fp, job->goal, goal);
-            if (solve(job, space, start, goal, 0.0, &result)) /* the planner's default radius */
+            /* the planner's default radius */
+            if (solve(job, space, start, goal, 0.0, job->time_limit, &result))
                 keep_path(job, &result.path, SIM_Q, fp);
             pb_result_finish(&result);
         }

@@ -409,6 +409,10 @@ bool sim_space_hits(pb_engine *space, const double *q, sim_space_hit *hit);
  * gets the first blocked configuration along the edge and `*hit` what it hits. */
 bool sim_space_segment(pb_engine *space, const double *a, const double *b, double *where, sim_space_hit *hit);
 
+/** Most joint goals a /plan_path request of a scene's robot tries: the inverse kinematics
+ * solutions of a pose goal (entity_robot.c). */
+#define SIM_ARM_GOALS 4
+
 /** A /plan_path request taken off the simulation (see pb_sim_plan_begin): everything the
  * planner needs, copied, so a worker thread runs it while the simulation goes on. */
 struct pb_sim_plan_job {
@@ -431,7 +435,11 @@ struct pb_sim_plan_job {
      * the scene's world, into which the scene's objects were copied when the job began */
     pb_engine *arm_engine;
     int arm_dim;
-    double arm_start[PB_MAX_DIM], arm_goal[PB_MAX_DIM];
+    double arm_start[PB_MAX_DIM];
+    /* the goals, nearest the start first: a joint configuration, or a pose goal's inverse
+     * kinematics solutions; the run plans to each in turn until one is reached */
+    double arm_goals[SIM_ARM_GOALS][PB_MAX_DIM];
+    size_t n_arm_goals;
     /* how the response reads `path` (set by the kind that began the job): each configuration
      * has `stride` values, the pose is its first `pose_values` (3: x, y, yaw; 0: the robot's
      * base, the identity), the `n_joints` joints (named `joint_names`) start at `joint_offset` */

@@ -41,6 +41,10 @@ static void check_robot(const pb_robot *robot)
         for (size_t i = 0; i < robot->groups[g].n_joints; i++)
             if (!pb_joint_is_active(&robot->joints[robot->groups[g].joints[i]]))
                 abort();
+    for (size_t e = 0; e < robot->n_end_effectors; e++)
+        if (robot->end_effectors[e].parent_link < 0 ||
+            (size_t)robot->end_effectors[e].parent_link >= robot->n_links)
+            abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

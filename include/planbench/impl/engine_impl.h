@@ -104,6 +104,12 @@ struct pb_engine_impl {
     /** Optional: see pb_engine_obstacle_count(), pb_engine_obstacles_copy(). */
     size_t (*obstacle_count)(const void *self);
     pb_status (*obstacles_copy)(void *dst, const void *src);
+    /** Optional: inverse kinematics, see pb_engine_inverse_kinematics(). The core has checked
+     * the target (finite, a rotation) and the config (its ranges, a finite reference) and
+     * passes `frame` never NULL ("": the tool frame). Must be thread-safe on `self`. */
+    pb_status (*inverse_kinematics)(const void *self, double *solutions, size_t *n_solutions,
+                                    const char *frame, const pb_pose *target, const pb_ik_config *config,
+                                    pb_diag *diag);
     /** Optional: see pb_engine_workspace() and pb_engine_coordinate_name(). */
     pb_status (*workspace)(const void *self, double *lo, double *hi);
     const char *(*coordinate_name)(const void *self, int i);

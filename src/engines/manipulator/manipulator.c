@@ -38,8 +38,8 @@
  * This file holds the engine's table, load (options, then the model: tree_build.c), explain,
  * destroy and the pb_manipulator_* accessors of manipulator.h; the parts it is made of are
  * listed in manipulator_model.h. Calls kinematics.c, bounds.c (the query counters),
- * edge_check.c and tree_build.c; never objects.c, whose objects it frees through
- * m->objects_destroy. */
+ * edge_check.c, ik.c (the search behind inverse_kinematics) and tree_build.c; never
+ * objects.c, whose objects it frees through m->objects_destroy. */
 #include "engines/manipulator/manipulator.h"
 #include "engines/manipulator/manipulator_model.h"
 #include "planbench/impl/engine_impl.h"
@@ -420,6 +420,25 @@ static bool explain_hook(const void *self, const double *q, char *buf, size_t si
     return explain(self, q, buf, size);
 }
 
+/* ik.c's search; when the pose is reached only in collision, the message says what the first
+ * such configuration touches (explain() lives here). */
+static pb_status inverse_kinematics(const void *self, double *solutions, size_t *n_solutions,
+                                    const char *frame, const pb_pose *target, const pb_ik_config *config,
+                                    pb_diag *diag)
+{
+    const manipulator *m = self;
+    manip_ik_stats stats;
+    const pb_status st =
+        manip_inverse_kinematics(m, solutions, n_solutions, frame, target, config, &stats, diag);
+    char why[300];
+    if (st == PB_ERR_NOT_FOUND && stats.collided > 0 && diag &&
+        explain(m, stats.collided_q, why, sizeof why)) {
+        const size_t len = strlen(diag->message);
+        snprintf(diag->message + len, sizeof diag->message - len, " (the first: %s)", why);
+    }
+    return st;
+}
+
 const pb_engine_impl pb_manipulator_impl = {
     .name = "manipulator",
     .aliases = aliases,
@@ -444,6 +463,7 @@ const pb_engine_impl pb_manipulator_impl = {
     .workspace = workspace,
     .coordinate_name = coordinate_name,
     .frames = frames,
+    .inverse_kinematics = inverse_kinematics,
 };
 
 /* ---- private API (manipulator.h) ---- */
@@ -489,9 +509,16 @@ void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_
     *n_pairs = m->n_pairs;
 }
 
+int pb_manipulator_tool_link(const pb_engine *engine)
+{
+    return manip_tool_link(manip_of(engine));
+}
+
 pb_manipulator_counts pb_manipulator_get_counts(void)
 {
     return (pb_manipulator_counts){.bound_queries = manip_query_counts.bound_queries,
                                    .fcl_collide = manip_query_counts.fcl_collide,
-                                   .fcl_distance = manip_query_counts.fcl_distance};
+                                   .fcl_distance = manip_query_counts.fcl_distance,
+                                   .ik_starts = manip_query_counts.ik_starts,
+                                   .ik_steps = manip_query_counts.ik_steps};
 }

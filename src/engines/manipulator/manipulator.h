@@ -57,15 +57,22 @@ void pb_manipulator_fk(const pb_engine *engine, const double *q, pb_pose *link_p
  * things in collision ("link 'a' touches obstacle 'b'"); false (and "" in `buf`) when
  * feasible, or when `engine` is not a manipulator (the CLI calls it on any engine). */
 bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
+/** The link index of the robot's tool frame, the frame pb_engine_inverse_kinematics() places
+ * when given none: the parent link of the first SRDF <end_effector> that the planned joints
+ * move, else the child link of the deepest planned joint. */
+int pb_manipulator_tool_link(const pb_engine *engine);
 /** Number of robot link shapes, obstacles, and self-collision shape pairs checked. */
 void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
                           size_t *n_pairs);
 
-/** Collision queries made by this thread in every manipulator engine since it started. */
+/** Collision queries and inverse kinematics work done by this thread in every manipulator
+ * engine since it started. */
 typedef struct pb_manipulator_counts {
     uint64_t bound_queries; /**< sphere-tree bounds (shape against obstacle or shape) */
     uint64_t fcl_collide;   /**< FCL boolean checks the bounds could not settle */
     uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
+    uint64_t ik_starts;     /**< inverse kinematics: starts descended from */
+    uint64_t ik_steps;      /**< inverse kinematics: damped least-squares steps tried */
 } pb_manipulator_counts;
 
 /** This thread's totals (see pb_manipulator_counts). */

@@ -10,6 +10,7 @@
  *   obstacles.c    the obstacle arrays: primitive geometries, the bounds' view of an obstacle,
  *                  the dynamic objects' part, placement checks
  *   edge_check.c   feasible() and the edge checks (certified, interpolated)
+ *   ik.c           inverse kinematics: damped least squares with restarts, feasible solutions
  *   tree_build.c   building the model at load: sphere trees, geometries, joints, pairs, world
  *   objects.c      the dynamic objects, the solids of the public obstacle API (engine.h:
  *                  pb_engine_solid_add() and friends, entries of the engine's table)
@@ -133,12 +134,14 @@ typedef struct manipulator {
     double sphere_trust, sphere_near;
 } manipulator;
 
-/** Collision queries made by this thread (pb_manipulator_counts of manipulator.h, which
- * pb_manipulator_get_counts() copies from this). */
+/** Collision queries and inverse kinematics work done by this thread (pb_manipulator_counts
+ * of manipulator.h, which pb_manipulator_get_counts() copies from this). */
 typedef struct manip_counts {
     uint64_t bound_queries; /**< sphere-tree bounds (shape against obstacle or shape) */
     uint64_t fcl_collide;   /**< FCL boolean checks the bounds could not settle */
     uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
+    uint64_t ik_starts;     /**< inverse kinematics: starts descended from (ik.c) */
+    uint64_t ik_steps;      /**< inverse kinematics: damped least-squares steps tried */
 } manip_counts;
 
 /** What the sphere tree tells of a shape against an obstacle (manip_shape_obstacle_touch()). */
@@ -278,6 +281,27 @@ bool manip_feasible(const void *self, const double *q, pb_engine_counters *count
 /** The engine's visible(): the certified or the interpolated edge check, as loaded. */
 bool manip_visible(const void *self, const double *a, const double *b, pb_engine_counters *counters);
 
+/* ---- ik.c ---- */
+
+/** What an inverse kinematics query did, for its caller's messages. */
+typedef struct manip_ik_stats {
+    int starts;                    /**< starts descended from */
+    int reached;                   /**< starts that reached the pose */
+    int collided;                  /**< ... of which in collision (not a repeat of a solution) */
+    double collided_q[PB_MAX_DIM]; /**< the first of those */
+    double nearest_position;       /**< the nearest miss (metres), INFINITY when none */
+    double nearest_orientation;    /**< its orientation error (radians) */
+} manip_ik_stats;
+
+/** The robot's tool frame: the parent link of the first SRDF end effector that a planned joint
+ * moves, else the child link of the deepest planned joint. */
+int manip_tool_link(const manipulator *m);
+/** The engine's inverse_kinematics (see pb_engine_inverse_kinematics()), with what it did in
+ * `stats`; the config and target already checked by the core. */
+pb_status manip_inverse_kinematics(const manipulator *m, double *solutions, size_t *n_solutions,
+                                   const char *frame, const pb_pose *target, const pb_ik_config *config,
+                                   manip_ik_stats *stats, pb_diag *diag);
+
 /* ---- tree_build.c ---- */
 
 /** Which joints are coordinates, in which order (the world's joints, the group
@@ -292,7 +316,8 @@ pb_status manip_build_environment(manipulator *m, const pb_world *world, pb_diag
 
 /* ---- objects.c: the table's entries for solids (see pb_engine_impl) ---- */
 
-pb_status manip_solid_add(void *self, const pb_solid *solid, const pb_pose *pose, const char *name, uint32_t *id);
+pb_status manip_solid_add(void *self, const pb_solid *solid, const pb_pose *pose, const char *name,
+                          uint32_t *id);
 pb_status manip_solid_move(void *self, uint32_t id, const pb_pose *pose);
 pb_status manip_obstacle_remove(void *self, uint32_t id);
 void manip_solid_check(const void *self, const pb_solid *solid, const pb_pose *pose, uint32_t ignore_id,
