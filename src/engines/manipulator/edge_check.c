@@ -1,7 +1,8 @@
-/* The manipulator engine's collision checks of configurations and edges: feasible(q), the
- * certified edge check (conservative advancement: shape_reach, pair_reach, edge_clearance,
- * cull_edge, visible_certified) and the interpolated one. Calls kinematics.c, bounds.c and
- * pair_bounds.c. */
+/* The manipulator engine's collision checks of configurations and edges: feasible(q) (joint
+ * limits, then every moving shape against the obstacles and the self pairs), the certified
+ * edge check (conservative advancement: the sphere-tree descent shape_obstacle_bound, kept
+ * here beside its one caller shape_reach so that it is inlined; pair_reach, edge_clearance,
+ * cull_edge, visible_certified) and the interpolated one. Calls kinematics.c and bounds.c. */
 #include "engines/manipulator/manipulator_model.h"
 #include "checkers/interpolate.h"
 #include "core/metric.h"
@@ -11,22 +12,45 @@
 
 /* ---- configurations ---- */
 
-/* feasible(q) (the engine table's, manipulator.c): the bounds settle most checks, FCL the
- * rest (bounds.c, pair_bounds.c). */
+/* Inside the joint limits (finite for continuous joints)? */
+static bool in_limits(const manipulator *m, const double *q)
+{
+    for (int i = 0; i < m->dim; i++) {
+        if (m->wraps[i] ? !isfinite(q[i]) : !(q[i] >= m->lower[i] && q[i] <= m->upper[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Does shape s at `pose` touch obstacle o: the sphere tree (manip_shape_obstacle_touch()),
+ * settled by FCL where it cannot tell. */
+static bool shape_obstacle_collides(const manipulator *m, size_t s, const pb_pose *pose, size_t o)
+{
+    const touch answer = manip_shape_obstacle_touch(m, s, pose, o);
+    if (answer != TOUCH_MAYBE)
+        return answer == TOUCH_YES;
+    const robot_shape *shape = &m->shapes[s];
+    manip_query_counts.fcl_collide++;
+    return pbf_collide(shape->geometry, pose->r, pose->t, m->obstacles[o], m->obstacle_poses[o].r,
+                       m->obstacle_poses[o].t);
+}
+
+/* feasible(q) (the engine table's, manipulator.c): the bounds of bounds.c settle most
+ * checks, FCL the rest. */
 bool manip_feasible(const void *self, const double *q, pb_engine_counters *counters)
 {
     (void)counters;
     const manipulator *m = self;
-    if (!manip_in_limits(m, q))
+    if (!in_limits(m, q))
         return false;
     pb_pose poses[MAX_SHAPES];
-    manip_shape_poses(m, q, poses);
+    shape_poses(m, q, poses);
     /* Most configurations a planner checks collide, and the links far from the base (the
      * last ones) collide most: checking them first finds the contact sooner. */
     for (size_t k = m->n_shapes; k-- > 0;)
         if (m->shape_moves[k])
             for (size_t o = 0; o < m->n_obstacles; o++)
-                if (manip_shape_obstacle_collides(m, k, &poses[k], o))
+                if (shape_obstacle_collides(m, k, &poses[k], o))
                     return false;
     for (size_t p = 0; p < m->n_pairs; p++)
         if (manip_pair_collides(m, poses, p))
@@ -77,6 +101,89 @@ static double needed_distance(double reach, double speed)
     return (reach * speed + 1e-6) / (1.0 - 1e-5);
 }
 
+/* A node of a descent, with its centre (world) and the signed distance there. */
+typedef struct node_visit {
+    int32_t node;
+    double c[3];
+    double sd;
+} node_visit;
+
+static node_visit visit(const manipulator *m, int32_t node, const pb_pose *pose, const obstacle_bound *o)
+{
+    node_visit v;
+    v.node = node;
+    transform_point(pose, m->nodes[node].c, v.c);
+    v.sd = obstacle_distance(o, v.c);
+    return v;
+}
+
+/* A lower bound on the distance from `shape` at `pose` to obstacle o, or `cap` when the
+ * distance is at least `cap`. As soon as some leaf is nearer than `floor` it returns that
+ * leaf's bound, which is then only a sign that the distance may be below `floor` (other
+ * leaves may be nearer still), not a bound. *inside is set (and 0 returned) when part of
+ * the shape lies inside the obstacle: a sure contact. */
+static double shape_obstacle_bound(const manipulator *m, const robot_shape *shape, const pb_pose *pose,
+                                   const obstacle_bound *o, double cap, double floor, bool *inside)
+{
+    const bool exact = obstacle_is_exact(o);
+    node_visit stack[TREE_STACK];
+    int n = 0;
+    manip_query_counts.bound_queries++;
+    double rc[3];
+    transform_point(pose, m->nodes[shape->tree].c, rc);
+    if (spheres_apart(rc, m->nodes[shape->tree].r, o, max2(cap, 0.0)))
+        return cap;
+    stack[n].node = shape->tree;
+    memcpy(stack[n].c, rc, sizeof rc);
+    stack[n++].sd = obstacle_distance(o, rc);
+    double best = cap;
+    /* a mesh obstacle is only its bounding sphere here, which the robot is often inside of
+     * (a terrain, a table): only the root is worth testing, FCL does the rest */
+    if (!exact)
+        return min2(cap, stack[0].sd - m->nodes[stack[0].node].r);
+    while (n > 0) {
+        const node_visit at = stack[--n];
+        const sphere_node *node = &m->nodes[at.node];
+        const double b = at.sd - node->r;
+        if (b >= best)
+            continue;
+        if (exact && at.sd + node->r <= 0.0) {
+            *inside = true;
+            return 0.0;
+        }
+        if (node->left < 0) {
+            double g[3];
+            manip_obstacle_signed_distance(o, at.c, g);
+            /* refined only where FCL would be asked otherwise */
+            const double bound =
+                manip_leaf_obstacle_bound(m, node, pose, o, at.c, at.sd, g, min2(best, floor), inside);
+            if (*inside)
+                return 0.0;
+            if (bound >= best)
+                continue;
+            best = bound;
+            if (best < floor)
+                return best;
+            continue;
+        }
+        if (n + 2 > TREE_STACK) {
+            best = b;
+            if (best < floor)
+                return best;
+            continue;
+        }
+        /* the nearer child first: its leaves lower `best` soonest, which prunes the other */
+        const node_visit l = visit(m, node->left, pose, o), r = visit(m, node->right, pose, o);
+        const double bl = l.sd - m->nodes[l.node].r, br = r.sd - m->nodes[r.node].r;
+        const node_visit *first = bl <= br ? &l : &r, *second = bl <= br ? &r : &l;
+        if ((bl <= br ? br : bl) < best)
+            stack[n++] = *second;
+        if ((bl <= br ? bl : br) < best)
+            stack[n++] = *first;
+    }
+    return best;
+}
+
 /* Up to this many obstacles, shape_reach() takes them nearest first. */
 #define REACH_SORTED 64
 
@@ -122,11 +229,11 @@ static bool shape_reach(const sweep_edge *e, size_t s, const pb_pose *pose, doub
             break;
         const double enough = min2(m->sphere_trust * need, m->sphere_near);
         bool inside = false;
-        double d = manip_shape_obstacle_bound(m, shape, pose, &m->obstacle_bounds[o], need, enough, &inside);
+        double d = shape_obstacle_bound(m, shape, pose, &m->obstacle_bounds[o], need, enough, &inside);
         if (inside)
             return false;
         const pb_pose *op = &m->obstacle_poses[o];
-        if (d < enough) { /* d is no bound then: see manip_shape_obstacle_bound() */
+        if (d < enough) { /* d is no bound then: see shape_obstacle_bound() */
             /* a blocked edge mostly ends here: a point inside the obstacle says so cheaply */
             if (manip_shape_obstacle_touch(m, s, pose, o) == TOUCH_YES)
                 return false;
@@ -201,7 +308,7 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
     for (int i = 0; i < m->dim; i++)
         q[i] = e->a[i] + t * e->delta[i];
     pb_pose poses[MAX_SHAPES];
-    manip_shape_poses(m, q, poses);
+    shape_poses(m, q, poses);
     e->counters->n_edge_states++;
     double r = want, rs;
     /* the links far from the base move fastest and mostly limit the reach: taking them first
@@ -212,7 +319,7 @@ static bool edge_clearance(const sweep_edge *e, double t, double want, bool firs
             continue;
         if (e->speed[s] == 0.0) {
             for (size_t o = 0; first && o < m->n_obstacles; o++)
-                if (manip_shape_obstacle_collides(m, s, &poses[s], o))
+                if (shape_obstacle_collides(m, s, &poses[s], o))
                     return false;
             continue;
         }
@@ -251,7 +358,7 @@ static void cull_edge(sweep_edge *e)
     if (m->n_shapes > CULL_SHAPES || m->n_obstacles > CULL_OBSTACLES || m->n_pairs > CULL_PAIRS)
         return;
     pb_pose poses[CULL_SHAPES];
-    manip_shape_poses(m, e->a, poses);
+    shape_poses(m, e->a, poses);
     double c[CULL_SHAPES][3];
     for (size_t s = 0; s < m->n_shapes; s++) {
         transform_point(&poses[s], m->nodes[m->shapes[s].tree].c, c[s]);
@@ -306,7 +413,7 @@ static bool visible_interpolated(const manipulator *m, const double *a, const do
 static bool visible_certified(const manipulator *m, const double *a, const double *b,
                               pb_engine_counters *counters)
 {
-    if (!manip_in_limits(m, a) || !manip_in_limits(m, b))
+    if (!in_limits(m, a) || !in_limits(m, b))
         return false;
     /* Most edges a planner tries are blocked, and plain collision checks (no distances) at a
      * coarse spacing find that soonest; only edges that pass are certified. */

@@ -1,7 +1,7 @@
 /* The manipulator engine's kinematics: joint values (held and mimic joints), forward
- * kinematics, joint limits, the world poses of the link shapes, and the motion bounds the
- * certified edge check advances by (how far a shape can move per unit of each coordinate).
- * Calls no other part of the engine (see manipulator_model.h). */
+ * kinematics (the shapes' world poses from it are shape_poses(), inline in
+ * manipulator_model.h), and the motion bounds the certified edge check advances by (how far a
+ * shape can move per unit of each coordinate). Calls no other part of the engine. */
 #include "engines/manipulator/manipulator_model.h"
 
 #include <math.h>
@@ -60,24 +60,6 @@ void manip_forward_kinematics(const manipulator *m, const double *q, pb_pose *po
             poses[link] = pb_pose_mul(&frame, &motion);
         }
     }
-}
-
-bool manip_in_limits(const manipulator *m, const double *q)
-{
-    for (int i = 0; i < m->dim; i++) {
-        if (m->wraps[i] ? !isfinite(q[i]) : !(q[i] >= m->lower[i] && q[i] <= m->upper[i]))
-            return false;
-    }
-    return true;
-}
-
-/* World poses of every shape at q. */
-void manip_shape_poses(const manipulator *m, const double *q, pb_pose *out)
-{
-    pb_pose links[MANIP_MAX_LINKS];
-    manip_forward_kinematics(m, q, links);
-    for (size_t s = 0; s < m->n_shapes; s++)
-        out[s] = pb_pose_mul(&links[m->shapes[s].link], &m->shapes[s].origin);
 }
 
 /* How far each shape can move per unit change of each coordinate (m->sweep), from the

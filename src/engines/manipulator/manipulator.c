@@ -103,7 +103,7 @@ static bool explain(const manipulator *m, const double *q, char *buf, size_t siz
         }
     }
     pb_pose poses[MAX_SHAPES];
-    manip_shape_poses(m, q, poses);
+    shape_poses(m, q, poses);
     return explain_poses(m, poses, false, buf, size);
 }
 

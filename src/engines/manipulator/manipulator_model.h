@@ -4,12 +4,13 @@
  * small helpers the hot paths inline, and what each part exports to the parts above it.
  *
  * The parts, each calling only those listed before it (no two call each other):
- *   kinematics.c   forward kinematics, joint limits, shape poses, motion bounds (compute_sweep)
- *   bounds.c       sphere-tree bounds of a shape against an obstacle, the query counters
- *   pair_bounds.c  bounds between two link shapes: closest points, pair descent, separating axes
+ *   kinematics.c   forward kinematics, motion bounds of the shapes (compute_sweep)
+ *   bounds.c       sphere-tree bounds of a shape against an obstacle and between two link
+ *                  shapes (closest points, pair descent, separating axes), the query counters
  *   obstacles.c    the obstacle arrays: primitive geometries, the bounds' view of an obstacle,
  *                  the dynamic objects' part, placement checks
- *   edge_check.c   feasible() and the edge checks (certified, interpolated)
+ *   edge_check.c   feasible() and the edge checks (certified with its sphere-tree descent,
+ *                  interpolated)
  *   ik.c           inverse kinematics: damped least squares with restarts, feasible solutions
  *   tree_build.c   building the model at load: sphere trees, geometries, joints, pairs, world
  *   objects.c      the dynamic objects, the solids of the public obstacle API (engine.h:
@@ -189,18 +190,24 @@ static inline const char *link_name(const manipulator *m, size_t shape)
 
 /** Forward kinematics: the world pose of every link (robot.n_links entries) at q. */
 void manip_forward_kinematics(const manipulator *m, const double *q, pb_pose *poses);
-/** Is q inside the joint limits (finite for continuous joints)? */
-bool manip_in_limits(const manipulator *m, const double *q);
-/** World poses of every shape (n_shapes entries) at q. */
-void manip_shape_poses(const manipulator *m, const double *q, pb_pose *out);
 /** m->sweep for every shape against the world and m->pair_sweep for every self pair (bounds
  * on how far their points move per unit of each coordinate); false when out of memory. */
 bool manip_compute_sweep(manipulator *m);
 
+/** World poses of every shape (n_shapes entries) at q. */
+static inline void shape_poses(const manipulator *m, const double *q, pb_pose *out)
+{
+    pb_pose links[MANIP_MAX_LINKS];
+    manip_forward_kinematics(m, q, links);
+    for (size_t s = 0; s < m->n_shapes; s++)
+        out[s] = pb_pose_mul(&links[m->shapes[s].link], &m->shapes[s].origin);
+}
+
 /* ---- bounds.c ---- */
 
-/** This thread's counts of queries (pb_manipulator_get_counts()). */
-extern _Thread_local manip_counts manip_query_counts;
+/** This thread's counts of queries (pb_manipulator_get_counts()). Hidden: it stays out of the
+ * shared library's dynamic symbols and binds inside it, as the static thread-local it was. */
+extern __attribute__((visibility("hidden"))) _Thread_local manip_counts manip_query_counts;
 
 /** Signed distance (metres, negative inside) from world point p to obstacle o; for meshes,
  * to its bounding sphere, which is a lower bound. With `gradient`, also a subgradient there
@@ -223,23 +230,28 @@ static inline double obstacle_distance(const obstacle_bound *o, const double *p)
     return manip_obstacle_signed_distance(o, p, NULL);
 }
 
-/** A lower bound on the distance from `shape` at `pose` to obstacle o, or `cap` when the
- * distance is at least `cap`. Below `floor` the answer is only a sign that the distance may
- * be below `floor`, not a bound. *inside is set (and 0 returned) when part of the shape lies
- * inside the obstacle: a sure contact. */
-double manip_shape_obstacle_bound(const manipulator *m, const robot_shape *shape, const pb_pose *pose,
-                                  const obstacle_bound *o, double cap, double floor, bool *inside);
+/** A lower bound on the distance from leaf `node` of a sphere tree (its piece of the shape at
+ * `pose`) to obstacle o, given sd, the signed distance of its centre c (world), and the
+ * subgradient g there; triangles still below `target` are refined. *inside: a point of the
+ * piece lies inside the obstacle (exact obstacles only), a sure contact. */
+double manip_leaf_obstacle_bound(const manipulator *m, const sphere_node *node, const pb_pose *pose,
+                                 const obstacle_bound *o, const double *c, double sd, const double *g,
+                                 double target, bool *inside);
 /** Does shape s at `pose` touch obstacle o, as far as the sphere tree tells? */
 touch manip_shape_obstacle_touch(const manipulator *m, size_t s, const pb_pose *pose, size_t o);
-/** Does shape s at `pose` touch obstacle o: the sphere tree, settled by FCL where it cannot
- * tell. */
-bool manip_shape_obstacle_collides(const manipulator *m, size_t s, const pb_pose *pose, size_t o);
 
-/* ---- pair_bounds.c ---- */
+/* Are a shape's root sphere (centre c, world, radius r) and obstacle o's bounding sphere at
+ * least `gap` apart? The broad phase: no rotation, no square root. */
+static inline bool spheres_apart(const double *c, double r, const obstacle_bound *o, double gap)
+{
+    const double dx = c[0] - o->center[0], dy = c[1] - o->center[1], dz = c[2] - o->center[2];
+    const double reach = r + o->radius + gap;
+    return dx * dx + dy * dy + dz * dz >= reach * reach;
+}
 
 /** A lower bound on the distance of two robot shapes (sa at pa, sb at pb), or `cap`; below
- * `floor` only a sign, as manip_shape_obstacle_bound(). At most `budget` node pairs are
- * opened (PAIR_BUDGET). */
+ * `floor` only a sign, as shape_obstacle_bound() of edge_check.c. At most `budget` node pairs
+ * are opened (PAIR_BUDGET). */
 double manip_shape_pair_bound(const manipulator *m, const robot_shape *sa, const pb_pose *pa,
                               const robot_shape *sb, const pb_pose *pb, double cap, double floor, int budget);
 /** A lower bound on the distance of self pair p (shapes sa at pa, sb at pb) from separating

@@ -100,7 +100,7 @@ bool manip_geometry_hits(const manipulator *m, const pbf_geometry *geometry, con
     if (!robot_q)
         return false;
     pb_pose poses[MAX_SHAPES];
-    manip_shape_poses(m, robot_q, poses);
+    shape_poses(m, robot_q, poses);
     for (size_t s = 0; s < m->n_shapes; s++)
         if (pbf_collide(geometry, pose->r, pose->t, m->shapes[s].geometry, poses[s].r, poses[s].t)) {
             snprintf(what, size, "link '%s'", link_name(m, s));

@@ -531,7 +531,7 @@ pb_status manip_build_shapes_and_pairs(manipulator *m, pb_diag *diag)
     double q0[PB_MAX_DIM];
     for (int i = 0; i < m->dim; i++)
         q0[i] = fmin(fmax(0.0, m->lower[i]), m->upper[i]);
-    manip_shape_poses(m, q0, zero_poses);
+    shape_poses(m, q0, zero_poses);
     for (size_t a = 0; a < m->n_shapes; a++) {
         for (size_t b = a + 1; b < m->n_shapes; b++) {
             const robot_shape *sa = &m->shapes[a], *sb = &m->shapes[b];
@@ -593,7 +593,7 @@ pb_status manip_build_environment(manipulator *m, const pb_world *world, pb_diag
     double q0[PB_MAX_DIM];
     for (int i = 0; i < m->dim; i++)
         q0[i] = fmin(fmax(0.0, m->lower[i]), m->upper[i]);
-    manip_shape_poses(m, q0, poses);
+    shape_poses(m, q0, poses);
     for (size_t s = 0; s < m->n_shapes && !world->static_contacts_ok; s++) {
         if (m->shape_moves[s])
             continue;
