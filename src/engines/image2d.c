@@ -463,7 +463,8 @@ static pb_status load_map(image2d *e, const char *path, const frame_options *f, 
         if (st != PB_OK) {
             pb_diag_set(diag, path, 0, 0, "key 'image': %s%s%s", image_diag.file,
                         image_diag.file[0] ? ": " : "", image_diag.message);
-            return st;
+            /* a missing image is a fault of the map file, as any other bad value in it */
+            return st == PB_ERR_IO ? PB_ERR_INVALID : st;
         }
         frame.metric = true;
         frame.resolution = yaml->resolution;

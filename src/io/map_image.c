@@ -126,7 +126,7 @@ static pb_status load_netpbm(const char *path, const pb_map_rules *rules, pb_bit
         pnm_readpaminit(r->fp, &r->pam, PAM_STRUCT_SIZE(tuple_type));
         const struct pam *pam = &r->pam;
         const bool has_alpha = pam->depth == 2 || pam->depth == 4;
-        const int n_colour = pam->depth >= 3 ? 3 : 1;
+        const bool grey = pam->depth < 3;
         if (pam->width <= 0 || pam->height <= 0 || pam->depth < 1 || pam->depth > 4 || pam->maxval < 1) {
             pb_diag_set(diag, path, 0, 0, "unsupported netpbm image: %d x %d pixels of %u samples", pam->width,
                         pam->height, pam->depth);
@@ -150,11 +150,11 @@ static pb_status load_netpbm(const char *path, const pb_map_rules *rules, pb_bit
                 uint64_t *bits = out->bits + (size_t)y * out->words_per_row;
                 for (int x = 0; x < pam->width; x++) {
                     const sample *s = r->row[x];
-                    uint32_t sum = (uint32_t)s[0];
-                    if (n_colour == 3)
-                        sum += (uint32_t)s[1] + (uint32_t)s[2];
+                    /* grey g counts as RGB (g, g, g), as GraphicsMagick hands it to nav2: the
+                     * weight of an alpha channel averaged in is then the same */
+                    const uint32_t sum = grey ? 3 * (uint32_t)s[0] : (uint32_t)s[0] + (uint32_t)s[1] + (uint32_t)s[2];
                     const uint32_t alpha = has_alpha ? (uint32_t)s[pam->depth - 1] : (uint32_t)pam->maxval;
-                    if (pb_map_pixel_value(rules, sum, n_colour, has_alpha, alpha, (uint32_t)pam->maxval) == 0)
+                    if (pb_map_pixel_value(rules, sum, 3, has_alpha, alpha, (uint32_t)pam->maxval) == 0)
                         bits[x >> 6] |= (uint64_t)1 << (x & 63);
                 }
             }

@@ -2,9 +2,10 @@
  * turn a pixel into an occupancy value, and the image readers (PNG through png_map.c, PGM
  * and the other netpbm formats through libnetpbm when the build has it).
  *
- * A pixel's lightness is the average of its colour channels (grey counts as one channel;
+ * A pixel's lightness is the average of its colour channels (grey g counts as RGB (g, g, g);
  * in trinary mode an alpha channel is averaged in too, as nav2 does), over the image's
- * maxval: shade = sum / (maxval * n). Its occupancy p is 1 - shade, or shade with negate,
+ * maxval: shade = sum / (maxval * n). PNG samples are 8-bit (16-bit ones keep their high
+ * byte, as png_map.h says); netpbm samples keep their maxval (up to 65535). Its occupancy p is 1 - shade, or shade with negate,
  * computed as one division of exact integers, (maxval * n - sum) / (maxval * n), so that
  * a pixel whose p equals a threshold's decimal value (51/255 = 0.2) compares equal to it.
  * Then, with nav2's strict comparisons (map_io.cpp):

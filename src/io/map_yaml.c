@@ -50,7 +50,7 @@ bool pb_map_yaml_is_map(const char *path)
     if (!head)
         return false;
     head[n] = '\0';
-    const bool map = has_top_level_key(head, "image") && has_top_level_key(head, "resolution");
+    const bool map = has_top_level_key(head, "image") || has_top_level_key(head, "resolution");
     free(head);
     return map;
 }
@@ -190,12 +190,11 @@ static pb_status read_key(const reader *r, int key, const yaml_node_t *value, pb
     switch (key) {
     case KEY_IMAGE:
         return read_image(r, value, out);
-    case KEY_RESOLUTION: {
-        const pb_status st = number_in(r, value, "resolution", 0.0, INFINITY, &out->resolution);
-        if (st == PB_OK && !(out->resolution > 0.0))
-            return bad_key(r, value, "resolution", "expected metres per pixel > 0", scalar_text(value));
-        return st;
-    }
+    case KEY_RESOLUTION:
+        if (!read_number(value, &out->resolution) || !(out->resolution > 0.0))
+            return bad_key(r, value, "resolution", "expected metres per pixel, a finite number > 0",
+                           scalar_text(value) ? scalar_text(value) : "a list or a mapping");
+        return PB_OK;
     case KEY_ORIGIN:
         return number_list(r, value, "origin", 3, "[x, y, yaw]", out->origin);
     case KEY_NEGATE:

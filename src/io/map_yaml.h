@@ -26,8 +26,8 @@ typedef struct pb_map_yaml {
     double start[2], goal[2]; /**< planbench_start, planbench_goal */
 } pb_map_yaml;
 
-/** Is `path` a .yaml or .yml file whose text looks like a map_server map (top-level `image:`
- * and `resolution:` keys)? Reads at most its first 64 KiB; false for what cannot be read. */
+/** Is `path` a .yaml or .yml file whose text looks like a map_server map (a top-level
+ * `image:` or `resolution:` key)? Reads at most its first 64 KiB; false for what cannot be read. */
 bool pb_map_yaml_is_map(const char *path);
 
 /** Read the map file `path`. Errors (PB_ERR_INVALID, or PB_ERR_IO for a file that cannot be
