@@ -17,12 +17,19 @@
 
 static char dir[64];
 
-static void write_text(const char *name, const char *fmt, ...)
+/* A new file `name` in the test's folder; NULL (a failed check) when it cannot be made. */
+static FILE *create(const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "w");
-    CHECK(fp != NULL);
+    FILE *fp = fopen(path, "wb");
+    CHECK_MSG(fp != NULL, "cannot create %s", path);
+    return fp;
+}
+
+static void write_text(const char *name, const char *fmt, ...)
+{
+    FILE *fp = create(name);
     if (!fp)
         return;
     va_list ap;
@@ -35,10 +42,7 @@ static void write_text(const char *name, const char *fmt, ...)
 /* An 8-bit binary PGM of `w` x `h` grey values, rows top first. */
 static void write_pgm(const char *name, int w, int h, const uint8_t *grey)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "wb");
-    CHECK(fp != NULL);
+    FILE *fp = create(name);
     if (!fp)
         return;
     fprintf(fp, "P5\n%d %d\n255\n", w, h);
@@ -49,10 +53,7 @@ static void write_pgm(const char *name, int w, int h, const uint8_t *grey)
 /* A one-row PAM of grey + alpha pixels. */
 static void write_pam_grey_alpha(const char *name, int w, const uint8_t *grey, const uint8_t *alpha)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *fp = fopen(path, "wb");
-    CHECK(fp != NULL);
+    FILE *fp = create(name);
     if (!fp)
         return;
     fprintf(fp, "P7\nWIDTH %d\nHEIGHT 1\nDEPTH 2\nMAXVAL 255\nTUPLTYPE GRAYSCALE_ALPHA\nENDHDR\n", w);
@@ -120,16 +121,16 @@ static void test_pixel_rules(void)
     CHECK(pb_map_pixel_value(&scale, 765, 3, true, 254, 255) == -1); /* any transparency: unknown */
     CHECK(pb_map_pixel_value(&scale, 765, 3, true, 255, 255) == 0);
     CHECK(pb_map_pixel_value(&scale, 3 * 205, 3, false, 255, 255) == 0);
-    CHECK(pb_map_pixel_value(&scale, 3 * 204, 3, false, 255, 255) == 0);  /* p = f: rint(0) */
-    CHECK(pb_map_pixel_value(&scale, 3 * 153, 3, false, 255, 255) == 50); /* p = 0.4 */
+    CHECK(pb_map_pixel_value(&scale, 3 * 204, 3, false, 255, 255) == 0);   /* p = f: rint(0) */
+    CHECK(pb_map_pixel_value(&scale, 3 * 153, 3, false, 255, 255) == 50);  /* p = 0.4 */
     CHECK(pb_map_pixel_value(&scale, 3 * 102, 3, false, 255, 255) == 100); /* p = o: rint(100) */
     CHECK(pb_map_pixel_value(&scale, 3 * 101, 3, false, 255, 255) == 100);
     CHECK(pb_map_pixel_value(&scale, 0, 3, false, 255, 255) == 100);
 
     const pb_map_rules raw = {PB_MAP_MODE_RAW, true, 0.6, 0.2}; /* negate has no effect on raw */
     for (int x = 0; x <= 255; x++)
-        CHECK_MSG(pb_map_pixel_value(&raw, 3u * (uint32_t)x, 3, false, 255, 255) == (x <= 100 ? x : -1), "raw %d",
-                  x);
+        CHECK_MSG(pb_map_pixel_value(&raw, 3u * (uint32_t)x, 3, false, 255, 255) == (x <= 100 ? x : -1),
+                  "raw %d", x);
     /* 16-bit samples: 65535 * 0.2 = 13107 exactly */
     CHECK(pb_map_pixel_value(&trinary, 3 * (65535 - 13107), 3, false, 65535, 65535) == -1);
     CHECK(pb_map_pixel_value(&trinary, 3 * (65535 - 13106), 3, false, 65535, 65535) == 0);
@@ -145,9 +146,11 @@ static void test_modes(void)
     write_pgm("row.pgm", 7, 1, row);
     static const char *const modes[3] = {"trinary", "scale", "raw"};
     /* free for planning: value 0 */
-    static const bool free_plain[3][7] = {{0, 0, 0, 0, 0, 1, 1}, {0, 0, 0, 0, 1, 1, 1}, {1, 0, 0, 0, 0, 0, 0}};
+    static const bool free_plain[3][7] = {
+        {0, 0, 0, 0, 0, 1, 1}, {0, 0, 0, 0, 1, 1, 1}, {1, 0, 0, 0, 0, 0, 0}};
     /* negate: p = x / 255, so free below 0.2 is 0 only (p(51) would be exactly 0.2) */
-    static const bool free_negated[3][7] = {{1, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0}};
+    static const bool free_negated[3][7] = {
+        {1, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0, 0}};
     for (int m = 0; m < 3; m++)
         for (int negate = 0; negate < 2; negate++) {
             write_text("row.yaml",
@@ -179,8 +182,8 @@ static void test_modes(void)
         pb_engine *engine = load_yaml("alpha.yaml", &diag);
         CHECK_MSG(engine != NULL, "%s", diag.message);
         for (int u = 0; engine && u < 4; u++)
-            CHECK_MSG(cell_free(engine, u) == (m == 0 ? free_trinary : free_scale)[u], "alpha %d in %s", alpha[u],
-                      modes[m]);
+            CHECK_MSG(cell_free(engine, u) == (m == 0 ? free_trinary : free_scale)[u], "alpha %d in %s",
+                      alpha[u], modes[m]);
         pb_engine_destroy(engine);
     }
 
@@ -194,15 +197,17 @@ static void test_modes(void)
     snprintf(png, sizeof png, "%s/row.png", dir);
     CHECK(pb_image_save_png(&picture, png, NULL) == PB_OK);
     pb_image_finish(&picture);
-    write_text("png.yaml", "image: %s\nresolution: 0.5\norigin: [0.0, 0.0, 0.0]\nnegate: false\n"
-                           "occupied_thresh: 0.6\nfree_thresh: 0.2\n",
+    write_text("png.yaml",
+               "image: %s\nresolution: 0.5\norigin: [0.0, 0.0, 0.0]\nnegate: false\n"
+               "occupied_thresh: 0.6\nfree_thresh: 0.2\n",
                png); /* an absolute image path */
     pb_diag diag;
     pb_engine *engine = load_yaml("png.yaml", &diag);
     CHECK_MSG(engine != NULL, "%s", diag.message);
     if (engine) {
         const double a[2] = {0.25, 0.25}, b[2] = {0.75, 0.25}, c[2] = {1.25, 0.25};
-        CHECK(pb_engine_feasible(engine, a) && pb_engine_feasible(engine, b) && !pb_engine_feasible(engine, c));
+        CHECK(pb_engine_feasible(engine, a) && pb_engine_feasible(engine, b) &&
+              !pb_engine_feasible(engine, c));
         pb_engine_destroy(engine);
     }
 #else
@@ -214,8 +219,8 @@ static void test_modes(void)
 
 static void test_round_trip(void)
 {
-    const pb_map_frame frame = {.metric = true, .width = 200, .height = 120, .resolution = 0.05,
-                                .origin = {-3.5, 2.25, 0.7}};
+    const pb_map_frame frame = {
+        .metric = true, .width = 200, .height = 120, .resolution = 0.05, .origin = {-3.5, 2.25, 0.7}};
     const double c = cos(0.7), s = sin(0.7);
     pb_rng rng;
     pb_rng_seed(&rng, 17);
@@ -242,7 +247,8 @@ static void test_round_trip(void)
     CHECK_NEAR(xy[0], -3.5 - s * 6.0, 1e-12);
     CHECK_NEAR(xy[1], 2.25 + c * 6.0, 1e-12);
     /* cells: nav2's worldToMap, rows counted from the bottom */
-    const pb_map_frame flat = {.metric = true, .width = 10, .height = 4, .resolution = 0.5, .origin = {1.0, 2.0, 0}};
+    const pb_map_frame flat = {
+        .metric = true, .width = 10, .height = 4, .resolution = 0.5, .origin = {1.0, 2.0, 0}};
     int col = -1, row = -1;
     const double on_origin[2] = {1.0, 2.0}, top_right[2] = {5.999, 3.999}, outside[2] = {6.0, 2.5};
     CHECK(pb_map_frame_cell(&flat, on_origin, &col, &row) && col == 0 && row == 3);
@@ -263,7 +269,7 @@ static void test_round_trip(void)
 
 typedef struct bad_case {
     const char *what;
-    const char *yaml; /* printf format with the image's name */
+    const char *yaml;    /* printf format with the image's name */
     const char *message; /* a fragment the message must hold */
     int line;            /* the line it must name; 0: any */
 } bad_case;
@@ -275,61 +281,103 @@ static void test_bad_input(void)
     write_pgm("ok.pgm", 2, 2, grey);
 #define KEYS_BUT(line) "image: ok.pgm\n" line
     static const bad_case cases[] = {
-        {"missing image", "image: nowhere.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                          "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "nowhere.pgm: cannot open the file", 0},
-        {"negative resolution", "image: ok.pgm\nresolution: -0.05\norigin: [0, 0, 0]\nnegate: 0\n"
-                                "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'resolution'", 2},
-        {"zero resolution", "image: ok.pgm\nresolution: 0\norigin: [0, 0, 0]\nnegate: 0\n"
-                            "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'resolution': expected metres", 2},
-        {"infinite resolution", "image: ok.pgm\nresolution: .inf\norigin: [0, 0, 0]\nnegate: 0\n"
-                                "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'resolution': expected metres per pixel", 2},
-        {"NaN resolution", "image: ok.pgm\nresolution: nan\norigin: [0, 0, 0]\nnegate: 0\n"
-                           "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'resolution'", 2},
-        {"occupied above 1", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                             "occupied_thresh: 1.5\nfree_thresh: 0.2\n", "key 'occupied_thresh': expected a number in [0, 1]", 5},
-        {"free below 0", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                         "occupied_thresh: 0.65\nfree_thresh: -0.1\n", "key 'free_thresh'", 6},
-        {"occupied < free", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                            "occupied_thresh: 0.2\nfree_thresh: 0.3\n", "below free_thresh", 5},
-        {"unknown mode", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                         "occupied_thresh: 0.65\nfree_thresh: 0.2\nmode: fancy\n", "key 'mode': expected trinary", 7},
-        {"bad negate", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 2\n"
-                       "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'negate'", 4},
-        {"short origin", "image: ok.pgm\nresolution: 1\norigin: [0, 0]\nnegate: 0\n"
-                         "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'origin': expected a list of 3", 3},
-        {"text origin", "image: ok.pgm\nresolution: 1\norigin: [0, zero, 0]\nnegate: 0\n"
-                        "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'origin'", 3},
-        {"missing resolution", "image: ok.pgm\norigin: [0, 0, 0]\nnegate: 0\n"
-                               "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'resolution' is missing", 0},
-        {"missing origin", "image: ok.pgm\nresolution: 1\nnegate: 0\n"
-                           "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'origin' is missing", 0},
-        {"missing negate", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\n"
-                           "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'negate' is missing", 0},
-        {"missing free_thresh", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                                "occupied_thresh: 0.65\n", "key 'free_thresh' is missing", 0},
-        {"missing occupied_thresh", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                                    "free_thresh: 0.2\n", "key 'occupied_thresh' is missing", 0},
-        {"missing image key", "resolution: 1\nimage_file: ok.pgm\norigin: [0, 0, 0]\nnegate: 0\n"
-                              "occupied_thresh: 0.65\nfree_thresh: 0.2\nimage: \n", "key 'image'", 7},
+        {"missing image",
+         "image: nowhere.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "nowhere.pgm: cannot open the file", 0},
+        {"negative resolution",
+         "image: ok.pgm\nresolution: -0.05\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'resolution'", 2},
+        {"zero resolution",
+         "image: ok.pgm\nresolution: 0\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'resolution': expected metres", 2},
+        {"infinite resolution",
+         "image: ok.pgm\nresolution: .inf\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'resolution': expected metres per pixel", 2},
+        {"NaN resolution",
+         "image: ok.pgm\nresolution: nan\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'resolution'", 2},
+        {"occupied above 1",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 1.5\nfree_thresh: 0.2\n",
+         "key 'occupied_thresh': expected a number in [0, 1]", 5},
+        {"free below 0",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: -0.1\n",
+         "key 'free_thresh'", 6},
+        {"occupied < free",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.2\nfree_thresh: 0.3\n",
+         "below free_thresh", 5},
+        {"unknown mode",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\nmode: fancy\n",
+         "key 'mode': expected trinary", 7},
+        {"bad negate",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 2\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'negate'", 4},
+        {"short origin",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'origin': expected a list of 3", 3},
+        {"text origin",
+         "image: ok.pgm\nresolution: 1\norigin: [0, zero, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'origin'", 3},
+        {"missing resolution",
+         "image: ok.pgm\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'resolution' is missing", 0},
+        {"missing origin",
+         "image: ok.pgm\nresolution: 1\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'origin' is missing", 0},
+        {"missing negate",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'negate' is missing", 0},
+        {"missing free_thresh",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\n",
+         "key 'free_thresh' is missing", 0},
+        {"missing occupied_thresh",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "free_thresh: 0.2\n",
+         "key 'occupied_thresh' is missing", 0},
+        {"missing image key",
+         "resolution: 1\nimage_file: ok.pgm\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\nimage: \n",
+         "key 'image'", 7},
         {"malformed YAML", "image: ok.pgm\nresolution: [1\norigin: [0, 0, 0]\n", "malformed YAML", 0},
-        {"duplicate key", "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                          "occupied_thresh: 0.65\nfree_thresh: 0.2\nresolution: 2\n", "given twice (first on line 2)", 7},
+        {"duplicate key",
+         "image: ok.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\nresolution: 2\n",
+         "given twice (first on line 2)", 7},
         {"not a mapping", "image: ok.pgm\nresolution: 1\n---\n", "", 0},
-        {"image is not an image", "image: bad.yaml\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
-                                  "occupied_thresh: 0.65\nfree_thresh: 0.2\n", "key 'image'", 0},
+        {"image is not an image",
+         "image: bad.yaml\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
+         "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
+         "key 'image'", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_text("bad.yaml", "%s", cases[i].yaml);
         pb_diag diag;
         pb_engine *engine = load_yaml("bad.yaml", &diag);
         if (i == 20) { /* a second document is ignored, as nav2's LoadFile reads the first */
-            CHECK_MSG(engine == NULL && strstr(diag.message, "is missing"), "%s: %s", cases[i].what, diag.message);
+            CHECK_MSG(engine == NULL && strstr(diag.message, "is missing"), "%s: %s", cases[i].what,
+                      diag.message);
             pb_engine_destroy(engine);
             continue;
         }
         CHECK_MSG(engine == NULL, "%s: loaded", cases[i].what);
         pb_engine_destroy(engine);
-        CHECK_MSG(strstr(diag.message, cases[i].message) != NULL, "%s: message '%s'", cases[i].what, diag.message);
+        CHECK_MSG(strstr(diag.message, cases[i].message) != NULL, "%s: message '%s'", cases[i].what,
+                  diag.message);
         CHECK_MSG(strstr(diag.file, "bad.yaml") != NULL, "%s: names '%s'", cases[i].what, diag.file);
         CHECK_MSG(cases[i].line == 0 || diag.line == cases[i].line, "%s: line %d, expected %d", cases[i].what,
                   diag.line, cases[i].line);
@@ -342,25 +390,27 @@ static void test_bad_input(void)
     }
 #undef KEYS_BUT
     /* options that contradict or are malformed */
-    write_text("good.yaml", "image: ok.pgm\nresolution: 0.1\norigin: [1, 2, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
-                            "free_thresh: 0.2\n");
+    write_text("good.yaml",
+               "image: ok.pgm\nresolution: 0.1\norigin: [1, 2, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
+               "free_thresh: 0.2\n");
     char path[256];
     snprintf(path, sizeof path, "%s/good.yaml", dir);
     static const pb_option bad_options[][1] = {{{"free_threshold", "0.9"}}, {{"occupied_threshold", "1.2"}},
-                                               {{"resolution", "-1"}},       {{"origin", "1"}},
-                                               {{"frame", "pixels"}},        {{"frame", "mars"}}};
+                                               {{"resolution", "-1"}},      {{"origin", "1"}},
+                                               {{"frame", "pixels"}},       {{"frame", "mars"}}};
     for (size_t i = 0; i < sizeof bad_options / sizeof bad_options[0]; i++) {
         pb_engine *engine = NULL;
         pb_diag diag = {0};
-        CHECK_MSG(pb_engine_load(&engine, NULL, path, bad_options[i], 1, &diag) == PB_ERR_INVALID, "option %s=%s",
-                  bad_options[i][0].name, bad_options[i][0].value);
+        CHECK_MSG(pb_engine_load(&engine, NULL, path, bad_options[i], 1, &diag) == PB_ERR_INVALID,
+                  "option %s=%s", bad_options[i][0].name, bad_options[i][0].value);
         CHECK_MSG(diag.option[0] != '\0', "option %s: '%s'", bad_options[i][0].name, diag.message);
     }
     /* a map without a free cell says so */
     const uint8_t grey_map[4] = {200, 200, 200, 200};
     write_pgm("grey.pgm", 2, 2, grey_map);
-    write_text("grey.yaml", "image: grey.pgm\nresolution: 0.1\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
-                            "free_thresh: 0.196\n");
+    write_text("grey.yaml",
+               "image: grey.pgm\nresolution: 0.1\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\n"
+               "free_thresh: 0.196\n");
     pb_diag diag;
     pb_engine *engine = load_yaml("grey.yaml", &diag);
     CHECK(engine != NULL);
@@ -368,7 +418,8 @@ static void test_bad_input(void)
         char why[256];
         const double q[2] = {0.05, 0.05};
         CHECK(!pb_engine_feasible(engine, q));
-        CHECK(pb_engine_explain(engine, q, why, sizeof why) && strstr(why, "no free cell") && strstr(why, "free_thresh"));
+        CHECK(pb_engine_explain(engine, q, why, sizeof why) && strstr(why, "no free cell") &&
+              strstr(why, "free_thresh"));
         pb_engine_destroy(engine);
         /* ... until its threshold lets the scanned grey through (p = 55/255 = 0.216) */
         const pb_option lenient = {"free_threshold", "0.25"};
@@ -469,8 +520,9 @@ static void test_planning(void)
     write_pgm("walls.pgm", MAP_W, MAP_H, grey);
     free(grey);
     pb_image_finish(&image);
-    write_text("walls.yaml", "image: walls.pgm\nresolution: %.17g\norigin: [%.17g, %.17g, %.17g]\nnegate: 0\n"
-                             "occupied_thresh: 0.65\nfree_thresh: 0.196\nmode: trinary\n",
+    write_text("walls.yaml",
+               "image: walls.pgm\nresolution: %.17g\norigin: [%.17g, %.17g, %.17g]\nnegate: 0\n"
+               "occupied_thresh: 0.65\nfree_thresh: 0.196\nmode: trinary\n",
                res, origin[0], origin[1], origin[2]);
 
     /* start near the left edge, goal near the right edge, in metres */
@@ -493,8 +545,8 @@ static void test_planning(void)
         if (!engine)
             return;
         pb_map_frame frame;
-        CHECK(pb_engine_map_frame(engine, &frame) && frame.metric && frame.width == MAP_W && frame.height == MAP_H &&
-              frame.resolution == res && frame.origin[2] == origin[2]);
+        CHECK(pb_engine_map_frame(engine, &frame) && frame.metric && frame.width == MAP_W &&
+              frame.height == MAP_H && frame.resolution == res && frame.origin[2] == origin[2]);
         /* bounds: the rotated image's bounding box; the default step: 2% of its diagonal */
         const double *lo = pb_engine_lower(engine), *hi = pb_engine_upper(engine);
         CHECK_NEAR(lo[0], origin[0] - s * MAP_H * res, 1e-12);
@@ -533,7 +585,8 @@ static void test_planning(void)
             snprintf(what, sizeof what, "%s, %s", planners[p], certified ? "certified" : "pixel_line");
             check_metric_path(&result, start, goal, certified, what);
             /* a path in metres: at least the straight line, around the walls */
-            CHECK_MSG(result.cost >= hypot(goal[0] - start[0], goal[1] - start[1]), "%s: cost %g", what, result.cost);
+            CHECK_MSG(result.cost >= hypot(goal[0] - start[0], goal[1] - start[1]), "%s: cost %g", what,
+                      result.cost);
             pb_result_finish(&result);
             pb_planner_destroy(planner);
         }
@@ -554,8 +607,8 @@ static void test_planning(void)
         uint32_t id = 0;
         CHECK(pb_engine_obstacle_add(&id, engine, &disc, pose_free) == PB_OK);
         CHECK(!pb_engine_feasible(engine, start));
-        const double beside[2] = {start[0] + 0.25 * c, start[1] + 0.25 * s}, away[2] = {start[0] + 0.35 * c,
-                                                                                    start[1] + 0.35 * s};
+        const double beside[2] = {start[0] + 0.25 * c, start[1] + 0.25 * s},
+                     away[2] = {start[0] + 0.35 * c, start[1] + 0.35 * s};
         CHECK(!pb_engine_feasible(engine, beside) && pb_engine_feasible(engine, away));
         CHECK(pb_engine_obstacle_remove(engine, id) == PB_OK);
         CHECK(pb_engine_feasible(engine, start));
@@ -592,7 +645,8 @@ static void test_png_options(void)
     CHECK(pb_engine_load(&engine, NULL, png, NULL, 0, NULL) == PB_OK);
     const double top_left[2] = {1.0, 1.0};
     pb_map_frame frame;
-    CHECK(engine && !pb_engine_feasible(engine, top_left) && pb_engine_map_frame(engine, &frame) && !frame.metric);
+    CHECK(engine && !pb_engine_feasible(engine, top_left) && pb_engine_map_frame(engine, &frame) &&
+          !frame.metric);
     CHECK(engine && pb_engine_upper(engine)[0] == 40.0 && pb_engine_lower(engine)[1] == 0.0);
     pb_engine_destroy(engine);
     /* frame=ros: resolution 1, y up: the top-left corner is at y near 20 */
@@ -620,8 +674,9 @@ static void test_png_options(void)
     CHECK(pb_engine_load(&engine, NULL, png, NULL, 0, NULL) == PB_OK);
     char why[256];
     const double middle[2] = {20.5, 10.5};
-    CHECK(engine && !pb_engine_feasible(engine, middle) && pb_engine_explain(engine, middle, why, sizeof why) &&
-          strstr(why, "no free cell") && strstr(why, "--free-threshold"));
+    CHECK(engine && !pb_engine_feasible(engine, middle) &&
+          pb_engine_explain(engine, middle, why, sizeof why) && strstr(why, "no free cell") &&
+          strstr(why, "--free-threshold"));
     pb_engine_destroy(engine);
     const pb_option scan = {"free_threshold", "0.1"};
     CHECK(pb_engine_load(&engine, NULL, png, &scan, 1, NULL) == PB_OK);

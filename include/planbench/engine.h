@@ -54,10 +54,10 @@ typedef struct pb_option {
 /** Load an engine.
  *
  * `engine_name` picks a registered engine ("image2d", "blackbox", "stickarm4d", ...); NULL
- * chooses from `path` (a .png or .pgm image or a map_server .yaml is an image map). `path` may be NULL for engines that need no
- * file. `options` are engine-specific (unknown names are an error). On success `*out` is a
- * new engine owned by the caller (pb_engine_destroy). On failure `*out` is NULL and `diag`
- * says what was wrong. */
+ * chooses from `path` (a .png or .pgm image, or a map_server .yaml, is an image map). `path`
+ * may be NULL for engines that need no file. `options` are engine-specific (unknown names are
+ * an error). On success `*out` is a new engine owned by the caller (pb_engine_destroy). On
+ * failure `*out` is NULL and `diag` says what was wrong. */
 PB_API pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
                                 const pb_option *options, size_t n_options, pb_diag *diag);
 
@@ -172,7 +172,7 @@ typedef struct pb_footprint {
 typedef enum pb_hit_kind {
     PB_HIT_NONE,     /**< free */
     PB_HIT_OUTSIDE,  /**< part of the footprint lies outside the map's bounds */
-    PB_HIT_MAP,      /**< a blocked map pixel (`pixel_x`, `pixel_y`: the image's column and row from the top) */
+    PB_HIT_MAP,      /**< a blocked map pixel (`pixel_x`, `pixel_y`: its column, row from the top) */
     PB_HIT_OBSTACLE, /**< the dynamic obstacle `obstacle_id` */
     PB_HIT_INVALID,  /**< the footprint or pose is malformed (non-finite, negative size) */
 } pb_hit_kind;

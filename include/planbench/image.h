@@ -26,7 +26,9 @@ PB_API pb_status pb_image_init(pb_image *image, int width, int height);
 PB_API void pb_image_finish(pb_image *image);
 /** Render the engine's C-space projected on its first two coordinates: the map of an image
  * engine, the feasible region of a 2D black box. PB_ERR_UNSUPPORTED when it has no picture.
- * Picture coordinates are engine coordinates scaled by `*scale` (set by the call). */
+ * `*scale` (set by the call) is picture pixels per engine unit, or per image pixel for an image
+ * map in a map frame, whose picture is the image upright: pb_image_engine_to_picture() places
+ * a configuration on it. */
 PB_API pb_status pb_image_render_engine(pb_image *image, const pb_engine *engine, double *scale,
                                         pb_diag *diag);
 /** Draw a configuration as the engine shows it (a dot, or an arm for the 4D engine). */
@@ -68,7 +70,7 @@ typedef struct pb_map_frame {
     bool metric;       /**< true: a map frame (y up); false: the pixel frame (y down) */
     int width, height; /**< the image, pixels */
     double resolution; /**< engine units (metres) per pixel; 1 in the pixel frame */
-    double origin[3];  /**< x, y, yaw (radians, counter-clockwise) of the lower-left corner; 0 in the pixel frame */
+    double origin[3];  /**< the lower-left corner's x, y, yaw (radians, counter-clockwise); 0 in pixels */
 } pb_map_frame;
 
 /** The frame of `engine`'s map: false (and `*frame` untouched) for engines without one. */

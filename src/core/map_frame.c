@@ -14,28 +14,26 @@ bool pb_engine_map_frame(const pb_engine *engine, pb_map_frame *frame)
 
 void pb_map_frame_to_pixel(const pb_map_frame *frame, const double *xy, double *uv)
 {
-    if (!frame->metric) {
-        uv[0] = xy[0];
-        uv[1] = xy[1];
-        return;
+    double g[2] = {xy[0], xy[1]}; /* the pixel frame is the image's own */
+    if (frame->metric) {
+        const pb_frame_math m = pb_frame_math_make(frame);
+        pb_frame_to_grid(&m, xy, g);
+        g[1] = (double)frame->height - g[1];
     }
-    const pb_frame_math m = pb_frame_math_make(frame);
-    double g[2];
-    pb_frame_to_grid(&m, xy, g);
     uv[0] = g[0];
-    uv[1] = (double)frame->height - g[1];
+    uv[1] = g[1];
 }
 
 void pb_map_frame_to_world(const pb_map_frame *frame, const double *uv, double *xy)
 {
-    if (!frame->metric) {
-        xy[0] = uv[0];
-        xy[1] = uv[1];
-        return;
+    const double g[2] = {uv[0], frame->metric ? (double)frame->height - uv[1] : uv[1]};
+    if (frame->metric) {
+        const pb_frame_math m = pb_frame_math_make(frame);
+        pb_frame_from_grid(&m, g, xy);
+    } else {
+        xy[0] = g[0];
+        xy[1] = g[1];
     }
-    const pb_frame_math m = pb_frame_math_make(frame);
-    const double g[2] = {uv[0], (double)frame->height - uv[1]};
-    pb_frame_from_grid(&m, g, xy);
 }
 
 bool pb_map_frame_cell(const pb_map_frame *frame, const double *xy, int *column, int *row)

@@ -372,12 +372,14 @@ typedef struct frame_options {
     double resolution, origin[3], free_threshold, occupied_threshold;
 } frame_options;
 
-static pb_status read_frame_options(frame_options *f, const pb_option *options, size_t n_options, pb_diag *diag)
+static pb_status read_frame_options(frame_options *f, const pb_option *options, size_t n_options,
+                                    pb_diag *diag)
 {
     memset(f, 0, sizeof *f);
     f->frame = pb_option_find(options, n_options, "frame");
     if (f->frame && strcmp(f->frame, "pixels") != 0 && strcmp(f->frame, "ros") != 0) {
-        pb_diag_set_option(diag, "frame", "expected 'pixels' (x = column, y = row down) or 'ros' (y up), got '%s'",
+        pb_diag_set_option(diag, "frame",
+                           "expected 'pixels' (x = column, y = row down) or 'ros' (y up), got '%s'",
                            f->frame);
         return PB_ERR_INVALID;
     }
@@ -442,15 +444,16 @@ static pb_status apply_thresholds(const frame_options *f, pb_map_rules *rules, b
 
 /* Read the map: a map_server YAML file and its image, or an image alone. Sets the frame,
  * the rules' hint and, from a YAML file, its default problem. */
-static pb_status load_map(image2d *e, const char *path, const frame_options *f, pb_map_yaml *yaml, bool *has_yaml,
-                          pb_diag *diag)
+static pb_status load_map(image2d *e, const char *path, const frame_options *f, pb_map_yaml *yaml,
+                          bool *has_yaml, pb_diag *diag)
 {
     pb_map_frame frame = {.metric = false, .resolution = 1.0};
     *has_yaml = !has_extension(path, ".png") && !is_netpbm_name(path) && pb_map_yaml_is_map(path);
     pb_status st;
     if (*has_yaml) {
         if (f->frame && strcmp(f->frame, "pixels") == 0) {
-            pb_diag_set_option(diag, "frame", "a map_server map is in its map frame (metres, y up), not in pixels");
+            pb_diag_set_option(diag, "frame",
+                               "a map_server map is in its map frame (metres, y up), not in pixels");
             return PB_ERR_INVALID;
         }
         st = pb_map_yaml_load(yaml, path, diag);
@@ -469,7 +472,8 @@ static pb_status load_map(image2d *e, const char *path, const frame_options *f, 
         frame.metric = true;
         frame.resolution = yaml->resolution;
         memcpy(frame.origin, yaml->origin, sizeof frame.origin);
-        e->no_free_hint = "check its free_thresh, occupied_thresh, negate and mode (or give --free-threshold)";
+        e->no_free_hint =
+            "check its free_thresh, occupied_thresh, negate and mode (or give --free-threshold)";
     } else {
         pb_map_rules rules = {.mode = PB_MAP_MODE_TRINARY};
         const bool thresholds = f->has_free || f->has_occupied;
@@ -478,9 +482,10 @@ static pb_status load_map(image2d *e, const char *path, const frame_options *f, 
         st = pb_map_image_load(path, thresholds ? &rules : NULL, &e->map, diag);
         if (st != PB_OK)
             return st;
-        e->no_free_hint = thresholds || is_netpbm_name(path)
-                              ? "no pixel is lighter than the free threshold (try a higher --free-threshold)"
-                              : "no pixel is pure white (255, 255, 255); a scanned map needs --free-threshold";
+        e->no_free_hint =
+            thresholds || is_netpbm_name(path)
+                ? "no pixel is lighter than the free threshold (try a higher --free-threshold)"
+                : "no pixel is pure white (255, 255, 255); a scanned map needs --free-threshold";
         frame.metric = (f->frame && strcmp(f->frame, "ros") == 0) || f->has_resolution || f->has_origin;
     }
     if (f->has_resolution)
@@ -540,7 +545,8 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
     if ((st = read_frame_options(&f, options, n_options, diag)) != PB_OK)
         return st;
     if (!path) {
-        pb_diag_set(diag, NULL, 0, 0, "the image engine needs a map: a PNG or PGM image, or a map_server YAML file");
+        pb_diag_set(diag, NULL, 0, 0,
+                    "the image engine needs a map: a PNG or PGM image, or a map_server YAML file");
         return PB_ERR_INVALID;
     }
     image2d *e = calloc(1, sizeof *e);
@@ -602,8 +608,9 @@ static const char *const options_help[] = {
 const pb_engine_impl pb_image2d_impl = {
     .name = "image2d",
     .aliases = aliases,
-    .summary = "2D map: a PNG (white (255,255,255) pixels free) or a map_server map (YAML + PGM/PNG, in metres); "
-               "Bresenham edges",
+    .summary =
+        "2D map: a PNG (white (255,255,255) pixels free) or a map_server map (YAML + PGM/PNG, in metres); "
+        "Bresenham edges",
     .options_help = options_help,
     .accepts_path = accepts_path,
     .load = load,

@@ -54,7 +54,10 @@ int pb_map_pixel_value(const pb_map_rules *rules, uint32_t colour_sum, int n_col
         return 0;
     if (rules->mode == PB_MAP_MODE_TRINARY)
         return -1;
-    /* scale: between the thresholds (occupied > free here, as p lies between them) */
+    /* scale: between the thresholds; with both equal p is exactly on them, where nav2 divides
+     * 0 by 0: unknown */
+    if (!(rules->occupied_thresh > rules->free_thresh))
+        return -1;
     return (int)rint((p - rules->free_thresh) / (rules->occupied_thresh - rules->free_thresh) * 100.0);
 }
 
@@ -96,17 +99,16 @@ typedef struct netpbm_read {
 
 static pb_status load_netpbm(const char *path, const pb_map_rules *rules, pb_bitmap *out, pb_diag *diag)
 {
-    pb_status status = PB_ERR_IO;
-    FILE *fp = pb_file_open_regular(path, diag, &status);
-    if (!fp)
-        return status;
     netpbm_read *r = calloc(1, sizeof *r);
-    if (!r) {
-        fclose(fp);
+    pb_status status = r ? PB_ERR_IO : PB_ERR_NOMEM;
+    if (r)
+        r->fp = pb_file_open_regular(path, diag, &status);
+    else
         pb_diag_set(diag, path, 0, 0, "out of memory");
-        return PB_ERR_NOMEM;
+    if (!r || !r->fp) {
+        free(r);
+        return status;
     }
-    r->fp = fp;
     pthread_mutex_lock(&netpbm_lock);
     static bool initialised;
     if (!initialised) {
@@ -128,11 +130,11 @@ static pb_status load_netpbm(const char *path, const pb_map_rules *rules, pb_bit
         const bool has_alpha = pam->depth == 2 || pam->depth == 4;
         const bool grey = pam->depth < 3;
         if (pam->width <= 0 || pam->height <= 0 || pam->depth < 1 || pam->depth > 4 || pam->maxval < 1) {
-            pb_diag_set(diag, path, 0, 0, "unsupported netpbm image: %d x %d pixels of %u samples", pam->width,
-                        pam->height, pam->depth);
+            pb_diag_set(diag, path, 0, 0, "unsupported netpbm image: %d x %d pixels of %u samples",
+                        pam->width, pam->height, pam->depth);
             status = PB_ERR_INVALID;
-        } else if ((uint64_t)pam->width * (uint64_t)pam->height > PB_PNG_MAX_PIXELS || pam->width > (1 << 20) ||
-                   pam->height > (1 << 20)) {
+        } else if ((uint64_t)pam->width * (uint64_t)pam->height > PB_PNG_MAX_PIXELS ||
+                   pam->width > (1 << 20) || pam->height > (1 << 20)) {
             pb_diag_set(diag, path, 0, 0, "image is larger than 2^28 pixels or 2^20 on a side");
             status = PB_ERR_INVALID;
         } else {
@@ -152,7 +154,8 @@ static pb_status load_netpbm(const char *path, const pb_map_rules *rules, pb_bit
                     const sample *s = r->row[x];
                     /* grey g counts as RGB (g, g, g), as GraphicsMagick hands it to nav2: the
                      * weight of an alpha channel averaged in is then the same */
-                    const uint32_t sum = grey ? 3 * (uint32_t)s[0] : (uint32_t)s[0] + (uint32_t)s[1] + (uint32_t)s[2];
+                    const uint32_t sum =
+                        grey ? 3 * (uint32_t)s[0] : (uint32_t)s[0] + (uint32_t)s[1] + (uint32_t)s[2];
                     const uint32_t alpha = has_alpha ? (uint32_t)s[pam->depth - 1] : (uint32_t)pam->maxval;
                     if (pb_map_pixel_value(rules, sum, 3, has_alpha, alpha, (uint32_t)pam->maxval) == 0)
                         bits[x >> 6] |= (uint64_t)1 << (x & 63);
@@ -205,9 +208,11 @@ pb_status pb_map_image_load(const char *path, const pb_map_rules *rules, pb_bitm
     const size_t len = strlen(path);
     if (!png && len > 4 && path[len - 4] == '.' && strchr("pP", path[len - 3]) &&
         strchr("bgpaBGPA", path[len - 2]) && strchr("mM", path[len - 1])) {
-        pb_diag_set(diag, path, 0, 0, "not a netpbm (PGM, PBM, PPM, PAM) image: its magic number P1..P7 is missing");
+        pb_diag_set(diag, path, 0, 0,
+                    "not a netpbm (PGM, PBM, PPM, PAM) image: its magic number P1..P7 is missing");
         return PB_ERR_INVALID;
     }
     /* anything else is read as a PNG, which says when it is not one */
-    return rules ? pb_png_load_packed(path, pack_rules, (void *)rules, out, diag) : pb_png_load(path, out, diag);
+    return rules ? pb_png_load_packed(path, pack_rules, (void *)rules, out, diag)
+                 : pb_png_load(path, out, diag);
 }

@@ -5,14 +5,15 @@
  * A pixel's lightness is the average of its colour channels (grey g counts as RGB (g, g, g);
  * in trinary mode an alpha channel is averaged in too, as nav2 does), over the image's
  * maxval: shade = sum / (maxval * n). PNG samples are 8-bit (16-bit ones keep their high
- * byte, as png_map.h says); netpbm samples keep their maxval (up to 65535). Its occupancy p is 1 - shade, or shade with negate,
- * computed as one division of exact integers, (maxval * n - sum) / (maxval * n), so that
+ * byte, as png_map.h says); netpbm samples keep their maxval (up to 65535). Its occupancy p is 1 - shade, or
+ * shade with negate, computed as one division of exact integers, (maxval * n - sum) / (maxval * n), so that
  * a pixel whose p equals a threshold's decimal value (51/255 = 0.2) compares equal to it.
  * Then, with nav2's strict comparisons (map_io.cpp):
  *
  *   trinary  p > occupied_thresh: 100 (occupied); p < free_thresh: 0 (free); else -1 (unknown)
  *   scale    alpha < maxval: -1; p > occupied_thresh: 100; p < free_thresh: 0; else
- *            rint((p - free) / (occupied - free) * 100)
+ *            rint((p - free) / (occupied - free) * 100) (with both thresholds equal, a pixel on
+ *            them is -1: nav2 would divide 0 by 0)
  *   raw      v = round(shade * 255) (negate ignored); 0 <= v <= 100: v; else -1
  *
  * For planning a pixel is free when its value is 0, what a ROS consumer of the published

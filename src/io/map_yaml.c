@@ -14,7 +14,8 @@
 static bool has_yaml_extension(const char *path)
 {
     const size_t n = strlen(path);
-    return (n > 5 && strcasecmp(path + n - 5, ".yaml") == 0) || (n > 4 && strcasecmp(path + n - 4, ".yml") == 0);
+    return (n > 5 && strcasecmp(path + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcasecmp(path + n - 4, ".yml") == 0);
 }
 
 /* Does `text` have `key:` at the start of a line (a top-level key of a block mapping)? */
@@ -65,15 +66,22 @@ typedef struct reader {
     pb_diag *diag;
 } reader;
 
-/* One message for a bad value: "key 'K': WHAT" at the value's line. */
+/* One message for a bad value: "key 'K': WHAT, got 'VALUE'" at the value's line; the value is
+ * shortened and its line breaks and other control characters shown as spaces (one line). */
 static pb_status bad_key(const reader *r, const yaml_node_t *node, const char *key, const char *what,
                          const char *got)
 {
     const int line = node ? (int)node->start_mark.line + 1 : 0;
-    if (got)
-        pb_diag_set(r->diag, r->path, line, 0, "key '%s': %s, got '%.60s'", key, what, got);
-    else
+    if (!got) {
         pb_diag_set(r->diag, r->path, line, 0, "key '%s': %s", key, what);
+        return PB_ERR_INVALID;
+    }
+    char shown[64];
+    size_t n = 0;
+    for (; got[n] && n + 1 < sizeof shown; n++)
+        shown[n] = (unsigned char)got[n] < 0x20 || got[n] == 0x7f ? ' ' : got[n];
+    shown[n] = '\0';
+    pb_diag_set(r->diag, r->path, line, 0, "key '%s': %s, got '%s%s'", key, what, shown, got[n] ? "..." : "");
     return PB_ERR_INVALID;
 }
 
@@ -112,8 +120,8 @@ static pb_status number_in(const reader *r, const yaml_node_t *node, const char 
 }
 
 /* A list of exactly `n` finite numbers. */
-static pb_status number_list(const reader *r, const yaml_node_t *node, const char *key, int n, const char *form,
-                             double *out)
+static pb_status number_list(const reader *r, const yaml_node_t *node, const char *key, int n,
+                             const char *form, double *out)
 {
     char what[96];
     snprintf(what, sizeof what, "expected a list of %d numbers, %s", n, form);
@@ -136,8 +144,10 @@ static pb_status number_list(const reader *r, const yaml_node_t *node, const cha
 /* nav2 reads negate as an int, else as a bool: 0, 1, and YAML's booleans. */
 static pb_status read_negate(const reader *r, const yaml_node_t *node, bool *out)
 {
-    static const char *const truths[] = {"1", "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", NULL};
-    static const char *const lies[] = {"0", "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", NULL};
+    static const char *const truths[] = {"1",   "true", "True", "TRUE", "yes", "Yes",
+                                         "YES", "on",   "On",   "ON",   NULL};
+    static const char *const lies[] = {"0",  "false", "False", "FALSE", "no", "No",
+                                       "NO", "off",   "Off",   "OFF",   NULL};
     const char *text = scalar_text(node);
     for (int i = 0; text && truths[i]; i++)
         if (strcmp(text, truths[i]) == 0) {
@@ -177,11 +187,21 @@ static pb_status read_image(const reader *r, const yaml_node_t *node, pb_map_yam
     return PB_OK;
 }
 
-enum { KEY_IMAGE, KEY_RESOLUTION, KEY_ORIGIN, KEY_NEGATE, KEY_OCCUPIED, KEY_FREE, KEY_MODE, KEY_START, KEY_GOAL,
-       N_KEYS };
-static const char *const key_names[N_KEYS] = {"image",       "resolution", "origin",          "negate",
-                                              "occupied_thresh", "free_thresh", "mode", "planbench_start",
-                                              "planbench_goal"};
+enum {
+    KEY_IMAGE,
+    KEY_RESOLUTION,
+    KEY_ORIGIN,
+    KEY_NEGATE,
+    KEY_OCCUPIED,
+    KEY_FREE,
+    KEY_MODE,
+    KEY_START,
+    KEY_GOAL,
+    N_KEYS
+};
+static const char *const key_names[N_KEYS] = {"image",  "resolution",      "origin",
+                                              "negate", "occupied_thresh", "free_thresh",
+                                              "mode",   "planbench_start", "planbench_goal"};
 /* Keys without which nav2 refuses the file. */
 static const bool key_required[N_KEYS] = {true, true, true, true, true, true, false, false, false};
 
@@ -231,25 +251,30 @@ static pb_status read_document(const reader *r, pb_map_yaml *out)
                 continue;
             if (seen[key]) {
                 pb_diag_set(r->diag, r->path, (int)k->start_mark.line + 1, 0,
-                            "key '%s' is given twice (first on line %d)", name, (int)seen[key]->start_mark.line + 1);
+                            "key '%s' is given twice (first on line %d)", name,
+                            (int)seen[key]->start_mark.line + 1);
                 return PB_ERR_INVALID;
             }
             seen[key] = k;
-            const pb_status st = read_key(r, key, yaml_document_get_node((yaml_document_t *)&r->doc, p->value), out);
+            const pb_status st =
+                read_key(r, key, yaml_document_get_node((yaml_document_t *)&r->doc, p->value), out);
             if (st != PB_OK)
                 return st;
         }
     }
     for (int key = 0; key < N_KEYS; key++)
         if (key_required[key] && !seen[key]) {
-            pb_diag_set(r->diag, r->path, 0, 0, "key '%s' is missing (a map_server map needs image, resolution, "
-                        "origin, negate, occupied_thresh and free_thresh)", key_names[key]);
+            pb_diag_set(r->diag, r->path, 0, 0,
+                        "key '%s' is missing (a map_server map needs image, resolution, "
+                        "origin, negate, occupied_thresh and free_thresh)",
+                        key_names[key]);
             return PB_ERR_INVALID;
         }
     if (out->rules.occupied_thresh < out->rules.free_thresh) {
-        pb_diag_set(r->diag, r->path, (int)seen[KEY_OCCUPIED]->start_mark.line + 1, 0,
-                    "key 'occupied_thresh': %g is below free_thresh %g (expected free_thresh <= occupied_thresh)",
-                    out->rules.occupied_thresh, out->rules.free_thresh);
+        pb_diag_set(
+            r->diag, r->path, (int)seen[KEY_OCCUPIED]->start_mark.line + 1, 0,
+            "key 'occupied_thresh': %g is below free_thresh %g (expected free_thresh <= occupied_thresh)",
+            out->rules.occupied_thresh, out->rules.free_thresh);
         return PB_ERR_INVALID;
     }
     return PB_OK;
@@ -285,9 +310,10 @@ pb_status pb_map_yaml_parse(pb_map_yaml *out, const char *text, size_t size, con
     (void)text;
     (void)size;
     memset(out, 0, sizeof *out);
-    pb_diag_set(diag, path, 0, 0,
-                "this build reads no map_server YAML maps: it was built without libyaml (install libyaml-dev, or "
-                "run tools/install-deps.sh, and configure again)");
+    pb_diag_set(
+        diag, path, 0, 0,
+        "this build reads no map_server YAML maps: it was built without libyaml (install libyaml-dev, or "
+        "run tools/install-deps.sh, and configure again)");
     return PB_ERR_UNSUPPORTED;
 }
 

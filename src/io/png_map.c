@@ -197,7 +197,8 @@ static bool decode(decode_state *s, pb_bitmap *out)
             png_error(png, "out of memory for a row");
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(png, s->image, NULL);
-            s->pack(s->pack_payload, s->image, channels, (int)width, out->bits + (size_t)y * out->words_per_row);
+            s->pack(s->pack_payload, s->image, channels, (int)width,
+                    out->bits + (size_t)y * out->words_per_row);
         }
     }
     s->read_limit = s->bytes_read + MAX_TRAILING_BYTES;
@@ -245,7 +246,8 @@ pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag)
     return pb_png_load_packed(path, pack_white, NULL, out, diag);
 }
 
-pb_status pb_png_load_packed(const char *path, pb_png_pack_fn pack, void *payload, pb_bitmap *out, pb_diag *diag)
+pb_status pb_png_load_packed(const char *path, pb_png_pack_fn pack, void *payload, pb_bitmap *out,
+                             pb_diag *diag)
 {
     memset(out, 0, sizeof *out);
     pb_status open_status = PB_ERR_IO;

@@ -421,8 +421,7 @@ static void compose(pb_viz *v, double now)
     const bool show_goal = v->params.query_mode ? v->has_goal : v->has_problem;
     if (show_goal && v->goal_radius > 0.0)
         pb_image_draw_circle(&v->frame, pic_x(v, v->goal), pic_y(v, v->goal),
-                             v->goal_radius * pb_image_engine_units(v->engine, v->scale),
-                             goal_color);
+                             v->goal_radius * pb_image_engine_units(v->engine, v->scale), goal_color);
     if (show_start)
         draw_marker(v, v->start, start_color);
     if (show_goal)

@@ -2,38 +2,10 @@
 # The command line on metric maps (issue 17): map_server YAML maps and PNG maps given a
 # resolution, results in metres re-checked independently, and every bad map with one line on
 # stderr and exit 2. Usage: test_maps.sh PLANBENCH SOURCE_ROOT
-set -u
-PB=$1
-ROOT=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$ROOT" || exit 1
-fails=0
-checks=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# run WANT_STATUS WHAT -- command...   (stdout -> $T/out, stderr -> $T/err)
-run() {
-    want=$1
-    what=$2
-    shift 3
-    checks=$((checks + 1))
-    "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want; stderr: $(head -c 300 "$T/err")"
-}
-# refused WHAT PATTERN -- args...: exit 2 and one stderr line matching PATTERN
-refused() {
-    what=$1
-    pattern=$2
-    shift 3
-    run 2 "$what" -- "$PB" "$@"
-    [ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one stderr line: $(cat "$T/err")"
-    grep -qE -- "$pattern" "$T/err" || fail "$what: stderr does not match '$pattern': $(cat "$T/err")"
-}
+. "$(dirname "$0")/lib.sh"
 
 # ---- the bundled map_server map ----
-run 0 "rrt on office.yaml" -- "$PB" rrt maps/office.yaml
+expect 0 "rrt on office.yaml" -- "$PB" rrt maps/office.yaml
 grep -q "exact" "$T/out" || fail "office.yaml: no exact outcome"
 
 # A --json result re-checked in metres from the YAML and the PGM alone: start and goal are
@@ -77,35 +49,35 @@ assert abs(length - result["cost"]) <= 1e-9 * length, (length, result["cost"])
 assert length > 9.0, "a path across the map is metres long, not pixels: %g" % length
 PY
 }
-run 0 "office.yaml --json certified" -- "$PB" rrt maps/office.yaml --json --engine-option edge_check=certified
+expect 0 "office.yaml --json certified" -- "$PB" rrt maps/office.yaml --json --engine-option edge_check=certified
 cp "$T/out" "$T/certified.json"
 check_metric "$T/certified.json" maps/office.yaml 1
-run 0 "office.yaml --json" -- "$PB" birrt maps/office.yaml --json --seed 3
+expect 0 "office.yaml --json" -- "$PB" birrt maps/office.yaml --json --seed 3
 cp "$T/out" "$T/pixel.json"
 check_metric "$T/pixel.json" maps/office.yaml 0
 # the CSV path is in metres too, and the default step and goal radius are 2% of the diagonal
-run 0 "office.yaml --save-path" -- "$PB" rrt maps/office.yaml --save-path "$T/p.csv" -q
+expect 0 "office.yaml --save-path" -- "$PB" rrt maps/office.yaml --save-path "$T/p.csv" -q
 head -n 2 "$T/p.csv" | grep -q "^-1.725" || fail "CSV path does not start at the start in metres: $(head -n 2 "$T/p.csv")"
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(abs(r['goal_radius'] - 0.02 * 0.05 * (240**2 + 160**2) ** 0.5) > 1e-12)" \
     "$T/pixel.json" || fail "the default goal radius is not 2% of the map's diagonal in metres"
 # start and goal given in metres; outside the map is refused with the bounds in metres
-run 0 "office.yaml start goal" -- "$PB" rrt maps/office.yaml start -1.5,0 goal 7.5,0 --json
-refused "office.yaml start outside" "outside the map.*\[-3, 9\]" -- rrt maps/office.yaml start 20,0 goal 7.5,0
-refused "office.yaml start on unknown" "start \(-2\.8, 5\.8\) is on an obstacle" -- rrt maps/office.yaml start -2.8,5.8
+expect 0 "office.yaml start goal" -- "$PB" rrt maps/office.yaml start -1.5,0 goal 7.5,0 --json
+bad "office.yaml start outside" "outside the map.*\[-3, 9\]" -- rrt maps/office.yaml start 20,0 goal 7.5,0
+bad "office.yaml start on unknown" "start \(-2\.8, 5\.8\) is on an obstacle" -- rrt maps/office.yaml start -2.8,5.8
 # --free-threshold on a YAML map overrides its own: unknown (205, p = 0.196) becomes free
-run 0 "office.yaml --free-threshold" -- "$PB" rrt maps/office.yaml start -2.8,5.8 goal -2.8,-1.8 --free-threshold 0.25 -q
+expect 0 "office.yaml --free-threshold" -- "$PB" rrt maps/office.yaml start -2.8,5.8 goal -2.8,-1.8 --free-threshold 0.25 -q
 # the PGM alone is read in the pixel frame (map_saver's default thresholds)
-run 0 "office.pgm alone" -- "$PB" rrt maps/office.pgm start 25.5,25.5 goal 220.5,25.5 -q
+expect 0 "office.pgm alone" -- "$PB" rrt maps/office.pgm start 25.5,25.5 goal 220.5,25.5 -q
 
 # ---- a PNG made metric with --resolution and --origin ----
-run 0 "room1 in metres" -- "$PB" rrt maps/room1.png --resolution 0.05 --origin -1,-2 start 0.6,16.4 goal 22,-0.2 --json
+expect 0 "room1 in metres" -- "$PB" rrt maps/room1.png --resolution 0.05 --origin -1,-2 start 0.6,16.4 goal 22,-0.2 --json
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r['outcome']=='exact' and r['cost'] < 100 and r['path'][0]==[0.6,16.4]))" \
     "$T/out" || fail "room1 in metres: $(head -c 300 "$T/out")"
 # its default problem follows the frame: pixel (30.5, 30.5) of a 400 px high image
-run 0 "room1 frame=ros defaults" -- "$PB" rrt maps/room1.png --engine-option frame=ros --json
+expect 0 "room1 frame=ros defaults" -- "$PB" rrt maps/room1.png --engine-option frame=ros --json
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r['start'] != [30.5, 369.5])" "$T/out" ||
     fail "frame=ros: the default start is not flipped: $(head -c 200 "$T/out")"
-run 0 "room1 --save-image in metres" -- "$PB" rrt maps/room1.png --resolution 0.05 --save-image "$T/room1.png" -q
+expect 0 "room1 --save-image in metres" -- "$PB" rrt maps/room1.png --resolution 0.05 --save-image "$T/room1.png" -q
 [ -s "$T/room1.png" ] || fail "no picture of a metric map"
 
 # ---- a scanned map: nearly white, nothing is free until a threshold says what is ----
@@ -117,16 +89,16 @@ chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.
 open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) +
                               chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 PY
-refused "scan without threshold" "the map has no free cell: no pixel is pure white.*--free-threshold" -- \
+bad "scan without threshold" "the map has no free cell: no pixel is pure white.*--free-threshold" -- \
     rrt "$T/scan.png" start 5.5,30.5 goal 50.5,30.5
-run 0 "scan with --free-threshold" -- "$PB" rrt "$T/scan.png" start 5.5,30.5 goal 50.5,30.5 --free-threshold 0.1 -q
+expect 0 "scan with --free-threshold" -- "$PB" rrt "$T/scan.png" start 5.5,30.5 goal 50.5,30.5 --free-threshold 0.1 -q
 
 # ---- bad map files: one line naming the file and the key, exit 2 ----
 printf 'P5\n2 2\n255\n\376\376\376\376' >"$T/ok.pgm"
 good='image: ok.pgm\nresolution: 0.1\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n'
 bad_map() { # WHAT PATTERN YAML_TEXT
     printf "$3" >"$T/bad.yaml"
-    refused "$1" "bad\.yaml.*$2" -- rrt "$T/bad.yaml" start 0.05,0.05 goal 0.15,0.15
+    bad "$1" "bad\.yaml.*$2" -- rrt "$T/bad.yaml" start 0.05,0.05 goal 0.15,0.15
 }
 bad_map "missing image" "key 'image'.*nowhere.pgm.*no such file" "$(printf "$good" | sed 's/ok.pgm/nowhere.pgm/')"
 bad_map "negative resolution" ":2: key 'resolution'" "$(printf "$good" | sed 's/0.1$/-0.1/')"
@@ -137,10 +109,9 @@ bad_map "unknown mode" "key 'mode'.*trinary, scale or raw" "${good}mode: fuzzy\n
 bad_map "missing key" "key 'negate' is missing" "$(printf "$good" | grep -v negate)"
 bad_map "malformed YAML" "malformed YAML" 'image: [ok.pgm\nresolution: 0.1\n'
 printf "$good" | sed 's/0.196/0.0/' >"$T/none.yaml"
-refused "no free cell" "the map has no free cell: check its free_thresh" -- rrt "$T/none.yaml" start 0.05,0.05 goal 0.15,0.15
-refused "bad --free-threshold" "free_threshold.*\[0, 1\]" -- rrt maps/office.yaml --free-threshold 2
-refused "bad --origin" "origin.*X,Y" -- rrt maps/room1.png --origin 1
-refused "bad --resolution" "resolution.*> 0" -- rrt maps/room1.png --resolution -1
+bad "no free cell" "the map has no free cell: check its free_thresh" -- rrt "$T/none.yaml" start 0.05,0.05 goal 0.15,0.15
+bad "bad --free-threshold" "free_threshold.*\[0, 1\]" -- rrt maps/office.yaml --free-threshold 2
+bad "bad --origin" "origin.*X,Y" -- rrt maps/room1.png --origin 1
+bad "bad --resolution" "resolution.*> 0" -- rrt maps/room1.png --resolution -1
 
-echo "$checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static pb_map_yaml map; /* static: the struct carries a 4 KiB path */
     pb_diag diag;
     memset(&diag, 0, sizeof diag);
-    const pb_status status = pb_map_yaml_parse(&map, (const char *)data, size, "/nonexistent/map.yaml", &diag);
+    const pb_status status =
+        pb_map_yaml_parse(&map, (const char *)data, size, "/nonexistent/map.yaml", &diag);
     if (status != PB_OK) {
         if (status > 0 || diag.message[0] == '\0' || strcmp(diag.file, "/nonexistent/map.yaml") != 0 ||
             strchr(diag.message, '\n') != NULL)
@@ -28,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!(map.resolution > 0.0) || !isfinite(map.resolution) || !isfinite(map.origin[0]) ||
         !isfinite(map.origin[1]) || !isfinite(map.origin[2]) || !(r->free_thresh >= 0.0) ||
         !(r->occupied_thresh <= 1.0) || r->occupied_thresh < r->free_thresh || r->mode < 0 ||
-        r->mode >= PB_MAP_MODE_COUNT || map.image[0] == '\0' || memchr(map.image, '\0', sizeof map.image) == NULL)
+        r->mode >= PB_MAP_MODE_COUNT || map.image[0] == '\0' ||
+        memchr(map.image, '\0', sizeof map.image) == NULL)
         abort();
     if (map.image[0] != '/') /* resolved against /nonexistent/, or absolute */
         abort();
