@@ -284,7 +284,7 @@ static void test_bad_input(void)
         {"missing image",
          "image: nowhere.pgm\nresolution: 1\norigin: [0, 0, 0]\nnegate: 0\n"
          "occupied_thresh: 0.65\nfree_thresh: 0.2\n",
-         "nowhere.pgm: cannot open the file", 0},
+         "nowhere.pgm: cannot open the file", 1},
         {"negative resolution",
          "image: ok.pgm\nresolution: -0.05\norigin: [0, 0, 0]\nnegate: 0\n"
          "occupied_thresh: 0.65\nfree_thresh: 0.2\n",

@@ -464,7 +464,7 @@ static pb_status load_map(image2d *e, const char *path, const frame_options *f, 
         pb_diag image_diag = {0};
         st = pb_map_image_load(yaml->image, &yaml->rules, &e->map, &image_diag);
         if (st != PB_OK) {
-            pb_diag_set(diag, path, 0, 0, "key 'image': %s%s%s", image_diag.file,
+            pb_diag_set(diag, path, yaml->image_line, 0, "key 'image': %s%s%s", image_diag.file,
                         image_diag.file[0] ? ": " : "", image_diag.message);
             /* a missing image is a fault of the map file, as any other bad value in it */
             return st == PB_ERR_IO ? PB_ERR_INVALID : st;

@@ -125,7 +125,7 @@ static pb_status load_netpbm(const char *path, const pb_map_rules *rules, pb_bit
         status = PB_ERR_INVALID;
     } else {
         pm_setjmpbufsave(&r->jump, &r->previous);
-        pnm_readpaminit(r->fp, &r->pam, PAM_STRUCT_SIZE(tuple_type));
+        pnm_readpaminit(r->fp, &r->pam, (int)sizeof r->pam); /* not PAM_STRUCT_SIZE(): UB on a null pointer */
         const struct pam *pam = &r->pam;
         const bool has_alpha = pam->depth == 2 || pam->depth == 4;
         const bool grey = pam->depth < 3;

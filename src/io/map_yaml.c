@@ -180,6 +180,7 @@ static pb_status read_image(const reader *r, const yaml_node_t *node, pb_map_yam
         return bad_key(r, node, "image", "expected the image file's name", text ? "" : "a list or a mapping");
     char dir[4096];
     pb_path_dir(r->path, dir, sizeof dir);
+    out->image_line = (int)node->start_mark.line + 1;
     const int n = text[0] == '/' ? snprintf(out->image, sizeof out->image, "%s", text)
                                  : snprintf(out->image, sizeof out->image, "%s/%s", dir, text);
     if (n < 0 || (size_t)n >= sizeof out->image)

@@ -19,6 +19,7 @@
 /** A map_server map's description. Plain data. */
 typedef struct pb_map_yaml {
     char image[4096];  /**< the image's path, resolved against the YAML file's folder */
+    int image_line;    /**< the line of the `image` key, for messages about the image */
     double resolution; /**< metres per pixel */
     double origin[3];  /**< x, y (metres), yaw (radians) of the lower-left corner */
     pb_map_rules rules;
