@@ -12,6 +12,11 @@ tEXt chunks placed before IDAT:
 
 x is the column, y the row from the top; angles are radians from +x towards +y (down).
 
+Also writes office.pgm and office.yaml, a map_server (nav2) map as map_saver writes them:
+an 8-bit binary PGM with 254 free, 0 occupied and 205 unknown, and a YAML file (resolution
+0.05 m/pixel, origin [-3.0, -2.0, 0.0], trinary, free_thresh 0.196, occupied_thresh 0.65)
+whose planbench_start and planbench_goal are in metres in the map frame (y up).
+
 Everything is deterministic: randomness comes from a fixed-seed splitmix64 written out
 here (not Python's `random`, whose algorithms may change between versions), so the same
 script writes byte-identical files. Before writing, every map is VERIFIED, and the script
@@ -411,6 +416,91 @@ MAPS = [("room1.png", room1), ("maze.png", maze), ("forest.png", forest), ("narr
         ("4d.png", four_d)]
 
 
+# ---------------------------------------------------------------------------------------
+# A map_server map: PGM + YAML
+
+MAP_FREE, MAP_UNKNOWN = 254, 205  # what map_saver writes for free and unknown cells
+OFFICE_RESOLUTION = 0.05
+OFFICE_ORIGIN = (-3.0, -2.0, 0.0)
+
+
+def office():
+    """A small building, 240x160 px (12 x 8 m at 0.05 m/px), as a SLAM map shows it: unknown
+    (205) outside, 4 px (0.2 m) walls, three rooms off a hall, 20 px (1 m) doorways, furniture.
+
+    Start in the west room, goal in the east room; pixel-centre coordinates (u, v), v down."""
+    g = Grid(240, 160, MAP_UNKNOWN)
+    g.rect(10, 10, 230, 150, MAP_FREE)  # the building's inside
+    wall = 4
+    for x0, y0, x1, y1 in ((10, 10, 230, 10 + wall), (10, 150 - wall, 230, 150), (10, 10, 10 + wall, 150),
+                           (230 - wall, 10, 230, 150),
+                           (80, 10, 80 + wall, 110), (160, 10, 160 + wall, 110),  # room walls
+                           (10, 110, 230, 110 + wall)):  # the hall's north wall
+        g.rect(x0, y0, x1, y1)
+    for x0, y0, x1, y1 in ((40, 110, 60, 110 + wall), (190, 110, 210, 110 + wall),  # rooms <-> hall
+                           (80, 40, 80 + wall, 60)):  # west <-> middle room
+        g.rect(x0, y0, x1, y1, MAP_FREE)
+    for x0, y0, x1, y1 in ((30, 40, 60, 55), (110, 30, 140, 80), (180, 60, 215, 75), (100, 125, 150, 135)):
+        g.rect(x0, y0, x1, y1)  # desks, a table, a bench in the hall
+    return g, (25.5, 25.5), (220.5, 25.5)
+
+
+def pixel_to_metres(u, v, height):
+    """A point of the image (u right, v down, pixels) in the map frame (metres, y up)."""
+    return (OFFICE_ORIGIN[0] + u * OFFICE_RESOLUTION, OFFICE_ORIGIN[1] + (height - v) * OFFICE_RESOLUTION)
+
+
+def pgm_bytes(grid):
+    return b"P5\n%d %d\n255\n" % (grid.width, grid.height) + b"".join(bytes(row) for row in grid.rows)
+
+
+def pgm_check_roundtrip(data, grid):
+    header = data.split(b"\n", 3)
+    assert header[0] == b"P5" and header[1] == b"%d %d" % (grid.width, grid.height) and header[2] == b"255"
+    pixels = header[3]
+    assert len(pixels) == grid.width * grid.height
+    for y, row in enumerate(grid.rows):
+        assert pixels[y * grid.width:(y + 1) * grid.width] == bytes(row), "row %d differs" % y
+
+
+def write_atomic(path, data):
+    tmp = path + ".tmp.%d" % os.getpid()
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def write_office(out_dir):
+    grid, start_px, goal_px = office()
+    # planning sees free (254) cells only: verify on that view
+    view = Grid(grid.width, grid.height, OCCUPIED)
+    for y, row in enumerate(grid.rows):
+        view.rows[y] = bytearray(FREE if v == MAP_FREE else OCCUPIED for v in row)
+    verify("office.pgm", view, start_px, goal_px)
+    data = pgm_bytes(grid)
+    pgm_check_roundtrip(data, grid)
+    start = pixel_to_metres(start_px[0], start_px[1], grid.height)
+    goal = pixel_to_metres(goal_px[0], goal_px[1], grid.height)
+    yaml = ("image: office.pgm\n"
+            "mode: trinary\n"
+            "resolution: %s\n"
+            "origin: [%s]\n"
+            "negate: 0\n"
+            "occupied_thresh: 0.65\n"
+            "free_thresh: 0.196\n"
+            "# planbench's default problem, metres in the map frame (ignored by map_server)\n"
+            "planbench_start: [%s]\n"
+            "planbench_goal: [%s]\n") % (
+        fmt_number(OFFICE_RESOLUTION), ", ".join(repr(float(v)) for v in OFFICE_ORIGIN),
+        ", ".join(fmt_number(round(v, 6)) for v in start), ", ".join(fmt_number(round(v, 6)) for v in goal))
+    write_atomic(os.path.join(out_dir, "office.pgm"), data)
+    write_atomic(os.path.join(out_dir, "office.yaml"), yaml.encode("ascii"))
+    unknown = sum(row.count(MAP_UNKNOWN) for row in grid.rows) / float(grid.width * grid.height)
+    print("%-10s %4dx%-4d  %5.1f%% unknown   %6d bytes  start %s  goal %s (metres)" % (
+        "office.pgm", grid.width, grid.height, 100 * unknown, len(data),
+        ",".join(fmt_number(round(v, 6)) for v in start), ",".join(fmt_number(round(v, 6)) for v in goal)))
+
+
 def fmt_number(v):
     """Shortest text that reads back as the same double ("60.5", "1.5707963267948966", "0")."""
     text = repr(float(v))
@@ -438,6 +528,7 @@ def main():
         coverage = 1.0 - grid.count_free() / float(grid.width * grid.height)
         print("%-10s %4dx%-4d  %5.1f%% occupied  %6d bytes  start %s  goal %s" % (
             filename, grid.width, grid.height, 100 * coverage, len(data), text[0][1], text[1][1]))
+    write_office(out_dir)
 
 
 if __name__ == "__main__":

@@ -54,10 +54,10 @@ typedef struct pb_option {
 /** Load an engine.
  *
  * `engine_name` picks a registered engine ("image2d", "blackbox", "stickarm4d", ...); NULL
- * chooses from `path` (a .png is an image map). `path` may be NULL for engines that need no
- * file. `options` are engine-specific (unknown names are an error). On success `*out` is a
- * new engine owned by the caller (pb_engine_destroy). On failure `*out` is NULL and `diag`
- * says what was wrong. */
+ * chooses from `path` (a .png or .pgm image, or a map_server .yaml, is an image map). `path`
+ * may be NULL for engines that need no file. `options` are engine-specific (unknown names are
+ * an error). On success `*out` is a new engine owned by the caller (pb_engine_destroy). On
+ * failure `*out` is NULL and `diag` says what was wrong. */
 PB_API pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *path,
                                 const pb_option *options, size_t n_options, pb_diag *diag);
 
@@ -130,18 +130,22 @@ PB_API void pb_engine_reset_counters(pb_engine *engine);
 
 /** What makes configuration `q` infeasible, as a phrase for a message ("link 'forearm'
  * touches obstacle 'floor'"), into `buf` (`size` bytes, always terminated). False (and an
- * empty `buf`) when the engine cannot say, as image maps (the pixel is the reason) or when `q`
- * is feasible after all. */
+ * empty `buf`) when the engine cannot say, as image maps for a point on a blocked pixel (the
+ * pixel is the reason; they do say when the map has no free cell at all, or when the point
+ * lies outside a rotated map's image), or when `q` is feasible after all. */
 PB_API bool pb_engine_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
 
-/** Engine-specific data for tools that draw (the image of an image map, say). NULL when the
- * engine does not have `what`. Borrowed for the engine's lifetime. */
+/** Engine-specific data for tools that draw (an image map's "bitmap", its rows in grid order:
+ * bottom row first in a map frame; its "map_frame", see pb_engine_map_frame()). NULL when
+ * the engine does not have `what`. Borrowed for the engine's lifetime. */
 PB_API const void *pb_engine_get_data(const pb_engine *engine, const char *what);
 
 /* ---- Obstacles that come and go (the simulation service's spawned entities) ----
  *
  * A planar footprint placed at a pose (x, y, yaw): x, y in the engine's first two
- * coordinates (pixels for image maps), yaw in radians from +x towards +y. Engines that
+ * coordinates (pixels for image maps in the pixel frame, metres in a map frame: see
+ * pb_map_frame in image.h), yaw in radians from +x towards +y. Lengths are in the same units;
+ * on a map the arm's links are one pixel wide. Engines that
  * support dynamic obstacles keep them in a layer apart from their static map; feasible()
  * and visible() consult that layer only when it is non-empty. Adding, moving and removing
  * obstacles must not run concurrently with queries on any handle of the engine. */
@@ -168,7 +172,7 @@ typedef struct pb_footprint {
 typedef enum pb_hit_kind {
     PB_HIT_NONE,     /**< free */
     PB_HIT_OUTSIDE,  /**< part of the footprint lies outside the map's bounds */
-    PB_HIT_MAP,      /**< an occupied map pixel (`pixel_x`, `pixel_y`) */
+    PB_HIT_MAP,      /**< a blocked map pixel (`pixel_x`, `pixel_y`: its column, row from the top) */
     PB_HIT_OBSTACLE, /**< the dynamic obstacle `obstacle_id` */
     PB_HIT_INVALID,  /**< the footprint or pose is malformed (non-finite, negative size) */
 } pb_hit_kind;

@@ -43,7 +43,8 @@ static void list_maps(void)
     struct dirent *ent;
     while ((ent = readdir(d)) && n < 256) {
         const size_t len = strlen(ent->d_name);
-        if (len > 4 && strcmp(ent->d_name + len - 4, ".png") == 0)
+        if ((len > 4 && strcmp(ent->d_name + len - 4, ".png") == 0) ||
+            (len > 5 && strcmp(ent->d_name + len - 5, ".yaml") == 0)) /* map_server maps (issue 17) */
             names[n++] = strdup(ent->d_name);
     }
     closedir(d);
@@ -58,7 +59,11 @@ static void list_maps(void)
         if (pb_engine_load(&engine, NULL, path, NULL, 0, &diag) == PB_OK) {
             double s[PB_MAX_DIM], g[PB_MAX_DIM];
             const double *hi = pb_engine_upper(engine);
-            printf("  %-16s %5.0fx%-5.0f", names[i], hi[0], hi[1]);
+            pb_map_frame frame;
+            if (pb_engine_map_frame(engine, &frame) && frame.metric)
+                printf("  %-16s %5dx%-5d px at %g m", names[i], frame.width, frame.height, frame.resolution);
+            else
+                printf("  %-16s %5.0fx%-5.0f", names[i], hi[0], hi[1]);
             if (pb_engine_defaults(engine, s, g))
                 printf("  start %g,%g  goal %g,%g", s[0], s[1], g[0], g[1]);
             printf("\n");

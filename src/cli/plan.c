@@ -189,6 +189,15 @@ static int parse_args(int argc, char **argv, plan_args *a)
         } else if (take_value(argc, argv, &i, "--resolution", &v, &err)) {
             if (err || !add_engine_option(a, "resolution", v))
                 return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--origin", &v, &err)) {
+            if (err || !add_engine_option(a, "origin", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--free-threshold", &v, &err)) {
+            if (err || !add_engine_option(a, "free_threshold", v))
+                return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--occupied-threshold", &v, &err)) {
+            if (err || !add_engine_option(a, "occupied_threshold", v))
+                return PB_EXIT_BAD_INPUT;
         } else if (take_value(argc, argv, &i, "--arm-lengths", &v, &err)) {
             if (err || !add_engine_option(a, "arm_lengths", v))
                 return PB_EXIT_BAD_INPUT;
@@ -288,24 +297,25 @@ static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec
         cli_error("--save-image %s: %s", a->save_image, diag.message);
         return PB_EXIT_BAD_INPUT;
     }
-    const double *lo = pb_engine_lower(engine);
-    const int dim = pb_engine_dim(engine);
-    const bool draw_points = dim == 2;
-#define PX(q) (((q)[0] - lo[0]) * scale)
-#define PY(q) ((dim > 1 ? (q)[1] - lo[1] : 0.0) * scale)
+    const bool draw_points = pb_engine_dim(engine) == 2;
+    double p0[2], p1[2]; /* picture points */
     for (size_t i = 0; i < rec->n; i++) {
         const drawn_edge *e = &rec->edges[i];
-        if (e->live)
-            pb_image_draw_line(&image, PX(e->a), PY(e->a), PX(e->b), PY(e->b),
-                               tree_colors[(unsigned)e->tree % (sizeof tree_colors / sizeof tree_colors[0])]);
+        if (!e->live)
+            continue;
+        pb_image_engine_to_picture(engine, scale, e->a, p0);
+        pb_image_engine_to_picture(engine, scale, e->b, p1);
+        pb_image_draw_line(&image, p0[0], p0[1], p1[0], p1[1],
+                           tree_colors[(unsigned)e->tree % (sizeof tree_colors / sizeof tree_colors[0])]);
     }
     const pb_color path_color = {220, 20, 20};
     const pb_path *path = &result->path;
     for (size_t i = 0; i < path->n; i++) {
         const double *q = pb_path_at(path, i);
         if (i > 0) {
-            const double *p = pb_path_at(path, i - 1);
-            pb_image_draw_line(&image, PX(p), PY(p), PX(q), PY(q), path_color);
+            pb_image_engine_to_picture(engine, scale, pb_path_at(path, i - 1), p0);
+            pb_image_engine_to_picture(engine, scale, q, p1);
+            pb_image_draw_line(&image, p0[0], p0[1], p1[0], p1[1], path_color);
         }
         if (!draw_points)
             pb_image_draw_config(&image, engine, scale, q, (pb_color){200, 60, 60});
@@ -315,12 +325,12 @@ static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec
         pb_image_draw_config(&image, engine, scale, problem->start, start_color);
         pb_image_draw_config(&image, engine, scale, problem->goal, goal_color);
     }
-    pb_image_draw_disc(&image, PX(problem->start), PY(problem->start), 4.0, start_color);
-    pb_image_draw_disc(&image, PX(problem->goal), PY(problem->goal), 4.0, goal_color);
-    pb_image_draw_circle(&image, PX(problem->goal), PY(problem->goal), problem->goal_radius * scale,
+    pb_image_engine_to_picture(engine, scale, problem->start, p0);
+    pb_image_engine_to_picture(engine, scale, problem->goal, p1);
+    pb_image_draw_disc(&image, p0[0], p0[1], 4.0, start_color);
+    pb_image_draw_disc(&image, p1[0], p1[1], 4.0, goal_color);
+    pb_image_draw_circle(&image, p1[0], p1[1], problem->goal_radius * pb_image_engine_units(engine, scale),
                          goal_color);
-#undef PX
-#undef PY
     const pb_status st = pb_image_save_png(&image, a->save_image, &diag);
     pb_image_finish(&image);
     if (st != PB_OK) {

@@ -96,8 +96,10 @@ pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *p
                 impl = candidate;
         }
         if (!impl) {
-            pb_diag_set(diag, path, 0, 0,
-                        "no engine reads this kind of file (expected a .png map); choose one with --engine");
+            pb_diag_set(
+                diag, path, 0, 0,
+                "no engine reads this kind of file (expected a .png or .pgm map, a map_server .yaml or a "
+                "world file); choose one with --engine");
             return PB_ERR_INVALID;
         }
     } else {

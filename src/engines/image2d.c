@@ -1,11 +1,20 @@
-/* The 2D image engine: a PNG map, white pixels free. C-space [0,W) x [0,H), x = column,
+/* The 2D image engine: a PNG map, white pixels free, or a map_server map (YAML + PGM or
+ * PNG, free by its thresholds). In the pixel frame the C-space is [0,W) x [0,H), x = column,
  * y = row from the top. feasible(q) reads pixel (floor x, floor y); visible(a, b) walks the
  * integer Bresenham line between those same pixels (the rule of sbp-env and of the OMPL
  * harness, reported as "pixel_line"), or with edge_check=certified every pixel the
- * continuous segment passes through, so that every point of the edge is feasible. */
+ * continuous segment passes through, so that every point of the edge is feasible.
+ *
+ * In a map frame (metres, y up: planbench/image.h) every query is first taken to grid
+ * coordinates (pixels from the lower-left corner, y up) by the frame's affine transform, and
+ * the bitmap is stored bottom row first, so the same pixel checks run on the grid: an affine
+ * map takes segments to segments, so the pixel walk stays exact. Dynamic obstacles are kept
+ * in grid coordinates too (their lengths divided by the resolution). */
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
 #include "checkers/shapes2d.h"
+#include "core/map_frame.h"
+#include "io/map_yaml.h"
 #include "io/png_map.h"
 
 #include <math.h>
@@ -22,8 +31,12 @@ typedef struct dyn_obstacle {
 } dyn_obstacle;
 
 typedef struct image2d {
-    pb_bitmap map;
+    pb_bitmap map;  /* image row order in the pixel frame, bottom row first in a map frame */
     bool certified; /* edges read the segment's supercover, not the Bresenham line */
+    bool framed;    /* a map frame: queries go through `frame` to grid coordinates */
+    pb_frame_math frame;
+    uint64_t n_free;          /* free pixels, to say why nothing is feasible */
+    const char *no_free_hint; /* what to check when n_free is 0 */
     /* The dynamic layer, apart from the read-only map: feasible() and visible() look at it
      * only when n_live > 0, so planning on a plain map costs one branch. */
     dyn_obstacle *obstacles;
@@ -69,6 +82,25 @@ static dyn_obstacle *find_obstacle(image2d *e, uint32_t id)
     return &e->obstacles[slot];
 }
 
+/* A footprint at a pose, in the map's grid: in a map frame the pose goes through the frame
+ * and lengths are divided by the resolution (angles stay). */
+static bool place(const image2d *e, const pb_footprint *footprint, const double *pose, pb_shape2d *out)
+{
+    if (!e->framed)
+        return pb_shape2d_make(footprint, pose, out);
+    const double r = e->frame.frame.resolution;
+    pb_footprint scaled = *footprint;
+    scaled.radius /= r;
+    scaled.half_length /= r;
+    scaled.half_width /= r;
+    scaled.link1 /= r;
+    scaled.link2 /= r;
+    double grid_pose[3];
+    pb_frame_to_grid(&e->frame, pose, grid_pose);
+    grid_pose[2] = pose[2] - e->frame.frame.origin[2];
+    return pb_shape2d_make(&scaled, grid_pose, out);
+}
+
 static pb_status obstacle_add(void *self, const pb_footprint *footprint, const double *pose, uint32_t *id)
 {
     image2d *e = self;
@@ -89,7 +121,7 @@ static pb_status obstacle_add(void *self, const pb_footprint *footprint, const d
         e->n_slots++;
     }
     dyn_obstacle *o = &e->obstacles[slot];
-    if (!pb_shape2d_make(footprint, pose, &o->shape)) {
+    if (!place(e, footprint, pose, &o->shape)) {
         o->id = PB_OBSTACLE_NONE;
         return PB_ERR_INVALID;
     }
@@ -108,7 +140,7 @@ static pb_status obstacle_move(void *self, uint32_t id, const double *pose)
     if (!o)
         return PB_ERR_NOT_FOUND;
     pb_shape2d moved;
-    if (!pb_shape2d_make(&o->footprint, pose, &moved))
+    if (!place(self, &o->footprint, pose, &moved))
         return PB_ERR_INVALID;
     o->shape = moved;
     return PB_OK;
@@ -131,14 +163,15 @@ static pb_status obstacle_remove(void *self, uint32_t id)
 
 /* The footprint against the map, rasterised: only occupied pixels under the footprint's
  * bounding box need the exact pixel-square test, so a footprint over free space costs one
- * bitmap read per pixel. Then against every other obstacle, geometrically. */
+ * bitmap read per pixel. Then against every other obstacle, geometrically. A hit names the
+ * image's pixel (row from the top) in either frame. */
 static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose,
                             uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters)
 {
     const image2d *e = self;
     const pb_bitmap *map = &e->map;
     pb_shape2d s;
-    if (!pb_shape2d_make(footprint, pose, &s)) {
+    if (!place(e, footprint, pose, &s)) {
         hit->kind = PB_HIT_INVALID;
         return;
     }
@@ -156,7 +189,7 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
             if (!pb_bitmap_free(map, x, y) && pb_shape2d_overlaps_pixel(&s, x, y)) {
                 hit->kind = PB_HIT_MAP;
                 hit->pixel_x = x;
-                hit->pixel_y = y;
+                hit->pixel_y = e->framed ? map->height - 1 - y : y;
                 return;
             }
         }
@@ -171,10 +204,22 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
     hit->kind = PB_HIT_NONE;
 }
 
+static bool has_extension(const char *path, const char *ext)
+{
+    const size_t n = strlen(path), m = strlen(ext);
+    return n > m && strcasecmp(path + n - m, ext) == 0;
+}
+
+/* netpbm images given without a YAML file */
+static bool is_netpbm_name(const char *path)
+{
+    return has_extension(path, ".pgm") || has_extension(path, ".pbm") || has_extension(path, ".ppm") ||
+           has_extension(path, ".pam");
+}
+
 static bool accepts_path(const char *path)
 {
-    const size_t n = strlen(path);
-    return n >= 4 && strcasecmp(path + n - 4, ".png") == 0;
+    return has_extension(path, ".png") || is_netpbm_name(path) || pb_map_yaml_is_map(path);
 }
 
 static inline bool inside(const pb_bitmap *map, const double *q)
@@ -183,8 +228,40 @@ static inline bool inside(const pb_bitmap *map, const double *q)
     return q[0] >= 0.0 && q[1] >= 0.0 && q[0] < (double)map->width && q[1] < (double)map->height;
 }
 
+/* feasible() and visible() in a map frame: the same checks on grid coordinates. */
+COLD_PATH static bool feasible_framed(const image2d *e, const double *q, pb_engine_counters *counters)
+{
+    double g[2];
+    pb_frame_to_grid(&e->frame, q, g);
+    const pb_bitmap *map = &e->map;
+    if (!inside(map, g))
+        return false;
+    counters->n_pixels++;
+    if (!pb_bitmap_free(map, (int)g[0], (int)g[1]))
+        return false;
+    return e->n_live == 0 || dynamic_point_free(e, g);
+}
+
+COLD_PATH static bool visible_framed(const image2d *e, const double *a, const double *b,
+                                     pb_engine_counters *counters)
+{
+    double ga[2], gb[2];
+    pb_frame_to_grid(&e->frame, a, ga);
+    pb_frame_to_grid(&e->frame, b, gb);
+    const pb_bitmap *map = &e->map;
+    if (!inside(map, ga) || !inside(map, gb))
+        return false;
+    if (e->n_live != 0)
+        return visible_with_obstacles(e, ga, gb, counters);
+    if (e->certified)
+        return pb_segment_free(map, ga, gb, &counters->n_pixels);
+    return pb_line_free(map, (long)ga[0], (long)ga[1], (long)gb[0], (long)gb[1], &counters->n_pixels);
+}
+
 static bool feasible(const void *self, const double *q, pb_engine_counters *counters)
 {
+    if (((const image2d *)self)->framed)
+        return feasible_framed(self, q, counters);
     const pb_bitmap *map = &((const image2d *)self)->map;
     if (!inside(map, q))
         return false;
@@ -199,6 +276,8 @@ static bool feasible(const void *self, const double *q, pb_engine_counters *coun
 
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
 {
+    if (((const image2d *)self)->framed)
+        return visible_framed(self, a, b, counters);
     const pb_bitmap *map = &((const image2d *)self)->map;
     if (!inside(map, a) || !inside(map, b))
         return false;
@@ -214,12 +293,66 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
 
 static const void *get_data(const void *self, const char *what)
 {
-    return strcmp(what, "bitmap") == 0 ? &((const image2d *)self)->map : NULL;
+    const image2d *e = self;
+    if (strcmp(what, "map_frame") == 0)
+        return &e->frame.frame;
+    return strcmp(what, "bitmap") == 0 ? &e->map : NULL;
+}
+
+/* Why `q` is infeasible when the pixel alone does not say: a map without any free cell, or
+ * a point of a rotated map's bounds that lies outside the image. */
+static bool explain(const void *self, const double *q, char *buf, size_t size)
+{
+    const image2d *e = self;
+    if (e->n_free == 0) {
+        snprintf(buf, size, "the map has no free cell: %s", e->no_free_hint);
+        return true;
+    }
+    double g[2] = {q[0], q[1]};
+    if (e->framed)
+        pb_frame_to_grid(&e->frame, q, g);
+    if (!inside(&e->map, g)) {
+        snprintf(buf, size, "it lies outside the map's image");
+        return true;
+    }
+    return false;
+}
+
+/* Swap the bitmap's rows top for bottom (image order <-> grid order). */
+static void flip_rows(pb_bitmap *map)
+{
+    const size_t w = map->words_per_row;
+    for (int top = 0, bottom = map->height - 1; top < bottom; top++, bottom--) {
+        uint64_t *a = map->bits + (size_t)top * w, *b = map->bits + (size_t)bottom * w;
+        for (size_t i = 0; i < w; i++) {
+            const uint64_t t = a[i];
+            a[i] = b[i];
+            b[i] = t;
+        }
+    }
 }
 
 static pb_status render(const void *self, pb_image *image, double *scale, pb_diag *diag)
 {
-    return pb_bitmap_render(&((const image2d *)self)->map, image, scale, diag);
+    const image2d *e = self;
+    const pb_status st = pb_bitmap_render(&e->map, image, scale, diag);
+    if (st != PB_OK || !e->framed)
+        return st;
+    /* the picture is the image, top row first */
+    const size_t stride = (size_t)image->width * 3;
+    uint8_t *row = malloc(stride);
+    if (!row) {
+        pb_image_finish(image);
+        pb_diag_set(diag, NULL, 0, 0, "out of memory for the picture");
+        return PB_ERR_NOMEM;
+    }
+    for (int top = 0, bottom = image->height - 1; top < bottom; top++, bottom--) {
+        memcpy(row, image->rgb + (size_t)top * stride, stride);
+        memcpy(image->rgb + (size_t)top * stride, image->rgb + (size_t)bottom * stride, stride);
+        memcpy(image->rgb + (size_t)bottom * stride, row, stride);
+    }
+    free(row);
+    return PB_OK;
 }
 
 static void destroy(void *self)
@@ -232,12 +365,173 @@ static void destroy(void *self)
     free(e);
 }
 
-/* Read an "X,Y" default from a text chunk. */
+/* The options that set a frame or thresholds, read and checked. */
+typedef struct frame_options {
+    const char *frame; /* "pixels", "ros" or NULL */
+    bool has_resolution, has_origin, has_free, has_occupied;
+    double resolution, origin[3], free_threshold, occupied_threshold;
+} frame_options;
+
+static pb_status read_frame_options(frame_options *f, const pb_option *options, size_t n_options,
+                                    pb_diag *diag)
+{
+    memset(f, 0, sizeof *f);
+    f->frame = pb_option_find(options, n_options, "frame");
+    if (f->frame && strcmp(f->frame, "pixels") != 0 && strcmp(f->frame, "ros") != 0) {
+        pb_diag_set_option(diag, "frame",
+                           "expected 'pixels' (x = column, y = row down) or 'ros' (y up), got '%s'",
+                           f->frame);
+        return PB_ERR_INVALID;
+    }
+    const char *text = pb_option_find(options, n_options, "resolution");
+    if (text) {
+        f->has_resolution = true;
+        if (pb_parse_doubles(text, &f->resolution, 1) != 1 || !(f->resolution > 0.0)) {
+            pb_diag_set_option(diag, "resolution", "expected metres per pixel > 0, got '%s'", text);
+            return PB_ERR_INVALID;
+        }
+    }
+    text = pb_option_find(options, n_options, "origin");
+    if (text) {
+        f->has_origin = true;
+        const int n = pb_parse_doubles(text, f->origin, 3);
+        if (n != 2 && n != 3) {
+            pb_diag_set_option(diag, "origin", "expected X,Y or X,Y,YAW (metres, radians), got '%s'", text);
+            return PB_ERR_INVALID;
+        }
+    }
+    static const char *const threshold_names[2] = {"free_threshold", "occupied_threshold"};
+    double *threshold_values[2] = {&f->free_threshold, &f->occupied_threshold};
+    bool *threshold_given[2] = {&f->has_free, &f->has_occupied};
+    for (int i = 0; i < 2; i++) {
+        text = pb_option_find(options, n_options, threshold_names[i]);
+        if (!text)
+            continue;
+        *threshold_given[i] = true;
+        if (pb_parse_doubles(text, threshold_values[i], 1) != 1 || !(*threshold_values[i] >= 0.0) ||
+            *threshold_values[i] > 1.0) {
+            pb_diag_set_option(diag, threshold_names[i], "expected a number in [0, 1], got '%s'", text);
+            return PB_ERR_INVALID;
+        }
+    }
+    if (f->frame && strcmp(f->frame, "pixels") == 0 && (f->has_resolution || f->has_origin)) {
+        pb_diag_set_option(diag, "frame", "the pixel frame takes no resolution or origin (use frame=ros)");
+        return PB_ERR_INVALID;
+    }
+    return PB_OK;
+}
+
+/* Set both thresholds from the options: a map_server map's own, or for an image alone
+ * map_saver's defaults (0.65, 0.25) where one is missing (kept in order). */
+static pb_status apply_thresholds(const frame_options *f, pb_map_rules *rules, bool from_yaml, pb_diag *diag)
+{
+    if (f->has_free)
+        rules->free_thresh = f->free_threshold;
+    if (f->has_occupied)
+        rules->occupied_thresh = f->occupied_threshold;
+    if (!from_yaml && !f->has_occupied)
+        rules->occupied_thresh = fmax(0.65, rules->free_thresh);
+    if (!from_yaml && !f->has_free)
+        rules->free_thresh = fmin(0.25, rules->occupied_thresh);
+    if (rules->occupied_thresh < rules->free_thresh) {
+        pb_diag_set_option(diag, f->has_occupied ? "occupied_threshold" : "free_threshold",
+                           "the occupied threshold %g is below the free threshold %g", rules->occupied_thresh,
+                           rules->free_thresh);
+        return PB_ERR_INVALID;
+    }
+    return PB_OK;
+}
+
+/* Read the map: a map_server YAML file and its image, or an image alone. Sets the frame,
+ * the rules' hint and, from a YAML file, its default problem. */
+static pb_status load_map(image2d *e, const char *path, const frame_options *f, pb_map_yaml *yaml,
+                          bool *has_yaml, pb_diag *diag)
+{
+    pb_map_frame frame = {.metric = false, .resolution = 1.0};
+    *has_yaml = !has_extension(path, ".png") && !is_netpbm_name(path) && pb_map_yaml_is_map(path);
+    pb_status st;
+    if (*has_yaml) {
+        if (f->frame && strcmp(f->frame, "pixels") == 0) {
+            pb_diag_set_option(diag, "frame",
+                               "a map_server map is in its map frame (metres, y up), not in pixels");
+            return PB_ERR_INVALID;
+        }
+        st = pb_map_yaml_load(yaml, path, diag);
+        if (st == PB_OK)
+            st = apply_thresholds(f, &yaml->rules, true, diag);
+        if (st != PB_OK)
+            return st;
+        pb_diag image_diag = {0};
+        st = pb_map_image_load(yaml->image, &yaml->rules, &e->map, &image_diag);
+        if (st != PB_OK) {
+            pb_diag_set(diag, path, yaml->image_line, 0, "key 'image': %s%s%s", image_diag.file,
+                        image_diag.file[0] ? ": " : "", image_diag.message);
+            /* a missing image is a fault of the map file, as any other bad value in it */
+            return st == PB_ERR_IO ? PB_ERR_INVALID : st;
+        }
+        frame.metric = true;
+        frame.resolution = yaml->resolution;
+        memcpy(frame.origin, yaml->origin, sizeof frame.origin);
+        e->no_free_hint =
+            "check its free_thresh, occupied_thresh, negate and mode (or give --free-threshold)";
+    } else {
+        pb_map_rules rules = {.mode = PB_MAP_MODE_TRINARY};
+        const bool thresholds = f->has_free || f->has_occupied;
+        if (thresholds && (st = apply_thresholds(f, &rules, false, diag)) != PB_OK)
+            return st;
+        st = pb_map_image_load(path, thresholds ? &rules : NULL, &e->map, diag);
+        if (st != PB_OK)
+            return st;
+        e->no_free_hint =
+            thresholds || is_netpbm_name(path)
+                ? "no pixel is lighter than the free threshold (try a higher --free-threshold)"
+                : "no pixel is pure white (255, 255, 255); a scanned map needs --free-threshold";
+        frame.metric = (f->frame && strcmp(f->frame, "ros") == 0) || f->has_resolution || f->has_origin;
+    }
+    if (f->has_resolution)
+        frame.resolution = f->resolution;
+    if (f->has_origin)
+        memcpy(frame.origin, f->origin, sizeof frame.origin);
+    frame.width = e->map.width;
+    frame.height = e->map.height;
+    e->framed = frame.metric;
+    e->frame = pb_frame_math_make(&frame);
+    e->n_free = pb_bitmap_count_free(&e->map);
+    if (e->framed)
+        flip_rows(&e->map);
+    return PB_OK;
+}
+
+/* Bounds: the image's rectangle in the engine's frame (its bounding box when rotated). */
+static void set_bounds(const image2d *e, pb_engine_config *setup)
+{
+    const double w = e->map.width, h = e->map.height;
+    if (!e->framed) {
+        setup->upper[0] = w;
+        setup->upper[1] = h;
+        setup->resolution = 1.0;
+        return;
+    }
+    const double corners[4][2] = {{0.0, 0.0}, {w, 0.0}, {0.0, h}, {w, h}};
+    for (int k = 0; k < 4; k++) {
+        double xy[2];
+        pb_frame_from_grid(&e->frame, corners[k], xy);
+        for (int i = 0; i < 2; i++) {
+            setup->lower[i] = k == 0 ? xy[i] : fmin(setup->lower[i], xy[i]);
+            setup->upper[i] = k == 0 ? xy[i] : fmax(setup->upper[i], xy[i]);
+        }
+    }
+    const double r = e->frame.frame.resolution;
+    setup->resolution = r;
+    /* 2% of the image's diagonal, whatever its rotation does to the bounding box */
+    setup->step_size = 0.02 * hypot(w, h) * r;
+}
 
 static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
-    static const char *const known[] = {"edge_check", NULL};
+    static const char *const known[] = {"edge_check",     "resolution",         "origin", "frame",
+                                        "free_threshold", "occupied_threshold", NULL};
     *self_out = NULL;
     pb_status st = pb_option_check_known(options, n_options, known, "image2d", diag);
     if (st != PB_OK)
@@ -247,28 +541,49 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
         pb_diag_set_option(diag, "edge_check", "expected 'pixel_line' or 'certified', got '%s'", check);
         return PB_ERR_INVALID;
     }
+    frame_options f;
+    if ((st = read_frame_options(&f, options, n_options, diag)) != PB_OK)
+        return st;
     if (!path) {
-        pb_diag_set(diag, NULL, 0, 0, "the image engine needs a PNG map");
+        pb_diag_set(diag, NULL, 0, 0,
+                    "the image engine needs a map: a PNG or PGM image, or a map_server YAML file");
         return PB_ERR_INVALID;
     }
     image2d *e = calloc(1, sizeof *e);
-    if (!e) {
+    pb_map_yaml *yaml = calloc(1, sizeof *yaml);
+    if (!e || !yaml) {
+        free(e);
+        free(yaml);
         pb_diag_set(diag, path, 0, 0, "out of memory");
         return PB_ERR_NOMEM;
     }
-    st = pb_png_load(path, &e->map, diag);
+    bool has_yaml = false;
+    st = load_map(e, path, &f, yaml, &has_yaml, diag);
     if (st != PB_OK) {
-        free(e);
+        free(yaml);
+        destroy(e);
         return st;
     }
     e->certified = check && strcmp(check, "certified") == 0;
     *setup = pb_engine_config_default(2);
-    setup->upper[0] = e->map.width;
-    setup->upper[1] = e->map.height;
-    setup->resolution = 1.0;
+    set_bounds(e, setup);
     setup->edge_check = e->certified ? PB_EDGE_CHECK_CERTIFIED : PB_EDGE_CHECK_PIXEL_LINE;
+    /* the image's own defaults are pixel-centre coordinates (u, v); a YAML file's are metres */
     st = pb_bitmap_read_defaults(&e->map, path, "planbench:start", "planbench:goal", 2, "X,Y",
                                  setup->default_start, setup->default_goal, &setup->has_defaults, diag);
+    if (st == PB_OK && setup->has_defaults && e->framed) {
+        double xy[2];
+        pb_map_frame_to_world(&e->frame.frame, setup->default_start, xy);
+        memcpy(setup->default_start, xy, sizeof xy);
+        pb_map_frame_to_world(&e->frame.frame, setup->default_goal, xy);
+        memcpy(setup->default_goal, xy, sizeof xy);
+    }
+    if (has_yaml && yaml->has_start && yaml->has_goal) {
+        memcpy(setup->default_start, yaml->start, sizeof yaml->start);
+        memcpy(setup->default_goal, yaml->goal, sizeof yaml->goal);
+        setup->has_defaults = true;
+    }
+    free(yaml);
     if (st != PB_OK) {
         destroy(e);
         return st;
@@ -282,13 +597,20 @@ static const char *const aliases[] = {"image", "2d", NULL};
 static const char *const options_help[] = {
     "edge_check=CHECK    pixel_line (default: the Bresenham line, as sbp-env and OMPL's harness) or "
     "certified (every pixel the segment crosses)",
+    "resolution=R        metres per pixel: the map is in its map frame (metres, y up; a YAML map's own)",
+    "origin=X,Y[,YAW]    pose of the image's lower-left corner in metres and radians (a YAML map's own)",
+    "frame=FRAME         pixels (a PNG's default: x = column, y = row down) or ros (y up, resolution 1)",
+    "free_threshold=F    a pixel is free when its occupancy (1 - lightness) is below F (map_server's rule)",
+    "occupied_threshold=O  occupied above O, unknown (blocked) in between",
     NULL,
 };
 
 const pb_engine_impl pb_image2d_impl = {
     .name = "image2d",
     .aliases = aliases,
-    .summary = "2D PNG map: white (255,255,255) pixels are free; Bresenham edges",
+    .summary =
+        "2D map: a PNG (white (255,255,255) pixels free) or a map_server map (YAML + PGM/PNG, in metres); "
+        "Bresenham edges",
     .options_help = options_help,
     .accepts_path = accepts_path,
     .load = load,
@@ -298,6 +620,7 @@ const pb_engine_impl pb_image2d_impl = {
     .edges = "pixel_line (default): the Bresenham line between the endpoints' pixels, every pixel read (the "
              "continuous segment may cut an occupied pixel's corner); certified with edge_check=certified",
     .get_data = get_data,
+    .explain = explain,
     .render = render,
     .obstacle_add = obstacle_add,
     .obstacle_move = obstacle_move,

@@ -110,10 +110,42 @@ void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale
         impl->draw_config(pb_engine_self(engine), image, scale, q, color);
         return;
     }
+    double xy[2];
+    pb_image_engine_to_picture(engine, scale, q, xy);
+    pb_image_draw_disc(image, xy[0], xy[1], 1.5, color);
+}
+
+void pb_image_engine_to_picture(const pb_engine *engine, double scale, const double *q, double *xy)
+{
+    pb_map_frame frame;
+    if (pb_engine_map_frame(engine, &frame) && frame.metric) {
+        pb_map_frame_to_pixel(&frame, q, xy);
+        xy[0] *= scale;
+        xy[1] *= scale;
+        return;
+    }
     const double *lo = pb_engine_lower(engine);
-    const double x = (q[0] - lo[0]) * scale;
-    const double y = pb_engine_dim(engine) > 1 ? (q[1] - lo[1]) * scale : 0.0;
-    pb_image_draw_disc(image, x, y, 1.5, color);
+    xy[0] = (q[0] - lo[0]) * scale;
+    xy[1] = pb_engine_dim(engine) > 1 ? (q[1] - lo[1]) * scale : 0.0;
+}
+
+void pb_image_picture_to_engine(const pb_engine *engine, double scale, const double *xy, double *q2)
+{
+    pb_map_frame frame;
+    if (pb_engine_map_frame(engine, &frame) && frame.metric) {
+        const double uv[2] = {xy[0] / scale, xy[1] / scale};
+        pb_map_frame_to_world(&frame, uv, q2);
+        return;
+    }
+    const double *lo = pb_engine_lower(engine);
+    q2[0] = lo[0] + xy[0] / scale;
+    q2[1] = pb_engine_dim(engine) > 1 ? lo[1] + xy[1] / scale : 0.0;
+}
+
+double pb_image_engine_units(const pb_engine *engine, double scale)
+{
+    pb_map_frame frame;
+    return pb_engine_map_frame(engine, &frame) ? scale / frame.resolution : scale;
 }
 
 typedef struct write_state {

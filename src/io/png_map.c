@@ -24,6 +24,8 @@ typedef struct decode_state {
     uint8_t *image; /* whole decoded image (interlaced) or one row */
     png_bytep *rows;
     uint64_t bytes_read, read_limit; /* input consumed, and how much may be */
+    pb_png_pack_fn pack;             /* which pixels are free */
+    void *pack_payload;
 } decode_state;
 
 /* Input read for one map at most (compressed), and after the last row (the trailing chunks:
@@ -102,8 +104,10 @@ static void collect_text(decode_state *s, png_infop info, pb_bitmap *out)
     }
 }
 
-static void pack_row(const uint8_t *row, int channels, int width, uint64_t *bits)
+/* planbench's own rule: free when the RGB is (255,255,255), alpha ignored */
+static void pack_white(void *payload, const uint8_t *row, int channels, int width, uint64_t *bits)
 {
+    (void)payload;
     for (int x = 0; x < width; x++) {
         const uint8_t *p = row + (size_t)x * (size_t)channels;
         if (p[0] == 255 && p[1] == 255 && p[2] == 255)
@@ -185,15 +189,16 @@ static bool decode(decode_state *s, pb_bitmap *out)
             s->rows[y] = s->image + (size_t)y * rowbytes;
         png_read_image(png, s->rows);
         for (png_uint_32 y = 0; y < height; y++)
-            pack_row(s->image + (size_t)y * rowbytes, channels, (int)width,
-                     out->bits + (size_t)y * out->words_per_row);
+            s->pack(s->pack_payload, s->image + (size_t)y * rowbytes, channels, (int)width,
+                    out->bits + (size_t)y * out->words_per_row);
     } else {
         s->image = malloc(rowbytes);
         if (!s->image)
             png_error(png, "out of memory for a row");
         for (png_uint_32 y = 0; y < height; y++) {
             png_read_row(png, s->image, NULL);
-            pack_row(s->image, channels, (int)width, out->bits + (size_t)y * out->words_per_row);
+            s->pack(s->pack_payload, s->image, channels, (int)width,
+                    out->bits + (size_t)y * out->words_per_row);
         }
     }
     s->read_limit = s->bytes_read + MAX_TRAILING_BYTES;
@@ -231,11 +236,18 @@ pb_status pb_png_load_memory(const void *data, size_t size, const char *name, pb
     }
     s->data = data;
     s->size = size;
+    s->pack = pack_white;
     const bool ok = decode(s, out);
     return finish_decode(s, ok, name, out, diag);
 }
 
 pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag)
+{
+    return pb_png_load_packed(path, pack_white, NULL, out, diag);
+}
+
+pb_status pb_png_load_packed(const char *path, pb_png_pack_fn pack, void *payload, pb_bitmap *out,
+                             pb_diag *diag)
 {
     memset(out, 0, sizeof *out);
     pb_status open_status = PB_ERR_IO;
@@ -256,6 +268,8 @@ pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag)
         return PB_ERR_NOMEM;
     }
     s->fp = fp;
+    s->pack = pack;
+    s->pack_payload = payload;
     const bool ok = decode(s, out);
     fclose(fp);
     return finish_decode(s, ok, path, out, diag);

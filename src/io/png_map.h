@@ -16,6 +16,13 @@
 /** Load a PNG file. On failure `diag` names the file and the problem, and `out` is left
  * empty. Free with pb_bitmap_finish(). */
 pb_status pb_png_load(const char *path, pb_bitmap *out, pb_diag *diag);
+/** Packs one decoded row into free bits (bit x of `bits` set when pixel x is free; the bits
+ * start cleared): `row` holds `width` pixels of `channels` 8-bit samples, 3 (RGB) or 4 (RGBA:
+ * the PNG has an alpha channel, or a palette with transparency). */
+typedef void (*pb_png_pack_fn)(void *payload, const uint8_t *row, int channels, int width, uint64_t *bits);
+/** pb_png_load() with another rule for which pixels are free (map_server's, say). */
+pb_status pb_png_load_packed(const char *path, pb_png_pack_fn pack, void *payload, pb_bitmap *out,
+                             pb_diag *diag);
 /** Decode a PNG held in memory; `name` is used in messages. */
 pb_status pb_png_load_memory(const void *data, size_t size, const char *name, pb_bitmap *out, pb_diag *diag);
 /** A map's default start and goal from its text chunks `start_key` and `goal_key`, each

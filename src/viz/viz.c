@@ -230,13 +230,19 @@ pb_viz_config pb_viz_config_default(void)
 
 /* ---- coordinates ---- */
 
+/* Picture coordinates of a configuration: through the map's frame for image maps in metres
+ * (y up), else (q - lower) * scale. */
 static double pic_x(const pb_viz *v, const double *q)
 {
-    return (q[0] - v->lower[0]) * v->scale;
+    double xy[2];
+    pb_image_engine_to_picture(v->engine, v->scale, q, xy);
+    return xy[0];
 }
 static double pic_y(const pb_viz *v, const double *q)
 {
-    return v->dim > 1 ? (q[1] - v->lower[1]) * v->scale : 0.0;
+    double xy[2];
+    pb_image_engine_to_picture(v->engine, v->scale, q, xy);
+    return xy[1];
 }
 
 static void set_message(pb_viz *v, const char *text)
@@ -414,8 +420,8 @@ static void compose(pb_viz *v, double now)
     const bool show_start = v->params.query_mode ? v->has_start : v->has_problem;
     const bool show_goal = v->params.query_mode ? v->has_goal : v->has_problem;
     if (show_goal && v->goal_radius > 0.0)
-        pb_image_draw_circle(&v->frame, pic_x(v, v->goal), pic_y(v, v->goal), v->goal_radius * v->scale,
-                             goal_color);
+        pb_image_draw_circle(&v->frame, pic_x(v, v->goal), pic_y(v, v->goal),
+                             v->goal_radius * pb_image_engine_units(v->engine, v->scale), goal_color);
     if (show_start)
         draw_marker(v, v->start, start_color);
     if (show_goal)
@@ -650,9 +656,12 @@ static void click(pb_viz *v, double x, double y)
     const bool defaults = pb_engine_defaults(v->engine, dstart, dgoal);
     for (int i = 0; i < v->dim; i++)
         q[i] = defaults ? (want_start ? dstart[i] : dgoal[i]) : 0.5 * (v->lower[i] + hi[i]);
-    q[0] = v->lower[0] + (x - v->pan_x) / s / v->scale;
+    const double picture[2] = {(x - v->pan_x) / s, (y - v->pan_y) / s};
+    double q2[2];
+    pb_image_picture_to_engine(v->engine, v->scale, picture, q2);
+    q[0] = q2[0];
     if (v->dim > 1)
-        q[1] = v->lower[1] + (y - v->pan_y) / s / v->scale;
+        q[1] = q2[1];
     bool inside = true;
     for (int i = 0; i < v->dim; i++)
         inside = inside && q[i] >= v->lower[i] && q[i] < hi[i];

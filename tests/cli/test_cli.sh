@@ -1,25 +1,8 @@
 #!/bin/sh
 # End-to-end tests of the planbench command: outputs, exit codes and every bad-input case.
 # Usage: test_cli.sh PLANBENCH SOURCE_ROOT
-set -u
-PB=$1
-ROOT=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$ROOT" || exit 1
-fails=0
-checks=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-ok() { checks=$((checks + 1)); }
+. "$(dirname "$0")/lib.sh"
 
-# expect STATUS DESCRIPTION -- command...   (stdout -> $T/out, stderr -> $T/err)
-expect() {
-    want=$1; what=$2; shift 3
-    "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    ok
-    [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want; stderr: $(head -c 300 "$T/err")"
-}
 # bad CASE PATTERN -- args...: exit 2, exactly one stderr line matching PATTERN, no output files.
 bad() {
     what=$1; pattern=$2; shift 3

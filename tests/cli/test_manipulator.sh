@@ -7,31 +7,7 @@
 # reason, exit status 2. A MotionBenchMaker Panda problem (flat file and YAML) and Klampt's
 # TX90 world when ../shared is present.
 # Usage: test_manipulator.sh PLANBENCH SOURCE_ROOT
-set -u
-PB=$1
-ROOT=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$ROOT" || exit 1
-fails=0
-checks=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect STATUS DESCRIPTION -- command...   (stdout -> $T/out, stderr -> $T/err)
-expect() {
-    want=$1; what=$2; shift 3
-    "$@" >"$T/out" 2>"$T/err"
-    got=$?
-    checks=$((checks + 1))
-    [ "$got" -eq "$want" ] || fail "$what: exit $got, expected $want; stderr: $(head -c 300 "$T/err")"
-}
-# bad DESCRIPTION PATTERN -- args...: exit 2 and one stderr line matching PATTERN (grep -E).
-bad() {
-    what=$1; pattern=$2; shift 3
-    expect 2 "$what" -- "$PB" "$@"
-    [ "$(wc -l <"$T/err")" -eq 1 ] || fail "$what: expected one stderr line, got: $(cat "$T/err")"
-    grep -Eq "$pattern" "$T/err" || fail "$what: stderr '$(cat "$T/err")' does not match '$pattern'"
-}
+. "$(dirname "$0")/lib.sh"
 
 W=worlds/pbarm6_divider.xml
 expect 0 "rrt on the bundled world" -- "$PB" rrt "$W" --time-limit 20
@@ -111,5 +87,4 @@ if [ -r "$YAML" ] && grep -q "MotionBenchMaker YAML (libyaml).*YES" "$(dirname "
     expect 0 "MBM YAML box scene0001" -- "$PB" birrt "$YAML" --time-limit 20
 fi
 
-echo "$checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+finish
