@@ -214,7 +214,8 @@ static void test_scene_frames(void)
     const size_t n = n_moving + (n_fixed < 300 ? n_fixed : 300);
     const char *const *joints;
     const size_t dim = pb_sim_get_entity_joints(sim, "arm", &joints, NULL);
-    CHECK_MSG(dim >= 6 && n_moving >= dim, "%zu joints, %zu moving frames, %zu fixed", dim, n_moving, n_fixed);
+    CHECK_MSG(dim >= 6 && n_moving >= dim, "%zu joints, %zu moving frames, %zu fixed", dim, n_moving,
+              n_fixed);
     size_t roots = 0, orphans = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(all[i].frame_id, "map") == 0) {
@@ -225,12 +226,13 @@ static void test_scene_frames(void)
         for (size_t k = 0; k < n && !found; k++)
             found = strcmp(all[k].child_frame_id, all[i].frame_id) == 0;
         orphans += !found;
-        const double qn = sqrt(all[i].transform.qx * all[i].transform.qx + all[i].transform.qy * all[i].transform.qy +
-                               all[i].transform.qz * all[i].transform.qz + all[i].transform.qw * all[i].transform.qw);
+        const double qn =
+            sqrt(all[i].transform.qx * all[i].transform.qx + all[i].transform.qy * all[i].transform.qy +
+                 all[i].transform.qz * all[i].transform.qz + all[i].transform.qw * all[i].transform.qw);
         CHECK_NEAR(qn, 1.0, 1e-12);
     }
-    CHECK_MSG(roots == 1 && orphans == 0, "one root of the robot under map (%zu), no frame without a parent (%zu)",
-              roots, orphans);
+    CHECK_MSG(roots == 1 && orphans == 0,
+              "one root of the robot under map (%zu), no frame without a parent (%zu)", roots, orphans);
     free(all);
     pb_sim_destroy(sim);
 }
@@ -351,7 +353,8 @@ static void test_joints(void)
     CHECK_MSG(r.result == PB_SIM_RESULT_OK, "%s", r.error_message);
     const char *const *have;
     double q[PB_SIM_MAX_JOINTS];
-    CHECK(pb_sim_get_entity_joints(sim, "arm", &have, q) == 1 && strcmp(have[0], "joint2") == 0 && q[0] == -0.4);
+    CHECK(pb_sim_get_entity_joints(sim, "arm", &have, q) == 1 && strcmp(have[0], "joint2") == 0 &&
+          q[0] == -0.4);
     /* the frames follow: link2 turned by the new elbow */
     const pb_sim_frame *f;
     const size_t n = pb_sim_get_frames(sim, false, &f);
@@ -361,7 +364,8 @@ static void test_joints(void)
             turned = fabs(yaw_of(&f[i].transform) + 0.4) < 1e-12;
     CHECK(turned);
     /* over the wire, with the bad cases */
-    json_t *j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/get_entity_joints\",\"args\":{\"entity\":\"arm\"}}");
+    json_t *j = exchange(
+        sim, "{\"op\":\"call_service\",\"service\":\"/get_entity_joints\",\"args\":{\"entity\":\"arm\"}}");
     const json_t *v = json_object_get(j, "values");
     CHECK(json_real_value(json_array_get(json_object_get(v, "positions"), 0)) == -0.4);
     json_decref(j);
@@ -375,7 +379,8 @@ static void test_joints(void)
                           PB_SIM_RESULT_OPERATION_FAILED, PB_SIM_RESULT_NOT_FOUND};
     for (int i = 0; i < 4; i++) {
         char text[400];
-        snprintf(text, sizeof text, "{\"op\":\"call_service\",\"service\":\"/set_entity_joints\",\"args\":%s}", bad[i]);
+        snprintf(text, sizeof text,
+                 "{\"op\":\"call_service\",\"service\":\"/set_entity_joints\",\"args\":%s}", bad[i]);
         j = exchange(sim, text);
         const json_t *res = json_object_get(json_object_get(j, "values"), "result");
         CHECK_MSG(json_integer_value(json_object_get(res, "result")) == expect[i], "%s: %s", bad[i],
@@ -384,9 +389,10 @@ static void test_joints(void)
     }
     CHECK(pb_sim_get_entity_joints(sim, "arm", NULL, q) == 1 && q[0] == -0.4);
     /* a joint trajectory on /arm/joint_commands: followed as the simulation steps, in 0.5 s */
-    j = exchange(sim, "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],"
-                      "\"points\":[{\"positions\":[0.0]},{\"positions\":[0.4],\"time_from_start\":{\"sec\":0,"
-                      "\"nanosec\":500000000}}]}}");
+    j = exchange(
+        sim, "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],"
+             "\"points\":[{\"positions\":[0.0]},{\"positions\":[0.4],\"time_from_start\":{\"sec\":0,"
+             "\"nanosec\":500000000}}]}}");
     CHECK_MSG(j == NULL, "no error status: %s", j ? json_dumps(j, 0) : "");
     json_decref(j);
     pb_sim_step_simulation(sim, 5, &r);
@@ -396,9 +402,12 @@ static void test_joints(void)
     pb_sim_get_entity_joints(sim, "arm", NULL, q);
     CHECK_NEAR(q[0], 0.4, 1e-12);
     const char *bad_cmd[] = {
-        "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"elbow\"],\"points\":[{\"positions\":[0]}]}}",
-        "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],\"points\":[{\"positions\":[0, 1]}]}}",
-        "{\"op\":\"publish\",\"topic\":\"/bot/joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],\"points\":[{\"positions\":[0]}]}}",
+        "{\"op\":\"publish\",\"topic\":\"/arm/"
+        "joint_commands\",\"msg\":{\"joint_names\":[\"elbow\"],\"points\":[{\"positions\":[0]}]}}",
+        "{\"op\":\"publish\",\"topic\":\"/arm/"
+        "joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],\"points\":[{\"positions\":[0, 1]}]}}",
+        "{\"op\":\"publish\",\"topic\":\"/bot/"
+        "joint_commands\",\"msg\":{\"joint_names\":[\"joint2\"],\"points\":[{\"positions\":[0]}]}}",
         "{\"op\":\"publish\",\"topic\":\"/arm/joint_commands\",\"msg\":{\"linear\":{\"x\":1}}}",
     };
     for (size_t i = 0; i < sizeof bad_cmd / sizeof bad_cmd[0]; i++) {
@@ -408,6 +417,61 @@ static void test_joints(void)
     }
     pb_sim_get_entity_joints(sim, "arm", NULL, q);
     CHECK_NEAR(q[0], 0.4, 1e-12);
+    pb_sim_destroy(sim);
+}
+
+/* ---- a map_server map served as a world: metres, y up, the metric spawnables ---- */
+static void test_metric_map(void)
+{
+    char map[1100];
+    snprintf(map, sizeof map, "%s/maps/office.yaml", pb_test_source_root());
+    pb_sim_config c = pb_sim_config_default();
+    c.worlds_dir = worlds_dir;
+    c.robots_dir = robots_dir;
+    c.world = map;
+    pb_sim *sim = NULL;
+    pb_diag d = {0};
+    if (pb_sim_create(&sim, &c, &d) != PB_OK) {
+        CHECK_MSG(strstr(d.message, "yaml") || strstr(d.message, "netpbm"), "office.yaml: %s", d.message);
+        return; /* a build without libyaml or netpbm says so */
+    }
+    pb_sim_result r;
+    const pb_sim_spawnable *sp;
+    size_t n;
+    pb_sim_get_spawnables(sim, NULL, 0, &r, &sp, &n);
+    CHECK(n == 2 && strcmp(sp[0].uri, "model://disc_robot_m") == 0 && sp[0].spawn_bounds.points[1].x == 0.25);
+    /* the map's own default problem (planbench_start, planbench_goal), metres in the map frame */
+    spawn(sim, "bot", "model://disc_robot_m", -1.725, 4.725, 0);
+    pb_sim_spawn_request bad = spawn_req("bad", "model://disc_robot_m", -2.9, -1.9, 0); /* unknown cells */
+    pb_sim_spawn_response rs;
+    pb_sim_spawn_entity(sim, &bad, &rs);
+    CHECK(rs.result.result == PB_SIM_SPAWN_INVALID_POSE);
+    pb_sim_plan_request rq = {
+        .entity = "bot", .goal = at(8.025, 4.725, 0), .planner = "birrt", .time_limit = 5, .seed = 2};
+    pb_sim_plan_response prs;
+    pb_sim_plan_path(sim, &rq, &prs);
+    CHECK_MSG(prs.result.result == PB_SIM_RESULT_OK && prs.n_path >= 2, "%s", prs.result.error_message);
+    /* re-checked independently: the disc every 5 mm along every segment, against the map */
+    pb_engine *engine = NULL;
+    CHECK(pb_engine_load(&engine, NULL, map, NULL, 0, &d) == PB_OK);
+    const pb_footprint disc = {.type = PB_FOOTPRINT_DISC, .radius = 0.25};
+    bool free_path = engine && prs.n_path >= 2;
+    for (size_t i = 1; engine && i < prs.n_path && free_path; i++) {
+        const double *a = prs.path + 3 * (i - 1), *b = prs.path + 3 * i;
+        const double len = hypot(b[0] - a[0], b[1] - a[1]);
+        const int steps = (int)ceil(len / 0.005) + 1;
+        for (int k = 0; k <= steps && free_path; k++) {
+            const double t = (double)k / steps,
+                         p[3] = {a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), 0};
+            pb_hit hit;
+            free_path = pb_engine_footprint_check(engine, &disc, p, PB_OBSTACLE_NONE, &hit) == PB_OK &&
+                        hit.kind == PB_HIT_NONE;
+        }
+    }
+    CHECK(free_path);
+    CHECK(prs.n_path >= 2 && fabs(prs.path[0] + 1.725) < 1e-9 &&
+          fabs(prs.path[3 * (prs.n_path - 1)] - 8.025) < 0.3);
+    pb_engine_destroy(engine);
     pb_sim_destroy(sim);
 }
 
@@ -425,13 +489,17 @@ static void test_plan_budget(void)
     CHECK(pb_sim_create(&sim, &c, NULL) == PB_OK);
     spawn(sim, "bot", "model://disc_robot", 40, 40, 0);
     /* an easy goal (a free straight line): the first solution comes in milliseconds */
-    pb_sim_plan_request rq = {
-        .entity = "bot", .goal = at(100, 40, 0), .planner = "rrtstar", .time_limit = 10, .seed = 3, .budget = true};
+    pb_sim_plan_request rq = {.entity = "bot",
+                              .goal = at(100, 40, 0),
+                              .planner = "rrtstar",
+                              .time_limit = 10,
+                              .seed = 3,
+                              .budget = true};
     pb_sim_plan_response rs;
     pb_sim_plan_path(sim, &rq, &rs);
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);
-    CHECK_MSG(rs.planning_time > 0.45 && rs.planning_time < 2.0, "budget mode plans for the capped 0.5 s: %g s",
-              rs.planning_time);
+    CHECK_MSG(rs.planning_time > 0.45 && rs.planning_time < 2.0,
+              "budget mode plans for the capped 0.5 s: %g s", rs.planning_time);
     rq.budget = false;
     pb_sim_plan_path(sim, &rq, &rs);
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK && rs.planning_time < 0.4,
@@ -451,6 +519,7 @@ int main(void)
     test_publish();
     test_rosapi();
     test_joints();
+    test_metric_map();
     test_plan_budget();
     return pb_test_summary("sim_topics");
 }

@@ -12,12 +12,12 @@
 #include <unistd.h>
 
 static const char serve_usage[] =
-    "usage: planbench serve [WORLD.xml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt "
+    "usage: planbench serve [WORLD.xml | MAP.yaml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt "
     "SECONDS]\n"
     "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients "
     "N]\n"
     "                       [--plan-time-limit SECONDS] [--tf-rate HZ]\n"
-    "  Serve a <simworld> as a rosbridge v2 WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
+    "  Serve a <simworld> (or a map_server map, in metres, with metric spawnables) as a rosbridge v2 WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
     "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
     "  /follow_path actions, the /plan_path service and the /entity_events and /entity_states topics.\n"
     "  --host binds exactly that address (IPv4, IPv6 or a name; loopback by default); --port 0 picks a\n"

@@ -11,10 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A body's default speed along a path, map units per second. */
+/* A body's default speed along a path, map pixels per second (a metric map's resolution times
+ * this in metres). */
 #define BODY_SPEED 40.0
 
 static const char *const arm_joint_names[] = {"joint2"};
+
+static double default_speed(const pb_sim *sim)
+{
+    pb_map_frame frame;
+    return BODY_SPEED * (pb_engine_map_frame(sim->engine, &frame) ? frame.resolution : 1.0);
+}
 
 static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
 {
@@ -39,8 +46,9 @@ static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose
     case PB_HIT_NONE:
         return true;
     case PB_HIT_OUTSIDE:
-        SIM_EXPLAIN(why, size, "pose (%.3f, %.3f, %.3f) puts the footprint outside the map [0, %g] x [0, %g]",
-                    pose[0], pose[1], pose[2], pb_engine_upper(sim->engine)[0], pb_engine_upper(sim->engine)[1]);
+        SIM_EXPLAIN(why, size, "pose (%.3f, %.3f, %.3f) puts the footprint outside the map [%g, %g] x [%g, %g]",
+                    pose[0], pose[1], pose[2], pb_engine_lower(sim->engine)[0], pb_engine_upper(sim->engine)[0],
+                    pb_engine_lower(sim->engine)[1], pb_engine_upper(sim->engine)[1]);
         return false;
     case PB_HIT_MAP:
         SIM_EXPLAIN(why, size, "pose (%.3f, %.3f, %.3f) hits an obstacle of the map at pixel (%d, %d)", pose[0],
@@ -411,8 +419,8 @@ static void explain_hit(pb_sim *sim, const sim_space_hit *hit, const size_t *ind
 {
     switch (hit->kind) {
     case PB_HIT_OUTSIDE:
-        snprintf(why, size, "the footprint leaves the map [0, %g] x [0, %g]", pb_engine_upper(sim->engine)[0],
-                 pb_engine_upper(sim->engine)[1]);
+        snprintf(why, size, "the footprint leaves the map [%g, %g] x [%g, %g]", pb_engine_lower(sim->engine)[0],
+                 pb_engine_upper(sim->engine)[0], pb_engine_lower(sim->engine)[1], pb_engine_upper(sim->engine)[1]);
         break;
     case PB_HIT_MAP:
         snprintf(why, size, "hits an obstacle of the map at pixel (%d, %d)", hit->pixel_x, hit->pixel_y);
@@ -523,7 +531,7 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
     job->seed = rq->seed ? rq->seed : 1;
     job->follow = rq->follow;
     job->budget = rq->budget;
-    job->speed = rq->speed > 0 ? rq->speed : BODY_SPEED;
+    job->speed = rq->speed > 0 ? rq->speed : default_speed(sim);
     job->entity_serial = e->serial;
     job->world_serial = sim->world_serial;
     /* the path's rows are (x, y, yaw, joint2) */
@@ -598,7 +606,7 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
         free(path);
         return false;
     }
-    const double speed = rq->speed > 0 ? rq->speed : BODY_SPEED;
+    const double speed = rq->speed > 0 ? rq->speed : default_speed(sim);
     double length = 0.0;
     const double *from = now;
     for (size_t i = 0; i < rq->n_path; i++) {

@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Spacing of the interpolated edge check, metric units (about half a pixel of motion). */
+/* Spacing of the interpolated edge check: about half a pixel of motion (in the map's units: a
+ * metric map's resolution times this). */
 #define EDGE_RESOLUTION 0.5
 
 typedef struct footprint_space {
@@ -170,7 +171,8 @@ pb_status sim_space_create(pb_engine **out, pb_engine *map, const pb_footprint *
         setup.periods[k] = 2 * M_PI;
         setup.weights[k] = weights[k];
     }
-    setup.resolution = EDGE_RESOLUTION;
+    pb_map_frame frame;
+    setup.resolution = EDGE_RESOLUTION * (pb_engine_map_frame(map, &frame) ? frame.resolution : 1.0);
     pb_diag diag = {0};
     const pb_status st = pb_engine_create(out, &footprint_space_impl, fs, &setup, &diag);
     if (st != PB_OK) {
@@ -192,7 +194,7 @@ bool sim_space_segment(pb_engine *space, const double *a, const double *b, doubl
     /* Blocked: find the first blocked configuration in the order of the path, among the
      * configurations the edge check tests (the same spacing: n segments, endpoints included). */
     const double length = pb_engine_distance(space, a, b);
-    double segments = ceil(length / EDGE_RESOLUTION);
+    double segments = ceil(length / pb_engine_get_config(space)->resolution);
     if (!(segments >= 1.0))
         segments = 1.0;
     if (segments > 1e7)

@@ -6,6 +6,7 @@
  * the planners accept. */
 #include "sim_internal.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <math.h>
@@ -1075,6 +1076,43 @@ static bool inside_dir(const char *path, const char *dir)
     return strncmp(real_path, real_dir, n) == 0 && (real_path[n] == '/' || (n == 1 && real_dir[0] == '/'));
 }
 
+/* The <simworld> of a map_server map at `path` (made absolute): the map, served in metres,
+ * with the metric spawnables robots/disc_robot_m.xml and car_robot_m.xml. NULL when the file
+ * does not exist or memory runs out. */
+static char *world_of_map(const char *path)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return NULL;
+    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    char name[SIM_MAX_NAME + 1];
+    size_t n = 0;
+    for (const char *c = base; *c && *c != '.' && n < SIM_MAX_NAME; c++)
+        name[n++] = (isalnum((unsigned char)*c) || *c == '_') ? *c : '_';
+    name[n] = '\0';
+    /* the path as an XML attribute: &, <, > and quotes escaped */
+    char escaped[4 * PATH_MAX];
+    size_t k = 0;
+    for (const char *c = real; *c && k + 7 < sizeof escaped; c++) {
+        const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;" : NULL;
+        if (e) {
+            memcpy(escaped + k, e, strlen(e));
+            k += strlen(e);
+        } else {
+            escaped[k++] = *c;
+        }
+    }
+    escaped[k] = '\0';
+    static const char format[] =
+        "<simworld name=\"%s\" description=\"the map_server map %s, in metres (REP-103: x forward, y up)\">"
+        "<map image=\"%s\"/><spawnable robot=\"disc_robot_m\"/><spawnable robot=\"car_robot_m\"/></simworld>";
+    const int size = snprintf(NULL, 0, format, name[0] ? name : "map", escaped, escaped);
+    char *xml = size > 0 ? malloc((size_t)size + 1) : NULL;
+    if (xml)
+        snprintf(xml, (size_t)size + 1, format, name[0] ? name : "map", escaped, escaped);
+    return xml;
+}
+
 void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
                        bool fail_on_unsupported_element, pb_sim_result *r, pb_sim_world_info *info)
 {
@@ -1105,8 +1143,10 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
                            "uri scheme of '%.100s' is not world:// or file://", uri);
                 return;
             }
-            if (len < 4 || strcmp(p + len - 4, ".xml") != 0) {
-                sim_set_result(r, PB_SIM_WORLD_UNSUPPORTED_FORMAT, "'%.100s' is not a .xml <simworld> file", uri);
+            const bool yaml = len >= 5 && strcmp(p + len - 5, ".yaml") == 0;
+            if (!yaml && (len < 4 || strcmp(p + len - 4, ".xml") != 0)) {
+                sim_set_result(r, PB_SIM_WORLD_UNSUPPORTED_FORMAT,
+                               "'%.100s' is not a .xml <simworld> file or a map_server .yaml map", uri);
                 return;
             }
             snprintf(path, sizeof path, "%s", p);
@@ -1121,6 +1161,17 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
         sim_set_result(r, PB_SIM_WORLD_NO_RESOURCE, "both uri and resource_string are empty");
         return;
     }
+    /* a map_server map: a world of that map, in metres, with the metric spawnables */
+    char *map_world = NULL;
+    if (file && strlen(file) >= 5 && strcmp(file + strlen(file) - 5, ".yaml") == 0) {
+        map_world = world_of_map(file);
+        if (!map_world) {
+            sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no map '%.200s'", file);
+            return;
+        }
+        resource_string = map_world;
+        file = NULL;
+    }
     sim_world w;
     char msg[PB_SIM_MESSAGE_SIZE];
     const uint8_t previous = sim->state;
@@ -1129,6 +1180,7 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
         sim_world_load(&w, file, file ? NULL : resource_string, strlen(resource_string), sim->worlds_dir,
                        sim->robots_dir, fail_on_unsupported_element, msg, sizeof msg);
     sim->state = previous;
+    free(map_world);
     switch (err) {
     case SIM_LOAD_OK:
         break;
