@@ -11,6 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A simulation of `world` (a path) with the plan time cap `plan_time_limit`; NULL (and the
+ * reason in `diag`) when it cannot be made. */
+static pb_sim *make_sim(const char *world, double plan_time_limit, pb_diag *diag)
+{
+    pb_sim_config c = pb_sim_config_default();
+    c.worlds_dir = worlds_dir;
+    c.robots_dir = robots_dir;
+    c.world = world;
+    c.plan_time_limit = plan_time_limit;
+    pb_sim *sim = NULL;
+    return pb_sim_create(&sim, &c, diag) == PB_OK ? sim : NULL;
+}
+
 static pb_sim_spawn_request spawn_req(const char *name, const char *uri, double x, double y, double yaw)
 {
     return (pb_sim_spawn_request){
@@ -196,12 +209,8 @@ static void test_scene_frames(void)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/sim_arm_table.xml", worlds_dir);
-    pb_sim_config c = pb_sim_config_default();
-    c.worlds_dir = worlds_dir;
-    c.robots_dir = robots_dir;
-    c.world = path;
-    pb_sim *sim = NULL;
-    if (pb_sim_create(&sim, &c, NULL) != PB_OK) {
+    pb_sim *sim = make_sim(path, 60, NULL);
+    if (!sim) {
         printf("sim_topics: no manipulator engine in this build, scene frames skipped\n");
         return;
     }
@@ -425,13 +434,9 @@ static void test_metric_map(void)
 {
     char map[1100];
     snprintf(map, sizeof map, "%s/maps/office.yaml", pb_test_source_root());
-    pb_sim_config c = pb_sim_config_default();
-    c.worlds_dir = worlds_dir;
-    c.robots_dir = robots_dir;
-    c.world = map;
-    pb_sim *sim = NULL;
     pb_diag d = {0};
-    if (pb_sim_create(&sim, &c, &d) != PB_OK) {
+    pb_sim *sim = make_sim(map, 60, &d);
+    if (!sim) {
         CHECK_MSG(strstr(d.message, "yaml") || strstr(d.message, "netpbm"), "office.yaml: %s", d.message);
         return; /* a build without libyaml or netpbm says so */
     }
@@ -480,13 +485,8 @@ static void test_plan_budget(void)
 {
     char world[1100];
     snprintf(world, sizeof world, "%s/sim_room1.xml", worlds_dir);
-    pb_sim_config c = pb_sim_config_default();
-    c.worlds_dir = worlds_dir;
-    c.robots_dir = robots_dir;
-    c.world = world;
-    c.plan_time_limit = 0.5;
-    pb_sim *sim = NULL;
-    CHECK(pb_sim_create(&sim, &c, NULL) == PB_OK);
+    pb_sim *sim = make_sim(world, 0.5, NULL);
+    CHECK(sim != NULL);
     spawn(sim, "bot", "model://disc_robot", 40, 40, 0);
     /* an easy goal (a free straight line): the first solution comes in milliseconds */
     pb_sim_plan_request rq = {.entity = "bot",
@@ -505,8 +505,8 @@ static void test_plan_budget(void)
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK && rs.planning_time < 0.4,
               "without budget rrtstar stops at its first solution: %g s", rs.planning_time);
     pb_sim_destroy(sim);
-    c.plan_time_limit = 0;
-    CHECK(pb_sim_create(&sim, &c, NULL) == PB_ERR_INVALID && sim == NULL);
+    pb_diag d = {0};
+    CHECK(make_sim(world, 0, &d) == NULL && strstr(d.message, "plan time limit"));
 }
 
 int main(void)

@@ -40,30 +40,47 @@ void pb_sim_command_velocity(pb_sim *sim, const char *entity, const pb_sim_twist
     e->kind->command_velocity(sim, e, body_twist, r);
 }
 
-void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const *names, const double *values,
-                              size_t n, pb_sim_result *r)
+/* The entity named `entity` that may be moved; NULL with the result set (`missing`: the code
+ * for no such entity) otherwise. */
+static sim_entity *movable(pb_sim *sim, const char *entity, uint8_t missing, pb_sim_result *r)
 {
     sim_entity *e = sim_find_entity(sim, entity);
     if (!e) {
-        sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", sim_str(entity));
-        return;
+        sim_set_result(r, missing, "no entity named '%.100s'", sim_str(entity));
+        return NULL;
     }
     if (e->is_static) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
-        return;
+        return NULL;
     }
+    return e;
+}
+
+/* The index of joint `name` among the `dim` joints `have` of `e`; -1 with the result set. */
+static int joint_index(const sim_entity *e, const char *const *have, size_t dim, const char *name,
+                       pb_sim_result *r)
+{
+    for (size_t k = 0; k < dim; k++)
+        if (strcmp(have[k], sim_str(name)) == 0)
+            return (int)k;
+    sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' has no joint '%.100s'%s", e->name, sim_str(name),
+                   dim ? "" : " (it has no joints)");
+    return -1;
+}
+
+void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const *names, const double *values,
+                              size_t n, pb_sim_result *r)
+{
+    sim_entity *e = movable(sim, entity, PB_SIM_RESULT_NOT_FOUND, r);
+    if (!e)
+        return;
     const char *const *have;
     double q[PB_SIM_MAX_JOINTS];
     const size_t dim = e->kind->joints(sim, e, &have, q);
     for (size_t i = 0; i < n; i++) {
-        size_t k = 0;
-        while (k < dim && strcmp(have[k], sim_str(names[i])) != 0)
-            k++;
-        if (k == dim) {
-            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' has no joint '%.100s'%s", e->name,
-                           sim_str(names[i]), dim ? "" : " (it has no joints)");
+        const int k = joint_index(e, have, dim, names[i], r);
+        if (k < 0)
             return;
-        }
         if (!isfinite(values[i])) {
             sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "joint '%.100s': values must be finite",
                            have[k]);
@@ -77,15 +94,9 @@ void pb_sim_set_entity_joints(pb_sim *sim, const char *entity, const char *const
 void pb_sim_command_joints(pb_sim *sim, const char *entity, const char *const *names, size_t n_names,
                            const double *points, size_t n_points, double duration, pb_sim_result *r)
 {
-    sim_entity *e = sim_find_entity(sim, entity);
-    if (!e) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no entity named '%.100s'", sim_str(entity));
+    sim_entity *e = movable(sim, entity, PB_SIM_RESULT_OPERATION_FAILED, r);
+    if (!e)
         return;
-    }
-    if (e->is_static) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static", e->name);
-        return;
-    }
     if (n_points == 0) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the trajectory has no points");
         return;
@@ -99,15 +110,10 @@ void pb_sim_command_joints(pb_sim *sim, const char *entity, const char *const *n
         return;
     }
     for (size_t i = 0; i < n_names; i++) {
-        size_t k = 0;
-        while (k < dim && strcmp(have[k], sim_str(names[i])) != 0)
-            k++;
-        if (k == dim) {
-            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' has no joint '%.100s'%s", e->name,
-                           sim_str(names[i]), dim ? "" : " (it has no joints)");
+        const int k = joint_index(e, have, dim, names[i], r);
+        if (k < 0)
             return;
-        }
-        column[i] = k;
+        column[i] = (size_t)k;
     }
     if (dim == 0 || n_points > SIZE_MAX / dim / sizeof(double)) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' has no joints", e->name);
