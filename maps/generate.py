@@ -3,7 +3,9 @@
 
     python3 maps/generate.py [OUTPUT_DIR]      (default: the folder of this script)
 
-Writes room1.png, maze.png, forest.png, narrow.png and 4d.png as 8-bit greyscale PNGs:
+Writes room1.png, maze.png, forest.png, narrow.png and 4d.png as 8-bit greyscale PNGs, and
+room1_ros.png and forest_ros.png, the first and the third upside down, for the simulation
+worlds (see upside_down()):
 255 (white) is free, 0 (black) is an obstacle. Each file carries its default problem in
 tEXt chunks placed before IDAT:
 
@@ -416,6 +418,26 @@ MAPS = [("room1.png", room1), ("maze.png", maze), ("forest.png", forest), ("narr
         ("4d.png", four_d)]
 
 
+def upside_down(make):
+    """The map `make` builds, turned upside down (row y becomes row height - 1 - y), with its
+    default problem turned too. The simulation serves a PNG map in ROS's frame (y up, one unit
+    per pixel, origin the image's lower-left corner, REP-103), so a world on the turned image
+    has, in that frame, exactly the coordinates that the original's pixels have (x the column,
+    y the row from the top): the simulation worlds and their tests keep their numbers."""
+    def turned():
+        grid, start, goal, arm = make()
+        out = Grid(grid.width, grid.height)
+        out.rows = [bytearray(row) for row in reversed(grid.rows)]
+        def flip(p):
+            return (p[0], grid.height - p[1]) + tuple(p[2:])
+        return out, flip(start), flip(goal), None
+    return turned
+
+
+# The worlds' maps (worlds/sim_room1.xml, sim_forest.xml), in the simulation's frame.
+SIM_MAPS = [("room1_ros.png", upside_down(room1)), ("forest_ros.png", upside_down(forest))]
+
+
 # ---------------------------------------------------------------------------------------
 # A map_server map: PGM + YAML
 
@@ -510,7 +532,7 @@ def fmt_number(v):
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     os.makedirs(out_dir, exist_ok=True)
-    for filename, make in MAPS:
+    for filename, make in MAPS + SIM_MAPS:
         grid, start, goal, arm = make()
         verify(filename, grid, start, goal, arm)
         text = [("planbench:start", ",".join(fmt_number(v) for v in start)),

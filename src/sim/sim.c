@@ -122,8 +122,11 @@ static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
     pb_engine **spare = scene ? &sim->arm_plan : &sim->plan_map;
     double start[PB_MAX_DIM], goal[PB_MAX_DIM];
     pb_diag diag = {0};
-    if (pb_engine_load(&sim->engine, scene ? "manipulator" : "image2d", path, NULL, 0, &diag) != PB_OK ||
-        pb_engine_load(spare, scene ? "manipulator" : "image2d", path, NULL, 0, &diag) != PB_OK ||
+    /* maps in ROS's frame, y up (REP-103): a map_server map's metres, an image's pixels */
+    const pb_option ros = {"frame", "ros"};
+    const size_t n_opt = !scene;
+    if (pb_engine_load(&sim->engine, scene ? "manipulator" : "image2d", path, &ros, n_opt, &diag) != PB_OK ||
+        pb_engine_load(spare, scene ? "manipulator" : "image2d", path, &ros, n_opt, &diag) != PB_OK ||
         (scene && !pb_engine_defaults(sim->engine, start, goal))) {
         snprintf(why, size, "%s %.100s: %.120s", scene ? "scene" : "map", path,
                  diag.message[0] ? diag.message : "the world needs a <start> and a <goal> for its robot");
@@ -1076,43 +1079,6 @@ static bool inside_dir(const char *path, const char *dir)
     return strncmp(real_path, real_dir, n) == 0 && (real_path[n] == '/' || (n == 1 && real_dir[0] == '/'));
 }
 
-/* The <simworld> of a map_server map at `path` (made absolute): the map, served in metres,
- * with the metric spawnables robots/disc_robot_m.xml and car_robot_m.xml. NULL when the file
- * does not exist or memory runs out. */
-static char *world_of_map(const char *path)
-{
-    char real[PATH_MAX];
-    if (!realpath(path, real))
-        return NULL;
-    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
-    char name[SIM_MAX_NAME + 1];
-    size_t n = 0;
-    for (const char *c = base; *c && *c != '.' && n < SIM_MAX_NAME; c++)
-        name[n++] = (isalnum((unsigned char)*c) || *c == '_') ? *c : '_';
-    name[n] = '\0';
-    /* the path as an XML attribute: &, <, > and quotes escaped */
-    char escaped[4 * PATH_MAX];
-    size_t k = 0;
-    for (const char *c = real; *c && k + 7 < sizeof escaped; c++) {
-        const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;" : NULL;
-        if (e) {
-            memcpy(escaped + k, e, strlen(e));
-            k += strlen(e);
-        } else {
-            escaped[k++] = *c;
-        }
-    }
-    escaped[k] = '\0';
-    static const char format[] =
-        "<simworld name=\"%s\" description=\"the map_server map %s, in metres (REP-103: x forward, y up)\">"
-        "<map image=\"%s\"/><spawnable robot=\"disc_robot_m\"/><spawnable robot=\"car_robot_m\"/></simworld>";
-    const int size = snprintf(NULL, 0, format, name[0] ? name : "map", escaped, escaped);
-    char *xml = size > 0 ? malloc((size_t)size + 1) : NULL;
-    if (xml)
-        snprintf(xml, (size_t)size + 1, format, name[0] ? name : "map", escaped, escaped);
-    return xml;
-}
-
 void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string,
                        bool fail_on_unsupported_element, pb_sim_result *r, pb_sim_world_info *info)
 {
@@ -1164,7 +1130,7 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
     /* a map_server map: a world of that map, in metres, with the metric spawnables */
     char *map_world = NULL;
     if (file && strlen(file) >= 5 && strcmp(file + strlen(file) - 5, ".yaml") == 0) {
-        map_world = world_of_map(file);
+        map_world = sim_world_of_map(file);
         if (!map_world) {
             sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no map '%.200s'", file);
             return;

@@ -77,6 +77,9 @@ sim_load_error sim_world_load(sim_world *world, const char *path, const char *xm
                               const char *base_dir, const char *robots_dir, bool strict, char *message,
                               size_t message_size);
 void sim_world_finish(sim_world *world);
+/** The <simworld> of a map_server map at `path` (malloc'd XML; NULL when the file does not
+ * exist or memory runs out): the map served in metres with the metric spawnables. */
+char *sim_world_of_map(const char *path);
 /** Is `path` an XML file whose root element is <simworld>? */
 bool sim_is_world_file(const char *path);
 /** Read a <simrobot> from a string. */

@@ -8,6 +8,8 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -662,4 +664,41 @@ bool sim_is_world_file(const char *path)
     fclose(f);
     head[n] = '\0';
     return strstr(head, "<simworld") != NULL;
+}
+
+/* The <simworld> of a map_server map at `path` (made absolute): the map, served in metres,
+ * with the metric spawnables robots/disc_robot_m.xml and car_robot_m.xml. NULL when the file
+ * does not exist or memory runs out. */
+char *sim_world_of_map(const char *path)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return NULL;
+    const char *base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    char name[SIM_MAX_NAME + 1];
+    size_t n = 0;
+    for (const char *c = base; *c && *c != '.' && n < SIM_MAX_NAME; c++)
+        name[n++] = (isalnum((unsigned char)*c) || *c == '_') ? *c : '_';
+    name[n] = '\0';
+    /* the path as an XML attribute: &, <, > and quotes escaped */
+    char escaped[4 * PATH_MAX];
+    size_t k = 0;
+    for (const char *c = real; *c && k + 7 < sizeof escaped; c++) {
+        const char *e = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;" : *c == '"' ? "&quot;" : NULL;
+        if (e) {
+            memcpy(escaped + k, e, strlen(e));
+            k += strlen(e);
+        } else {
+            escaped[k++] = *c;
+        }
+    }
+    escaped[k] = '\0';
+    static const char format[] =
+        "<simworld name=\"%s\" description=\"the map_server map %s, in metres (REP-103: x forward, y up)\">"
+        "<map image=\"%s\"/><spawnable robot=\"disc_robot_m\"/><spawnable robot=\"car_robot_m\"/></simworld>";
+    const int size = snprintf(NULL, 0, format, name[0] ? name : "map", escaped, escaped);
+    char *xml = size > 0 ? malloc((size_t)size + 1) : NULL;
+    if (xml)
+        snprintf(xml, (size_t)size + 1, format, name[0] ? name : "map", escaped, escaped);
+    return xml;
 }
