@@ -445,6 +445,10 @@ static void test_metric_map(void)
     size_t n;
     pb_sim_get_spawnables(sim, NULL, 0, &r, &sp, &n);
     CHECK(n == 2 && strcmp(sp[0].uri, "model://disc_robot_m") == 0 && sp[0].spawn_bounds.points[1].x == 0.25);
+    json_t *j = exchange(
+        sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/get_param\",\"args\":{\"name\":\"/planbench_sim:map_resolution\"}}");
+    CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "values"), "value")), "0.050000000000000003") == 0);
+    json_decref(j);
     /* the map's own default problem (planbench_start, planbench_goal), metres in the map frame */
     spawn(sim, "bot", "model://disc_robot_m", -1.725, 4.725, 0);
     pb_sim_spawn_request bad = spawn_req("bad", "model://disc_robot_m", -2.9, -1.9, 0); /* unknown cells */

@@ -21,6 +21,7 @@
 #define PLANBENCH_SIM_H
 
 #include "base.h"
+#include "image.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -272,6 +273,9 @@ PB_API double pb_sim_time(const pb_sim *sim);
 PB_API uint64_t pb_sim_time_ns(const pb_sim *sim);
 /** Seconds of simulated time per step (the configured time step). */
 PB_API double pb_sim_time_step(const pb_sim *sim);
+/** The world's map: its frame (pb_map_frame in image.h: resolution, origin, size) into
+ * `*frame`; false when no world or a manipulator scene is loaded. */
+PB_API bool pb_sim_get_map_frame(const pb_sim *sim, pb_map_frame *frame);
 /** The current SimulationState value. */
 PB_API uint8_t pb_sim_state(const pb_sim *sim);
 /** Number of entities. */

@@ -206,14 +206,20 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
         return typedefs(type, find_type(type));
     }
     if (strcmp(call, "get_param_names") == 0)
-        return json_pack("{s:[s,s]}", "names", NODE ":time_step", NODE ":use_sim_time");
+        return json_pack("{s:[s,s,s,s]}", "names", NODE ":time_step", NODE ":use_sim_time", NODE ":map_resolution",
+                         NODE ":map_origin");
     if (strcmp(call, "get_param") == 0) {
         const char *param = str_arg(args, "name");
-        char value[64];
+        char value[128];
+        pb_map_frame frame;
         if (strcmp(param, NODE ":time_step") == 0 || strcmp(param, "time_step") == 0)
             snprintf(value, sizeof value, "%.17g", pb_sim_time_step(sim));
         else if (strcmp(param, NODE ":use_sim_time") == 0 || strcmp(param, "use_sim_time") == 0)
             snprintf(value, sizeof value, "true");
+        else if (strcmp(param, NODE ":map_resolution") == 0 && pb_sim_get_map_frame(sim, &frame))
+            snprintf(value, sizeof value, "%.17g", frame.resolution);
+        else if (strcmp(param, NODE ":map_origin") == 0 && pb_sim_get_map_frame(sim, &frame))
+            snprintf(value, sizeof value, "[%.17g, %.17g, %.17g]", frame.origin[0], frame.origin[1], frame.origin[2]);
         else
             snprintf(value, sizeof value, "%s", str_arg(args, "default_value"));
         return json_pack("{s:s}", "value", value);

@@ -223,6 +223,11 @@ double pb_sim_time(const pb_sim *sim)
 {
     return (double)sim->time_ns / 1e9;
 }
+bool pb_sim_get_map_frame(const pb_sim *sim, pb_map_frame *frame)
+{
+    return sim->have_world && sim->spawn_kind == &sim_kind_body && pb_engine_map_frame(sim->engine, frame);
+}
+
 uint64_t pb_sim_time_ns(const pb_sim *sim)
 {
     return sim->time_ns;
