@@ -338,6 +338,38 @@ static void test_rosapi(void)
         json_decref(t);
     }
     json_decref(j);
+    /* a reply's members are exactly the fields its typedef lists */
+    const char *calls[][2] = {{"/get_entity_state", "{\"entity\":\"arm\"}"},
+                              {"/get_spawnables", "{}"},
+                              {"/get_current_world", "{}"},
+                              {"/get_simulator_features", "{}"},
+                              {"/get_named_poses", "{}"}};
+    for (size_t k = 0; k < sizeof calls / sizeof calls[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"op\":\"call_service\",\"service\":\"%s\",\"args\":%s}", calls[k][0],
+                 calls[k][1]);
+        json_t *reply = exchange(sim, text);
+        snprintf(
+            text, sizeof text,
+            "{\"op\":\"call_service\",\"service\":\"/rosapi/service_type\",\"args\":{\"service\":\"%s\"}}",
+            calls[k][0]);
+        json_t *t = exchange(sim, text);
+        snprintf(text, sizeof text,
+                 "{\"op\":\"call_service\",\"service\":\"/rosapi/"
+                 "service_response_details\",\"args\":{\"type\":\"%s\"}}",
+                 json_string_value(json_object_get(json_object_get(t, "values"), "type")));
+        json_t *d = exchange(sim, text);
+        const json_t *names = json_object_get(
+            json_array_get(json_object_get(json_object_get(d, "values"), "typedefs"), 0), "fieldnames");
+        const json_t *values = json_object_get(reply, "values");
+        bool same = json_array_size(names) == json_object_size(values);
+        for (size_t i = 0; i < json_array_size(names) && same; i++)
+            same = json_object_get(values, json_string_value(json_array_get(names, i))) != NULL;
+        CHECK_MSG(same, "%s: the reply's members are the typedef's fields", calls[k][0]);
+        json_decref(reply);
+        json_decref(t);
+        json_decref(d);
+    }
     j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/get_param_names\"}");
     CHECK(json_array_size(json_object_get(json_object_get(j, "values"), "names")) >= 1);
     json_decref(j);
@@ -445,9 +477,10 @@ static void test_metric_map(void)
     size_t n;
     pb_sim_get_spawnables(sim, NULL, 0, &r, &sp, &n);
     CHECK(n == 2 && strcmp(sp[0].uri, "model://disc_robot_m") == 0 && sp[0].spawn_bounds.points[1].x == 0.25);
-    json_t *j = exchange(
-        sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/get_param\",\"args\":{\"name\":\"/planbench_sim:map_resolution\"}}");
-    CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "values"), "value")), "0.050000000000000003") == 0);
+    json_t *j = exchange(sim, "{\"op\":\"call_service\",\"service\":\"/rosapi/"
+                              "get_param\",\"args\":{\"name\":\"/planbench_sim:map_resolution\"}}");
+    CHECK(strcmp(json_string_value(json_object_get(json_object_get(j, "values"), "value")),
+                 "0.050000000000000003") == 0);
     json_decref(j);
     /* the map's own default problem (planbench_start, planbench_goal), metres in the map frame */
     spawn(sim, "bot", "model://disc_robot_m", -1.725, 4.725, 0);

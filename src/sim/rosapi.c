@@ -99,13 +99,6 @@ static json_t *typedefs(const char *type, const field *fields)
     return json_pack("{s:o}", "typedefs", list);
 }
 
-/* A service's response: every reply carries a simulation_interfaces/Result; the rest is
- * described where the server has a table for it. */
-static const field r_result[] = {
-    {"result", T_U8, 0, 0, 0}, {"error_message", T_STR, 0, 0, 0}, {NULL, T_BOOL, 0, NULL, NULL}};
-static const field r_generic[] = {{"result", T_MSG, 0, r_result, "simulation_interfaces/Result"},
-                                  {NULL, T_BOOL, 0, NULL, NULL}};
-
 /* Every topic now: the world's, then each entity's odom and, for articulated ones,
  * joint_states, and its cmd_vel. */
 static json_t *all_topics(pb_sim *sim, const char *only_type)
@@ -178,7 +171,7 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
             if (strcmp(services[i].type, type) == 0) {
                 char msg[200];
                 snprintf(msg, sizeof msg, "%s_%s", type, request ? "Request" : "Response");
-                return typedefs(msg, request ? services[i].request : r_generic);
+                return typedefs(msg, request ? services[i].request : services[i].response);
             }
         return json_pack("{s:[]}", "typedefs");
     }

@@ -13,6 +13,7 @@ typedef struct rosapi_service {
     const char *name; /* without the leading '/' */
     const char *type; /* "simulation_interfaces/srv/SpawnEntity" */
     const field *request;
+    const field *response;
 } rosapi_service;
 
 /** The values of the rosapi service `name` ("rosapi/topics", ...) with `args` (may be NULL),

@@ -769,39 +769,44 @@ typedef struct service_def {
     const char *name; /* without the leading '/' */
     const char *type;
     const field *request;
+    const field *response; /* what the reply carries (for rosapi) */
     service_fn fn;         /* or: */
     service_writer writer; /* values written as text */
 } service_def;
 
 #define SI "simulation_interfaces/srv/"
 static const service_def services[] = {
-    {"get_simulator_features", SI "GetSimulatorFeatures", q_empty, sv_features, NULL},
-    {"spawn_entity", SI "SpawnEntity", q_spawn, sv_spawn, NULL},
-    {"spawn_entities", SI "SpawnEntities", q_spawns, sv_spawns, NULL},
-    {"delete_entity", SI "DeleteEntity", q_entity, sv_delete, NULL},
-    {"get_entities", SI "GetEntities", q_filters, sv_entities, NULL},
-    {"get_entities_states", SI "GetEntitiesStates", q_filters, NULL, wr_entities_states},
-    {"get_entity_state", SI "GetEntityState", q_entity, NULL, wr_get_state},
-    {"set_entity_state", SI "SetEntityState", q_set_state, sv_set_state, NULL},
-    {"get_entity_info", SI "GetEntityInfo", q_entity, sv_get_info, NULL},
-    {"set_entity_info", SI "SetEntityInfo", q_set_info, sv_set_info, NULL},
-    {"get_entity_bounds", SI "GetEntityBounds", q_entity, sv_entity_bounds, NULL},
-    {"get_named_poses", SI "GetNamedPoses", q_named_poses, sv_named_poses, NULL},
-    {"get_named_pose_bounds", SI "GetNamedPoseBounds", q_name, sv_named_pose_bounds, NULL},
-    {"get_spawnables", SI "GetSpawnables", q_sources, sv_spawnables, NULL},
-    {"get_simulation_state", SI "GetSimulationState", q_empty, sv_get_sim_state, NULL},
-    {"set_simulation_state", SI "SetSimulationState", q_set_sim_state, sv_set_sim_state, NULL},
-    {"reset_simulation", SI "ResetSimulation", q_reset, sv_reset, NULL},
-    {"step_simulation", SI "StepSimulation", q_steps, sv_step, NULL},
-    {"load_world", SI "LoadWorld", q_load_world, sv_load_world, NULL},
-    {"unload_world", SI "UnloadWorld", q_empty, sv_unload_world, NULL},
-    {"get_current_world", SI "GetCurrentWorld", q_empty, sv_current_world, NULL},
-    {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, sv_available_worlds, NULL},
-    {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, sv_plan, NULL},
-    {"get_entity_joints", "planbench_interfaces/srv/GetEntityJoints", q_entity, sv_get_joints, NULL},
-    {"set_entity_joints", "planbench_interfaces/srv/SetEntityJoints", q_set_joints, sv_set_joints, NULL},
-    {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel, NULL},
-    {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, sv_cancel_follow, NULL},
+    {"get_simulator_features", SI "GetSimulatorFeatures", q_empty, a_features, sv_features, NULL},
+    {"spawn_entity", SI "SpawnEntity", q_spawn, a_spawn, sv_spawn, NULL},
+    {"spawn_entities", SI "SpawnEntities", q_spawns, a_spawns, sv_spawns, NULL},
+    {"delete_entity", SI "DeleteEntity", q_entity, a_result, sv_delete, NULL},
+    {"get_entities", SI "GetEntities", q_filters, a_entities, sv_entities, NULL},
+    {"get_entities_states", SI "GetEntitiesStates", q_filters, a_states, NULL, wr_entities_states},
+    {"get_entity_state", SI "GetEntityState", q_entity, a_state, NULL, wr_get_state},
+    {"set_entity_state", SI "SetEntityState", q_set_state, a_result, sv_set_state, NULL},
+    {"get_entity_info", SI "GetEntityInfo", q_entity, a_info, sv_get_info, NULL},
+    {"set_entity_info", SI "SetEntityInfo", q_set_info, a_result, sv_set_info, NULL},
+    {"get_entity_bounds", SI "GetEntityBounds", q_entity, a_bounds, sv_entity_bounds, NULL},
+    {"get_named_poses", SI "GetNamedPoses", q_named_poses, a_named_poses, sv_named_poses, NULL},
+    {"get_named_pose_bounds", SI "GetNamedPoseBounds", q_name, a_bounds, sv_named_pose_bounds, NULL},
+    {"get_spawnables", SI "GetSpawnables", q_sources, a_spawnables, sv_spawnables, NULL},
+    {"get_simulation_state", SI "GetSimulationState", q_empty, a_sim_state, sv_get_sim_state, NULL},
+    {"set_simulation_state", SI "SetSimulationState", q_set_sim_state, a_result, sv_set_sim_state, NULL},
+    {"reset_simulation", SI "ResetSimulation", q_reset, a_result, sv_reset, NULL},
+    {"step_simulation", SI "StepSimulation", q_steps, a_result, sv_step, NULL},
+    {"load_world", SI "LoadWorld", q_load_world, a_world, sv_load_world, NULL},
+    {"unload_world", SI "UnloadWorld", q_empty, a_result, sv_unload_world, NULL},
+    {"get_current_world", SI "GetCurrentWorld", q_empty, a_world, sv_current_world, NULL},
+    {"get_available_worlds", SI "GetAvailableWorlds", q_available_worlds, a_worlds, sv_available_worlds,
+     NULL},
+    {"plan_path", "planbench_interfaces/srv/PlanPath", q_plan, a_plan, sv_plan, NULL},
+    {"get_entity_joints", "planbench_interfaces/srv/GetEntityJoints", q_entity, a_joints, sv_get_joints,
+     NULL},
+    {"set_entity_joints", "planbench_interfaces/srv/SetEntityJoints", q_set_joints, a_result, sv_set_joints,
+     NULL},
+    {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, a_cancel, sv_cancel, NULL},
+    {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, a_cancel, sv_cancel_follow,
+     NULL},
 };
 #undef SI
 #define N_SERVICES (sizeof services / sizeof services[0])
@@ -870,7 +875,8 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         /* the services as rosapi describes them: names, types and request schemas */
         rosapi_service list[N_SERVICES];
         for (size_t i = 0; i < N_SERVICES; i++)
-            list[i] = (rosapi_service){services[i].name, services[i].type, services[i].request};
+            list[i] = (rosapi_service){services[i].name, services[i].type, services[i].request,
+                                       services[i].response};
         values = rosapi_call(sim, bare, json_is_object(args) ? args : NULL, list, N_SERVICES);
         if (!values) {
             snprintf(err, sizeof err, "Service %.400s does not exist", name);

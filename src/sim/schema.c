@@ -126,6 +126,68 @@ const field f_trajectory[] = {
     {"points", T_MSG, 1, f_trajectory_point, "trajectory_msgs/JointTrajectoryPoint"},
     {NULL, T_BOOL, 0, NULL, NULL}};
 
+/* replies (rosapi's service_response_details: the fields the services write) */
+#define NIL                                                                                                  \
+    {                                                                                                        \
+        NULL, T_BOOL, 0, NULL, NULL                                                                          \
+    }
+#define RESULT                                                                                               \
+    {                                                                                                        \
+        "result", T_MSG, 0, f_result, "simulation_interfaces/Result"                                         \
+    }
+const field f_result[] = {{"result", T_U8, 0, 0, 0}, {"error_message", T_STR, 0, 0, 0}, NIL};
+const field f_features[] = {
+    {"features", T_U16, 1, 0, 0}, {"spawn_formats", T_STR, 1, 0, 0}, {"custom_info", T_STR, 0, 0, 0}, NIL};
+const field f_named_pose[] = {{"name", T_STR, 0, 0, 0},
+                              {"description", T_STR, 0, 0, 0},
+                              {"tags", T_STR, 1, 0, 0},
+                              {"pose", T_MSG, 0, f_pose, "geometry_msgs/Pose"},
+                              NIL};
+const field f_spawnable[] = {{"entity_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+                             {"uri", T_STR, 0, 0, 0},
+                             {"description", T_STR, 0, 0, 0},
+                             {"spawn_bounds", T_MSG, 0, f_bounds, "simulation_interfaces/Bounds"},
+                             NIL};
+const field f_world[] = {{"name", T_STR, 0, 0, 0},
+                         {"world_resource", T_MSG, 0, f_resource, "simulation_interfaces/Resource"},
+                         {"description", T_STR, 0, 0, 0},
+                         {"tags", T_STR, 1, 0, 0},
+                         NIL};
+const field a_result[] = {RESULT, NIL};
+const field a_features[] = {{"features", T_MSG, 0, f_features, "simulation_interfaces/SimulatorFeatures"},
+                            NIL};
+const field a_spawn[] = {RESULT, {"entity_name", T_STR, 0, 0, 0}, NIL};
+const field a_spawns[] = {RESULT, {"results", T_MSG, 1, f_result, "simulation_interfaces/Result"}, NIL};
+const field a_entities[] = {RESULT, {"entities", T_STR, 1, 0, 0}, NIL};
+const field a_states[] = {RESULT,
+                          {"entities", T_STR, 1, 0, 0},
+                          {"states", T_MSG, 1, f_state, "simulation_interfaces/EntityState"},
+                          NIL};
+const field a_state[] = {RESULT, {"state", T_MSG, 0, f_state, "simulation_interfaces/EntityState"}, NIL};
+const field a_info[] = {RESULT, {"info", T_MSG, 0, f_info, "simulation_interfaces/EntityInfo"}, NIL};
+const field a_bounds[] = {RESULT, {"bounds", T_MSG, 0, f_bounds, "simulation_interfaces/Bounds"}, NIL};
+const field a_named_poses[] = {
+    RESULT, {"poses", T_MSG, 1, f_named_pose, "simulation_interfaces/NamedPose"}, NIL};
+const field a_spawnables[] = {
+    RESULT, {"spawnables", T_MSG, 1, f_spawnable, "simulation_interfaces/Spawnable"}, NIL};
+const field a_sim_state[] = {
+    RESULT, {"state", T_MSG, 0, f_sim_state, "simulation_interfaces/SimulationState"}, NIL};
+const field a_world[] = {RESULT, {"world", T_MSG, 0, f_world, "simulation_interfaces/WorldResource"}, NIL};
+const field a_worlds[] = {RESULT, {"worlds", T_MSG, 1, f_world, "simulation_interfaces/WorldResource"}, NIL};
+const field a_plan[] = {RESULT,
+                        {"outcome", T_STR, 0, 0, 0},
+                        {"path", T_MSG, 1, f_pose, "geometry_msgs/Pose"},
+                        {"cost", T_F64, 0, 0, 0},
+                        {"planning_time", T_F64, 0, 0, 0},
+                        {"joint_names", T_STR, 1, 0, 0},
+                        {"joint_positions", T_F64, 1, 0, 0},
+                        NIL};
+const field a_joints[] = {RESULT, {"joint_names", T_STR, 1, 0, 0}, {"positions", T_F64, 1, 0, 0}, NIL};
+const field a_cancel[] = {
+    {"return_code", T_I32, 0, 0, 0}, {"goals_canceling", T_MSG, 1, f_goal_info, "action_msgs/GoalInfo"}, NIL};
+#undef RESULT
+#undef NIL
+
 /* what the server publishes (topics.c, rosbridge.c) */
 const field f_time[] = {{"sec", T_I32, 0, 0, 0}, {"nanosec", T_U32, 0, 0, 0}, END};
 const field f_clock[] = {{"clock", T_TIME, 0, 0, "builtin_interfaces/Time"}, END};
@@ -192,5 +254,10 @@ const schema_type schema_types[] = {
     {"planbench_interfaces/msg/EntityStates", f_entity_states},
     {"unique_identifier_msgs/msg/UUID", f_goal_id},
     {"action_msgs/msg/GoalInfo", f_goal_info},
+    {"simulation_interfaces/msg/Result", f_result},
+    {"simulation_interfaces/msg/SimulatorFeatures", f_features},
+    {"simulation_interfaces/msg/NamedPose", f_named_pose},
+    {"simulation_interfaces/msg/Spawnable", f_spawnable},
+    {"simulation_interfaces/msg/WorldResource", f_world},
     {NULL, NULL},
 };

@@ -54,6 +54,11 @@ extern const field f_goal_info[];
 extern const field q_cancel[];
 extern const field q_set_joints[];
 extern const field f_time[];
+/* replies: a_ the fields a service's response carries */
+extern const field f_result[];
+extern const field a_result[], a_features[], a_spawn[], a_spawns[], a_entities[], a_states[], a_state[],
+    a_info[], a_bounds[], a_named_poses[], a_spawnables[], a_sim_state[], a_world[], a_worlds[], a_plan[],
+    a_joints[], a_cancel[];
 extern const field f_trajectory_point[];
 extern const field f_trajectory[];
 extern const field f_clock[];
