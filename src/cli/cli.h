@@ -37,6 +37,7 @@ int cli_list(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_view(int argc, char **argv);
 int cli_serve(int argc, char **argv);
+int cli_simulate(int argc, char **argv);
 
 /* --display (display.c): the visualiser as the planner's observer. Without SDL2 in the build,
  * cli_display_open() prints cli_display_missing and returns PB_EXIT_BAD_INPUT. Functions that

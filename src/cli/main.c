@@ -15,6 +15,7 @@ static const char help_text[] =
     "                                                              run a benchmark (planbench bench --help)\n"
     "  planbench serve [WORLD.xml] [--host 127.0.0.1] [--port 9090]  simulation service (ROS 2 "
     "simulation_interfaces over rosbridge)\n"
+    "  planbench simulate VEHICLE.xml [--inputs FILE.csv] [--json]  drive a vehicle model (planbench simulate --help)\n"
     "  planbench --help | --version\n"
     "\n"
     "Examples:\n"
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
         return cli_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
         return cli_serve(argc - 1, argv + 1);
+    if (strcmp(cmd, "simulate") == 0)
+        return cli_simulate(argc - 1, argv + 1);
     if (cmd[0] == '-') {
         cli_error("expected a planner or a command before '%s'", cmd);
         fputs("Run 'planbench --help' for the options.\n", stderr);

@@ -1,0 +1,239 @@
+/* planbench simulate VEHICLE.xml: the vehicle model (include/planbench/vehicle.h) driven by an
+ * inputs file, its trajectory as JSON or CSV (issue 18). */
+#include "cli.h"
+#include "planbench/impl/engine_impl.h"
+#include "planbench/vehicle.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char simulate_usage[] =
+    "usage: planbench simulate VEHICLE.xml [--state X,Y,YAW[,V[,STEER]]] [--inputs FILE.csv] [--duration T]\n"
+    "                          [--dt DT] [--json] [--csv FILE]\n"
+    "  Run the vehicle model (kinematic single track, AWSIM's gear and sleep rules) from a state, for\n"
+    "  --duration seconds (default: to the last input row, else 10) in steps of --dt (0.01). The inputs\n"
+    "  CSV has the columns t,acceleration,steer_angle,gear,signal (a header line first); each row holds\n"
+    "  from its t until the next; gear PARKING, REVERSE, NEUTRAL, DRIVE (or Autoware's 22, 20, 1, 2),\n"
+    "  signal NONE, LEFT, RIGHT, HAZARD. Without --inputs: DRIVE, no acceleration, no steer. SI units,\n"
+    "  radians, steer positive = left. --json prints {\"trajectory\": [...], \"events\": [...]}; --csv\n"
+    "  writes one row per step.\n";
+
+typedef struct input_row {
+    double t;
+    pb_vehicle_input input;
+} input_row;
+
+/* The inputs CSV: rows of increasing t. */
+static bool read_inputs(const char *path, input_row **rows, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("%s: %s", path, strerror(errno));
+        return false;
+    }
+    char line[512];
+    size_t cap = 0, line_no = 0;
+    *rows = NULL;
+    *n = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        line_no++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line_no == 1 || line[0] == '\0' || line[0] == '#')
+            continue; /* the header */
+        char *fields[5] = {0};
+        int k = 0;
+        for (char *p = strtok(line, ","); p && k < 5; p = strtok(NULL, ","))
+            fields[k++] = p;
+        input_row row = {0};
+        double values[3];
+        for (int i = 0; i < 3 && ok; i++) {
+            char *end = NULL;
+            values[i] = i < k ? strtod(fields[i], &end) : NAN;
+            ok = i < k && end != fields[i] && *end == '\0' && isfinite(values[i]);
+            if (!ok)
+                cli_error("%s line %zu: column %d (%s) must be a finite number", path, line_no, i + 1,
+                          i == 0   ? "t"
+                          : i == 1 ? "acceleration"
+                                   : "steer_angle");
+        }
+        const int gear = k > 3 ? pb_gear_from_name(fields[3]) : PB_GEAR_DRIVE;
+        const int signal = k > 4 ? pb_turn_signal_from_name(fields[4]) : PB_SIGNAL_NONE;
+        if (ok && gear < 0) {
+            cli_error("%s line %zu: unknown gear '%s' (PARKING, REVERSE, NEUTRAL, DRIVE)", path, line_no,
+                      fields[3]);
+            ok = false;
+        }
+        if (ok && signal < 0) {
+            cli_error("%s line %zu: unknown signal '%s' (NONE, LEFT, RIGHT, HAZARD)", path, line_no,
+                      fields[4]);
+            ok = false;
+        }
+        if (ok && *n > 0 && !(values[0] > (*rows)[*n - 1].t)) {
+            cli_error("%s line %zu: t %g does not increase", path, line_no, values[0]);
+            ok = false;
+        }
+        if (!ok)
+            break;
+        row.t = values[0];
+        row.input = (pb_vehicle_input){values[1], values[2], (pb_gear)gear, (pb_turn_signal)signal};
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            input_row *grown = realloc(*rows, cap * sizeof *grown);
+            if (!grown) {
+                cli_error("out of memory");
+                ok = false;
+                break;
+            }
+            *rows = grown;
+        }
+        (*rows)[(*n)++] = row;
+    }
+    fclose(f);
+    if (!ok) {
+        free(*rows);
+        *rows = NULL;
+    }
+    return ok;
+}
+
+static void json_state(FILE *out, const pb_vehicle_state *s, bool first)
+{
+    fprintf(out, "%s{\"t\": ", first ? "" : ", ");
+    pb_json_write_number(out, s->time);
+    const struct {
+        const char *name;
+        double v;
+    } f[] = {{"x", s->x},
+             {"y", s->y},
+             {"yaw", s->yaw},
+             {"v", s->v},
+             {"steer", s->steer},
+             {"acceleration", s->acceleration},
+             {"angular_velocity", s->angular_velocity}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        fprintf(out, ", \"%s\": ", f[i].name);
+        pb_json_write_number(out, f[i].v);
+    }
+    fprintf(out, ", \"gear\": \"%s\", \"signal\": \"%s\", \"signal_lit\": %s, \"sleeping\": %s}",
+            pb_gear_name(s->gear), pb_turn_signal_name(s->signal),
+            pb_vehicle_signal_lit(s) ? "true" : "false", s->sleeping ? "true" : "false");
+}
+
+int cli_simulate(int argc, char **argv)
+{
+    const char *vehicle_path = NULL, *inputs_path = NULL, *csv_path = NULL;
+    double state[5] = {0, 0, 0, 0, 0}, duration = -1, dt = 0.01;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(simulate_usage, stdout);
+            return 0;
+        } else if (strcmp(a, "--state") == 0 && has_value) {
+            const int n = pb_parse_doubles(argv[++i], state, 5);
+            if (n < 3) {
+                cli_error("--state %s: expected X,Y,YAW[,V[,STEER]]", argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(a, "--inputs") == 0 && has_value) {
+            inputs_path = argv[++i];
+        } else if (strcmp(a, "--csv") == 0 && has_value) {
+            csv_path = argv[++i];
+        } else if (strcmp(a, "--duration") == 0 && has_value) {
+            if (!cli_parse_double("--duration", argv[++i], &duration) || !(duration >= 0) || duration > 1e6) {
+                cli_error("--duration %s: expected 0 to 1e6 seconds", argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(a, "--dt") == 0 && has_value) {
+            if (!cli_parse_double("--dt", argv[++i], &dt) || !(dt >= 1e-6) || dt > 1.0) {
+                cli_error("--dt %s: expected 1e-6 to 1 seconds", argv[i]);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (a[0] != '-' && !vehicle_path) {
+            vehicle_path = a;
+        } else {
+            cli_error("simulate: unknown or incomplete argument '%s'", a);
+            fputs(simulate_usage, stderr);
+            return PB_EXIT_BAD_INPUT;
+        }
+    }
+    if (!vehicle_path) {
+        fputs(simulate_usage, stderr);
+        return PB_EXIT_BAD_INPUT;
+    }
+    pb_vehicle_config vehicle;
+    pb_diag diag = {0};
+    if (pb_vehicle_load(&vehicle, vehicle_path, &diag) != PB_OK) {
+        cli_diag(&diag);
+        return PB_EXIT_BAD_INPUT;
+    }
+    input_row *rows = NULL;
+    size_t n_rows = 0;
+    if (inputs_path && !read_inputs(inputs_path, &rows, &n_rows))
+        return PB_EXIT_BAD_INPUT;
+    if (duration < 0)
+        duration = n_rows ? rows[n_rows - 1].t : 10.0;
+    pb_vehicle_state s = pb_vehicle_state_at(state[0], state[1], state[2]);
+    s.v = state[3];
+    s.steer = state[4];
+    s.gear = PB_GEAR_DRIVE;
+    s.sleeping = false;
+    FILE *csv = NULL;
+    pb_atomic_file csv_file;
+    if (csv_path) {
+        if (pb_atomic_file_open(&csv_file, csv_path, &diag) != PB_OK) {
+            cli_diag(&diag);
+            free(rows);
+            return PB_EXIT_BAD_INPUT;
+        }
+        csv = csv_file.fp;
+        fputs("t,x,y,yaw,v,steer,acceleration,angular_velocity,gear,signal,sleeping\n", csv);
+    }
+    if (json)
+        fputs("{\"vehicle\": ", stdout), pb_json_write_string(stdout, vehicle_path),
+            fputs(", \"trajectory\": [", stdout);
+    const uint64_t steps = (uint64_t)llround(duration / dt);
+    const pb_vehicle_input idle = {0.0, 0.0, PB_GEAR_DRIVE, PB_SIGNAL_NONE};
+    size_t row = 0;
+    bool was_sleeping = s.sleeping;
+    char events[4096] = "";
+    size_t events_len = 0;
+    for (uint64_t k = 0; k <= steps; k++) {
+        if (json)
+            json_state(stdout, &s, k == 0);
+        if (csv)
+            fprintf(csv, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%d\n", s.time, s.x, s.y,
+                    s.yaw, s.v, s.steer, s.acceleration, s.angular_velocity, pb_gear_name(s.gear),
+                    pb_turn_signal_name(s.signal), s.sleeping);
+        if (k == steps)
+            break;
+        const double t = (double)k * dt;
+        while (row + 1 < n_rows && rows[row + 1].t <= t + 1e-12)
+            row++;
+        const pb_vehicle_input *in = n_rows && rows[0].t <= t + 1e-12 ? &rows[row].input : &idle;
+        pb_vehicle_step(&vehicle, &s, in, dt);
+        if (s.sleeping != was_sleeping && events_len < sizeof events - 100)
+            events_len += (size_t)snprintf(events + events_len, sizeof events - events_len,
+                                           "%s{\"t\": %.17g, \"event\": \"%s\"}", events_len ? ", " : "",
+                                           s.time, s.sleeping ? "sleep" : "wake");
+        was_sleeping = s.sleeping;
+    }
+    if (json)
+        printf("], \"events\": [%s]}\n", events);
+    else if (!csv)
+        printf("%s: after %.6g s at (%.6f, %.6f), yaw %.6f, v %.6f, %s%s\n", vehicle_path, s.time, s.x, s.y,
+               s.yaw, s.v, pb_gear_name(s.gear), s.sleeping ? ", asleep" : "");
+    free(rows);
+    if (csv && pb_atomic_file_commit(&csv_file, &diag) != PB_OK) {
+        cli_diag(&diag);
+        return PB_EXIT_BAD_INPUT;
+    }
+    return 0;
+}
