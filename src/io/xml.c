@@ -66,9 +66,14 @@ xmlDoc *pb_xml_read(const char *data, size_t size, const char *file, pb_diag *di
             char msg[300] = "not well-formed XML";
             if (err && err->message) {
                 snprintf(msg, sizeof msg, "not well-formed XML: %s", err->message);
-                const size_t n = strlen(msg);
-                if (n > 0 && msg[n - 1] == '\n')
-                    msg[n - 1] = '\0';
+                /* one line: libxml2's messages end in a line break and some hold one ("...
+                 * indicate encoding !\nBytes: 0xCB ...") */
+                size_t n = strlen(msg);
+                while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+                    msg[--n] = '\0';
+                for (char *p = msg; *p; p++)
+                    if (*p == '\n' || *p == '\r')
+                        *p = ' ';
             }
             pb_diag_set(diag, file, err ? err->line : 0, 0, "%s", msg);
             *status = PB_ERR_INVALID;
