@@ -277,7 +277,8 @@ static pb_status mount(rob_model *model, const rob_model *sub, int link, const d
         *l = sub->links[k];
         l->top = false;
         char name[96];
-        snprintf(name, sizeof name, "%s:%s", prefix, sub->links[k].name);
+        if (snprintf(name, sizeof name, "%s:%s", prefix, sub->links[k].name) >= (int)sizeof name)
+            name[sizeof name - 2] = '~'; /* cut: the name is for messages; mark it */
         memcpy(l->name, name, sizeof name);
         if (sub->links[k].parent < 0) {
             l->parent = link;

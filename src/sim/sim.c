@@ -1057,7 +1057,7 @@ static void scan_worlds(pb_sim *sim)
         if (strlen(path) < sizeof sim->available_path[0] &&
             sim_world_load(&sim->available[sim->n_available], path, NULL, 0, NULL, sim->robots_dir, false,
                            msg, sizeof msg) == SIM_LOAD_OK) {
-            snprintf(sim->available_path[sim->n_available], sizeof sim->available_path[0], "%s", path);
+            memcpy(sim->available_path[sim->n_available], path, strlen(path) + 1); /* fits: checked above */
             sim->n_available++;
         }
     }
