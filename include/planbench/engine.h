@@ -153,7 +153,8 @@ PB_API const void *pb_engine_get_data(const pb_engine *engine, const char *what)
 /** Kinds of planar footprint. */
 typedef enum pb_footprint_type {
     PB_FOOTPRINT_DISC, /**< `radius` around the pose */
-    PB_FOOTPRINT_RECT, /**< `half_length` along the heading, `half_width` across, centred */
+    PB_FOOTPRINT_RECT, /**< `half_length` along the heading, `half_width` across, centred `offset`
+                            ahead of the pose (a vehicle's rear axle is its pose: see vehicle.h) */
     PB_FOOTPRINT_ARM,  /**< the stick arm: link 1 (`link1` long) leaves the base at yaw + `joint1`,
                             link 2 (`link2`) leaves the elbow at yaw + `joint1` + `joint2`; links
                             are capsules one map unit wide */
@@ -166,6 +167,7 @@ typedef struct pb_footprint {
     double radius;
     double half_length, half_width;
     double link1, link2, joint1, joint2;
+    double offset; /**< PB_FOOTPRINT_RECT: the centre's distance ahead of the pose along the heading */
 } pb_footprint;
 
 /** What a footprint check ran into. */
@@ -201,6 +203,27 @@ PB_API pb_status pb_engine_obstacle_remove(pb_engine *engine, uint32_t id);
  * PB_ERR_UNSUPPORTED when the engine cannot check footprints. */
 PB_API pb_status pb_engine_footprint_check(pb_engine *engine, const pb_footprint *footprint,
                                            const double *pose, uint32_t ignore_id, pb_hit *hit);
+
+/** A planar motion for pb_engine_sweep(): the pose (x, y, yaw) at `t` in [0, 1] into `pose`
+ * (3 values). Continuous in t; called from the calling thread only. */
+typedef void (*pb_motion_fn)(const void *ctx, double t, double *pose);
+
+/** Sweep `footprint` along a continuous motion (`motion` with `ctx`, from t = 0 to 1) against
+ * the map and every dynamic obstacle but `ignore_id`, and say how far it stays free.
+ * Certified, not sampled: `rate` (engine units, >= 0) bounds how far any point of the
+ * footprint moves while t grows by 1, and a pose whose footprint lies c from everything
+ * certifies every t' within c / rate of it; a stretch closer than the engine's clearance
+ * floor counts as a hit. The pose at t = 0 is checked whole (pb_engine_footprint_check());
+ * along the motion the footprint's boundary is kept clear. `*free` gets true when the whole
+ * motion is free; `*t_free` (may be NULL) the last certified t: 1 when free, -1 when the
+ * start itself is blocked; `*hit` (may be NULL) what the motion ran into (the footprint,
+ * grown by the check's margin, at the first uncertified pose). Counted in the engine's
+ * n_edge_states (one per pose). Thread-safe as a query. PB_ERR_UNSUPPORTED for engines
+ * without footprint clearance (image maps and the car engine have it), PB_ERR_INVALID for
+ * a malformed footprint or rate (`*free` false). */
+PB_API pb_status pb_engine_sweep(pb_engine *engine, const pb_footprint *footprint, pb_motion_fn motion,
+                                 const void *ctx, double rate, uint32_t ignore_id, bool *free, double *t_free,
+                                 pb_hit *hit);
 
 /** Do two placed footprints overlap (touching counts)? Pure geometry, no engine. */
 PB_API bool pb_footprint_overlap(const pb_footprint *a, const double *pose_a, const pb_footprint *b,

@@ -25,6 +25,8 @@
 #define PLANBENCH_VEHICLE_H
 
 #include "base.h"
+#include "engine.h"
+#include "steering.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +116,35 @@ PB_API pb_vehicle_state pb_vehicle_state_at(double x, double y, double yaw);
  * the same inputs give the same bits. */
 PB_API void pb_vehicle_step(const pb_vehicle_config *config, pb_vehicle_state *state,
                             const pb_vehicle_input *input, double dt);
+
+/* ---- The vehicle on a map ---- */
+
+/** The vehicle's footprint as a planar obstacle shape: the rectangle `length` x `width` whose
+ * pose is the rear axle's centre (PB_FOOTPRINT_RECT with `offset` = length / 2 -
+ * rear_overhang). */
+PB_API pb_footprint pb_vehicle_footprint(const pb_vehicle_config *config);
+
+/** The distance from the rear axle's centre to the footprint's farthest corner, metres. */
+PB_API double pb_vehicle_reach(const pb_vehicle_config *config);
+
+/** The least turning radius of the reference point: wheelbase / tan(max_steer), metres. */
+PB_API double pb_vehicle_turning_radius(const pb_vehicle_config *config);
+
+/** pb_vehicle_step() validated against `engine` (an image map in any frame, or the car
+ * engine): the footprint is swept along the step's motion, certified (pb_engine_sweep()),
+ * against the map and every obstacle but `ignore_id`. Free: the same state as
+ * pb_vehicle_step() gives, and true. On contact the vehicle stops at the last certified-free
+ * pose of the step (its time still advances by dt), with v = 0 and the acceleration that
+ * stopped it, and false; `*hit` (may be NULL) says what it touched. An engine that cannot
+ * sweep (PB_ERR_UNSUPPORTED) or a start that is already blocked leaves the pose where it
+ * was, v = 0, and answers false. */
+PB_API bool pb_vehicle_step_checked(const pb_vehicle_config *config, pb_vehicle_state *state,
+                                    const pb_vehicle_input *input, double dt, pb_engine *engine,
+                                    uint32_t ignore_id, pb_hit *hit);
+
+/** The steering curve an engine's edges follow from `a` to `b` (3 values each): the car
+ * engine's Reeds-Shepp or Dubins curve. False for engines whose edges are not curves. */
+PB_API bool pb_engine_curve(const pb_engine *engine, const double *a, const double *b, pb_curve *out);
 
 /** Is the turn signal lit now (blinking at 1 Hz, lit the first 0.5 s of each second)? */
 PB_API bool pb_vehicle_signal_lit(const pb_vehicle_state *state);

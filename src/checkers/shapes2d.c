@@ -109,13 +109,14 @@ bool pb_shape2d_make(const pb_footprint *fp, const double *pose, pb_shape2d *out
         out->part[0] = (pb_part2d){.n = 1, .v = {{pose[0], pose[1]}}, .r = fp->radius};
         break;
     case PB_FOOTPRINT_RECT: {
-        if (!size_ok(fp->half_length, false) || !size_ok(fp->half_width, false))
+        if (!size_ok(fp->half_length, false) || !size_ok(fp->half_width, false) || !isfinite(fp->offset) ||
+            fabs(fp->offset) > MAX_EXTENT)
             return false;
         static const double corner[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
         out->n_parts = 1;
         out->part[0].n = 4;
         for (int i = 0; i < 4; i++) {
-            const double lx = corner[i][0] * fp->half_length, ly = corner[i][1] * fp->half_width;
+            const double lx = fp->offset + corner[i][0] * fp->half_length, ly = corner[i][1] * fp->half_width;
             out->part[0].v[i][0] = pose[0] + c * lx - s * ly;
             out->part[0].v[i][1] = pose[1] + s * lx + c * ly;
         }

@@ -1,6 +1,8 @@
 /* The engine wrapper: counts calls, supplies the default metric, interpolation, sampling
  * and edge check, and shares an engine's data between handles. */
 #include "planbench/impl/engine_impl.h"
+#include "core/engine_private.h"
+#include "planbench/vehicle.h"
 #include "checkers/checkers.h"
 #include "core/metric.h"
 
@@ -386,4 +388,17 @@ const char *const *pb_engine_impl_options_help(const pb_engine_impl *impl)
 const char *pb_engine_impl_edges(const pb_engine_impl *impl)
 {
     return impl->edges ? impl->edges : "sampled: configurations at the engine's resolution";
+}
+
+pb_engine_counters *pb_engine_counters_of(pb_engine *engine)
+{
+    return &engine->counters;
+}
+
+bool pb_engine_curve(const pb_engine *engine, const double *a, const double *b, pb_curve *out)
+{
+    const pb_engine_impl *impl = engine->shared->impl;
+    if (!impl->curve)
+        return false;
+    return impl->curve(engine->shared->self, a, b, out);
 }

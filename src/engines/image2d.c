@@ -12,12 +12,15 @@
  * in grid coordinates too (their lengths divided by the resolution). */
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
+#include "checkers/clearance.h"
 #include "checkers/shapes2d.h"
 #include "core/map_frame.h"
 #include "io/map_yaml.h"
 #include "io/png_map.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -42,6 +45,10 @@ typedef struct image2d {
     dyn_obstacle *obstacles;
     uint32_t n_slots, capacity, n_live, generation;
     uint32_t first_free; /* no free slot below it: adding is O(1) amortised, not a scan from 0 */
+    /* The distance transform of the map, for swept footprints (pb_engine_sweep()): made by the
+     * first sweep, under the lock, and read without it once published. */
+    _Atomic(float *) edt;
+    pthread_mutex_t edt_lock;
 } image2d;
 
 /* The dynamic layer's checks, kept out of line and reached by tail calls: inlined, their
@@ -93,6 +100,7 @@ static bool place(const image2d *e, const pb_footprint *footprint, const double 
     scaled.radius /= r;
     scaled.half_length /= r;
     scaled.half_width /= r;
+    scaled.offset /= r;
     scaled.link1 /= r;
     scaled.link2 /= r;
     double grid_pose[3];
@@ -202,6 +210,43 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
         }
     }
     hit->kind = PB_HIT_NONE;
+}
+
+/* The map's distance transform, made on first use; NULL when out of memory. */
+static const float *map_edt(const image2d *e)
+{
+    float *edt = atomic_load_explicit(&e->edt, memory_order_acquire);
+    if (edt)
+        return edt;
+    image2d *m = (image2d *)e; /* the transform is a cache: made once, never changed */
+    pthread_mutex_lock(&m->edt_lock);
+    edt = atomic_load_explicit(&m->edt, memory_order_relaxed);
+    if (!edt && pb_distance_transform(&m->map, &edt) == PB_OK)
+        atomic_store_explicit(&m->edt, edt, memory_order_release);
+    pthread_mutex_unlock(&m->edt_lock);
+    return edt;
+}
+
+/* A lower bound on the distance from the footprint's boundary to the map's blocked pixels and
+ * the outside (clearance.h), and to the other obstacles (exact), in engine units. */
+static double footprint_clearance(const void *self, const pb_footprint *footprint, const double *pose,
+                                  uint32_t ignore_id, pb_engine_counters *counters)
+{
+    const image2d *e = self;
+    pb_shape2d s;
+    const float *edt = map_edt(e);
+    if (!edt || !place(e, footprint, pose, &s))
+        return -1.0;
+    double c = pb_shape2d_edt_clearance(&s, edt, e->map.width, e->map.height, &counters->n_pixels);
+    for (uint32_t i = 0; i < e->n_slots && c > 0.0; i++) {
+        const dyn_obstacle *o = &e->obstacles[i];
+        if (o->id == PB_OBSTACLE_NONE || o->id == ignore_id)
+            continue;
+        for (int j = 0; j < s.n_parts; j++)
+            for (int k = 0; k < o->shape.n_parts; k++)
+                c = fmin(c, pb_part2d_distance(&s.part[j], &o->shape.part[k]) - s.part[j].r - o->shape.part[k].r);
+    }
+    return c * (e->framed ? e->frame.frame.resolution : 1.0);
 }
 
 static bool has_extension(const char *path, const char *ext)
@@ -362,6 +407,8 @@ static void destroy(void *self)
         return;
     pb_bitmap_finish(&e->map);
     free(e->obstacles);
+    free(atomic_load(&e->edt));
+    pthread_mutex_destroy(&e->edt_lock);
     free(e);
 }
 
@@ -550,6 +597,8 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
         return PB_ERR_INVALID;
     }
     image2d *e = calloc(1, sizeof *e);
+    if (e)
+        pthread_mutex_init(&e->edt_lock, NULL);
     pb_map_yaml *yaml = calloc(1, sizeof *yaml);
     if (!e || !yaml) {
         free(e);
@@ -568,6 +617,8 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
     *setup = pb_engine_config_default(2);
     set_bounds(e, setup);
     setup->edge_check = e->certified ? PB_EDGE_CHECK_CERTIFIED : PB_EDGE_CHECK_PIXEL_LINE;
+    /* swept footprints (pb_engine_sweep()) stop certifying within a twentieth of a pixel */
+    setup->clearance_floor = 0.05 * setup->resolution;
     /* the image's own defaults are pixel-centre coordinates (u, v); a YAML file's are metres */
     st = pb_bitmap_read_defaults(&e->map, path, "planbench:start", "planbench:goal", 2, "X,Y",
                                  setup->default_start, setup->default_goal, &setup->has_defaults, diag);
@@ -626,4 +677,5 @@ const pb_engine_impl pb_image2d_impl = {
     .obstacle_move = obstacle_move,
     .obstacle_remove = obstacle_remove,
     .footprint_check = footprint_check,
+    .footprint_clearance = footprint_clearance,
 };

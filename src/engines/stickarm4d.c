@@ -49,6 +49,7 @@
  * ignore the angles). */
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
+#include "checkers/clearance.h"
 #include "checkers/interpolate.h"
 #include "io/png_map.h"
 #include "core/metric.h"
@@ -61,7 +62,7 @@
 /* See the top: how far a Bresenham pixel's centre may lie from the continuous link, and how
  * far a point of a link may lie from its pixel's distance-transform value, in pixels. */
 #define RASTER_MARGIN (0.5 + 0.5 * M_SQRT2)
-#define EDT_MARGIN    M_SQRT2
+#define EDT_MARGIN    PB_EDT_MARGIN
 /* A configuration certifies nothing below this clearance (pixels): the stretch is blocked. */
 #define CLEARANCE_FLOOR 0.05
 
@@ -160,123 +161,17 @@ static bool visible_sampled(const void *self, const double *a, const double *b, 
     return true;
 }
 
-/* No site: larger than any squared distance on a map, finite so that the parabolas stay
- * comparable (the border terms are always smaller). */
-#define NO_SITE 1e18
-
-/* One-dimensional squared distance transform (Felzenszwalb and Huttenlocher 2012) of f over
- * n samples into d; v (n ints) and z (n + 1 doubles) are scratch. */
-static void edt_1d(const double *f, int n, double *d, int *v, double *z)
-{
-    int k = 0;
-    v[0] = 0;
-    z[0] = -INFINITY;
-    z[1] = INFINITY;
-    for (int q = 1; q < n; q++) {
-        double s = ((f[q] + (double)q * q) - (f[v[k]] + (double)v[k] * v[k])) / (2.0 * (q - v[k]));
-        while (s <= z[k]) {
-            k--;
-            s = ((f[q] + (double)q * q) - (f[v[k]] + (double)v[k] * v[k])) / (2.0 * (q - v[k]));
-        }
-        k++;
-        v[k] = q;
-        z[k] = s;
-        z[k + 1] = INFINITY;
-    }
-    k = 0;
-    for (int q = 0; q < n; q++) {
-        while (z[k + 1] < q)
-            k++;
-        const double dq = (double)(q - v[k]);
-        d[q] = dq * dq + f[v[k]];
-    }
-}
-
 /* The distance transform of the occupied pixels, the outside of the image included. */
 static pb_status make_clearance(stickarm *arm)
 {
-    const int w = arm->map.width, h = arm->map.height;
-    const int n = w > h ? w : h;
-    arm->clearance = malloc((size_t)w * (size_t)h * sizeof *arm->clearance);
-    double *f = calloc((size_t)n, sizeof *f), *d = calloc((size_t)n, sizeof *d);
-    double *z = malloc(((size_t)n + 1) * sizeof *z), *column = malloc((size_t)w * (size_t)h * sizeof *column);
-    int *v = malloc((size_t)n * sizeof *v);
-    pb_status st = PB_OK;
-    if (!arm->clearance || !f || !d || !z || !v || !column) {
-        st = PB_ERR_NOMEM;
-        goto done;
-    }
-    /* columns: squared distance to the nearest occupied pixel in the same column, or to the
-     * occupied rows just outside the image */
-    for (int x = 0; x < w; x++) {
-        for (int y = 0; y < h; y++)
-            f[y] = pb_bitmap_free(&arm->map, x, y) ? NO_SITE : 0.0;
-        edt_1d(f, h, d, v, z);
-        for (int y = 0; y < h; y++) {
-            const double top = (double)(y + 1), bottom = (double)(h - y);
-            column[(size_t)y * (size_t)w + (size_t)x] = fmin(d[y], fmin(top * top, bottom * bottom));
-        }
-    }
-    /* rows: add the horizontal term, and the occupied columns just outside the image */
-    for (int y = 0; y < h; y++) {
-        const double *row = column + (size_t)y * (size_t)w;
-        edt_1d(row, w, d, v, z);
-        for (int x = 0; x < w; x++) {
-            const double left = (double)(x + 1), right = (double)(w - x);
-            arm->clearance[(size_t)y * (size_t)w + (size_t)x] =
-                (float)sqrt(fmin(d[x], fmin(left * left, right * right)));
-        }
-    }
-done:
-    free(f);
-    free(d);
-    free(z);
-    free(v);
-    free(column);
-    return st;
+    return pb_distance_transform(&arm->map, &arm->clearance);
 }
 
-/* The smallest distance-transform value over every pixel the continuous segment from (x0,
- * y0) to (x1, y1) passes through (both sides at a pixel corner); -1 when it leaves the image. */
-static double segment_clearance(const stickarm *arm, double x0, double y0, double x1, double y1)
+static double segment_clearance(const stickarm *arm, double x0, double y0, double x1, double y1,
+                                uint64_t *pixels)
 {
-    const int w = arm->map.width, h = arm->map.height;
-    if (!(x0 >= 0.0 && y0 >= 0.0 && x0 < w && y0 < h && x1 >= 0.0 && y1 >= 0.0 && x1 < w && y1 < h))
-        return -1.0;
-    long x = (long)x0, y = (long)y0;
-    const long x_end = (long)x1, y_end = (long)y1;
-    const double dx = x1 - x0, dy = y1 - y0;
-    const long step_x = dx > 0.0 ? 1 : -1, step_y = dy > 0.0 ? 1 : -1;
-    const double t_dx = dx != 0.0 ? fabs(1.0 / dx) : INFINITY, t_dy = dy != 0.0 ? fabs(1.0 / dy) : INFINITY;
-    double t_x = dx > 0.0 ? ((double)(x + 1) - x0) * t_dx : dx < 0.0 ? (x0 - (double)x) * t_dx : INFINITY;
-    double t_y = dy > 0.0 ? ((double)(y + 1) - y0) * t_dy : dy < 0.0 ? (y0 - (double)y) * t_dy : INFINITY;
-    const double tie = 1e-9;
-    double least = INFINITY;
-    const float *c = arm->clearance;
-    for (;;) {
-        least = fmin(least, c[(size_t)y * (size_t)w + (size_t)x]);
-        if ((x == x_end && y == y_end) || (t_x > 1.0 + tie && t_y > 1.0 + tie))
-            return least;
-        if (fabs(t_x - t_y) <= tie) {
-            const long nx = x + step_x, ny = y + step_y;
-            if (nx >= 0 && nx < w)
-                least = fmin(least, c[(size_t)y * (size_t)w + (size_t)nx]);
-            if (ny >= 0 && ny < h)
-                least = fmin(least, c[(size_t)ny * (size_t)w + (size_t)x]);
-            x = nx;
-            y = ny;
-            t_x += t_dx;
-            t_y += t_dy;
-        } else if (t_x < t_y) {
-            x += step_x;
-            t_x += t_dx;
-        } else {
-            y += step_y;
-            t_y += t_dy;
-        }
-        if (x < 0 || y < 0 || x >= w || y >= h)
-            return least; /* past the end only through rounding */
-    }
+    const double a[2] = {x0, y0}, b[2] = {x1, y1};
+    return pb_segment_edt_min(arm->clearance, arm->map.width, arm->map.height, a, b, pixels);
 }
 
 /* c(q) of the top comment, in pixels of arm motion: negative when q is not certified feasible. */
@@ -286,11 +181,10 @@ static double arm_clearance(const stickarm *arm, const double *q, pb_engine_coun
         return -1.0;
     double ex, ey, tx, ty;
     joints(arm, q, &ex, &ey, &tx, &ty);
-    const double c1 = segment_clearance(arm, q[0], q[1], ex, ey);
+    const double c1 = segment_clearance(arm, q[0], q[1], ex, ey, &counters->n_pixels);
     if (!(c1 >= 0.0))
         return -1.0;
-    const double c2 = segment_clearance(arm, ex, ey, tx, ty);
-    counters->n_pixels += (uint64_t)(fabs(ex - q[0]) + fabs(ey - q[1]) + fabs(tx - ex) + fabs(ty - ey)) + 2;
+    const double c2 = segment_clearance(arm, ex, ey, tx, ty, &counters->n_pixels);
     if (!(c2 >= 0.0))
         return -1.0;
     return fmin(c1, c2) - EDT_MARGIN - RASTER_MARGIN;

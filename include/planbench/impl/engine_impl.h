@@ -8,6 +8,7 @@
 
 #include "../engine.h"
 #include "../image.h"
+#include "../steering.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,15 @@ struct pb_engine_impl {
     pb_status (*obstacle_remove)(void *self, uint32_t id);
     void (*footprint_check)(const void *self, const pb_footprint *footprint, const double *pose,
                             uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters);
+    /** Optional (with footprint_check): a lower bound on the distance (engine units) from the
+     * boundary of `footprint` at `pose` to every blocked cell and the outside of the map, and to
+     * every dynamic obstacle but `ignore_id`; negative when it touches one. The interior is the
+     * caller's to check (pb_engine_sweep() checks the start whole). Must be thread-safe. */
+    double (*footprint_clearance)(const void *self, const pb_footprint *footprint, const double *pose,
+                                  uint32_t ignore_id, pb_engine_counters *counters);
+    /** Optional: the steering curve this engine's edges follow from `a` to `b` (the car
+     * engine's Reeds-Shepp or Dubins curves), see pb_engine_curve(). */
+    bool (*curve)(const void *self, const double *a, const double *b, pb_curve *out);
     /** Optional (all three, and obstacle_remove, or none): solids, see pb_engine_solid_add().
      * The core has checked the solid's size and the pose before calling. */
     pb_status (*solid_add)(void *self, const pb_solid *solid, const pb_pose *pose, const char *name,
