@@ -96,6 +96,10 @@ PB_API void pb_engine_interpolate(const pb_engine *engine, const double *a, cons
 /** A configuration uniform in the bounds (not necessarily feasible). */
 PB_API void pb_engine_sample(const pb_engine *engine, pb_rng *rng, double *out);
 
+/** Is distance(a, b) always distance(b, a), and an edge from a to b free exactly when the one
+ * from b to a is? False for one-way edges (the car engine with Dubins curves). */
+PB_API bool pb_engine_is_symmetric(const pb_engine *engine);
+
 /** Per-coordinate description of the metric, for nearest-neighbour structures: the metric is
  * sqrt(sum_i (weight_i * d_i)^2) where d_i is the coordinate difference, wrapped into
  * [-period_i/2, period_i/2] when period_i > 0. Returns false when the engine's metric is a

@@ -48,6 +48,12 @@ PB_API double pb_image_engine_units(const pb_engine *engine, double scale);
 PB_API void pb_image_draw_line(pb_image *image, double x0, double y0, double x1, double y1, pb_color color);
 PB_API void pb_image_draw_disc(pb_image *image, double x, double y, double radius, pb_color color);
 PB_API void pb_image_draw_circle(pb_image *image, double x, double y, double radius, pb_color color);
+/** Draw `path` (`width` picture pixels wide): straight lines between its configurations, or for
+ * an engine whose edges are steering curves (the car) each edge's curve, forward stretches in
+ * `color` and reverse ones in orange, the vehicle's footprint along it (every few metres, and
+ * at each waypoint) and every cusp (a change of direction) as a black dot. */
+PB_API void pb_image_draw_path(pb_image *image, const pb_engine *engine, double scale, const pb_path *path,
+                               pb_color color, int width);
 /** Save as PNG atomically (a temporary file renamed over `path`). */
 PB_API pb_status pb_image_save_png(const pb_image *image, const char *path, pb_diag *diag);
 

@@ -145,10 +145,11 @@ double pb_shape2d_edt_clearance(const pb_shape2d *s, const float *edt, int width
 /* A motion certified at this many steps and still going is treated as blocked: with a
  * clearance floor every step is at least floor / rate, so only a malformed reach gets here. */
 #define FORWARD_MAX_STEPS 100000000
-/* The creep towards a blocked pose stops when it is this near (in t). */
+/* The creep towards a blocked pose stops when it is this near (in t) at the least. */
 #define FORWARD_CREEP 1e-9
 
-bool pb_certify_forward(pb_reach_fn reach, const void *ctx, pb_engine_counters *counters, double *t_free)
+bool pb_certify_forward(pb_reach_fn reach, const void *ctx, double creep, pb_engine_counters *counters,
+                        double *t_free)
 {
     /* [0, t) is certified; `last` is the last query that certified anything (-1: none yet) */
     double t = 0.0, last = -1.0;
@@ -167,7 +168,7 @@ bool pb_certify_forward(pb_reach_fn reach, const void *ctx, pb_engine_counters *
         /* blocked at t: creep up to it by halving what lies between the last certifying query
          * and t (already certified by that query), so the motion stops as near as the reach
          * allows, not a whole step short */
-        if (last < 0.0 || t - last <= FORWARD_CREEP * (t > 1.0 ? t : 1.0))
+        if (last < 0.0 || t - last <= fmax(creep, FORWARD_CREEP))
             break;
         t = last + 0.5 * (t - last);
     }

@@ -38,10 +38,11 @@ double pb_shape2d_edt_clearance(const pb_shape2d *s, const float *edt, int width
  * the next query is at t + reach, until t passes 1 (true, `*t_free` = 1) or a reach says
  * blocked (false). A blocked query at t creeps back: the midpoint between the last positive
  * reach and t is asked, and so on, so that the motion stops as near to what blocks it as the
- * reach allows. Then `*t_free` is the last t whose reach was positive (0 when the first was
+ * reach allows, until it is within `creep` (in t) of the blocked t. Then `*t_free` is the last t whose reach was positive (0 when the first was
  * not): every t' in [0, t_free] is certified, and the pose there is not too tight to certify,
  * so a motion stopped there can start again (away from what blocked it). Each query
  * adds one to counters->n_edge_states. For a motion that must stop at its last free pose. */
-bool pb_certify_forward(pb_reach_fn reach, const void *ctx, pb_engine_counters *counters, double *t_free);
+bool pb_certify_forward(pb_reach_fn reach, const void *ctx, double creep, pb_engine_counters *counters,
+                        double *t_free);
 
 #endif

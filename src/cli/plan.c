@@ -1,6 +1,7 @@
 /* `planbench <planner> <map> [start X,Y goal X,Y] [options]`: plan once and report. */
 #include "cli.h"
 #include "planbench/impl/engine_impl.h"
+#include "planbench/vehicle.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ typedef struct plan_args {
     bool stop_given;
     bool approximate;
     bool json;
+    bool robot_given; /* --robot: the car engine by default */
     bool quiet;
     const char *save_path;
     const char *save_image;
@@ -198,6 +200,11 @@ static int parse_args(int argc, char **argv, plan_args *a)
         } else if (take_value(argc, argv, &i, "--occupied-threshold", &v, &err)) {
             if (err || !add_engine_option(a, "occupied_threshold", v))
                 return PB_EXIT_BAD_INPUT;
+        } else if (take_value(argc, argv, &i, "--robot", &v, &err)) {
+            /* a vehicle: the car engine, unless another is named */
+            if (err || !add_engine_option(a, "robot", v))
+                return PB_EXIT_BAD_INPUT;
+            a->robot_given = true;
         } else if (take_value(argc, argv, &i, "--arm-lengths", &v, &err)) {
             if (err || !add_engine_option(a, "arm_lengths", v))
                 return PB_EXIT_BAD_INPUT;
@@ -310,16 +317,9 @@ static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec
     }
     const pb_color path_color = {220, 20, 20};
     const pb_path *path = &result->path;
-    for (size_t i = 0; i < path->n; i++) {
-        const double *q = pb_path_at(path, i);
-        if (i > 0) {
-            pb_image_engine_to_picture(engine, scale, pb_path_at(path, i - 1), p0);
-            pb_image_engine_to_picture(engine, scale, q, p1);
-            pb_image_draw_line(&image, p0[0], p0[1], p1[0], p1[1], path_color);
-        }
-        if (!draw_points)
-            pb_image_draw_config(&image, engine, scale, q, (pb_color){200, 60, 60});
-    }
+    pb_image_draw_path(&image, engine, scale, path, path_color, 1);
+    for (size_t i = 0; i < path->n && !draw_points; i++)
+        pb_image_draw_config(&image, engine, scale, pb_path_at(path, i), (pb_color){200, 60, 60});
     const pb_color start_color = {30, 170, 60}, goal_color = {30, 60, 220};
     if (!draw_points) {
         pb_image_draw_config(&image, engine, scale, problem->start, start_color);
@@ -398,6 +398,23 @@ static bool check_endpoint(pb_engine *engine, const char *what, const double *q,
     return true;
 }
 
+/* For engines whose edges are steering curves (the car): `"edges": [[{"type": "L", "length":
+ * 1.2}, ...], ...]`, one curve word per edge of the path, so anyone can re-integrate it. */
+static void print_json_curves(FILE *out, const pb_engine *engine, const pb_path *path)
+{
+    pb_curve curve;
+    if (path->n < 2 || !pb_engine_curve(engine, pb_path_at(path, 0), pb_path_at(path, 1), &curve))
+        return;
+    fputs(", \"edges\": [", out);
+    for (size_t i = 0; i + 1 < path->n; i++) {
+        if (i > 0)
+            fputs(", ", out);
+        pb_engine_curve(engine, pb_path_at(path, i), pb_path_at(path, i + 1), &curve);
+        pb_curve_write_json(out, &curve);
+    }
+    fputs("]", out);
+}
+
 static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
                        const pb_problem *problem, const pb_result *r)
 {
@@ -425,6 +442,7 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
         pb_json_write_number(out, a->cost_before_simplify);
     }
     pb_result_write_json(out, r, true);
+    print_json_curves(out, engine, &r->path);
     fputs("}\n", out);
 }
 
@@ -465,6 +483,8 @@ int cli_plan(int argc, char **argv)
         cli_error("--screenshot-at needs --screenshot FILE");
         return PB_EXIT_BAD_INPUT;
     }
+    if (a.robot_given && !a.engine)
+        a.engine = "car";
     const pb_planner_impl *impl = pb_planner_registry_find(a.planner);
     if (!impl) {
         char names[1024] = "";

@@ -54,7 +54,9 @@ pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *se
                         setup->lower[i], setup->upper[i]);
             goto fail;
         }
-        if (!(setup->weights[i] > 0.0) || !(setup->periods[i] >= 0.0)) {
+        /* a lower bound may leave a coordinate out (weight 0); a metric may not */
+        if (!(setup->metric_lower_bound ? setup->weights[i] >= 0.0 : setup->weights[i] > 0.0) ||
+            !(setup->periods[i] >= 0.0)) {
             pb_diag_set(diag, NULL, 0, 0, "%s: metric weight and period of coordinate %d must be positive",
                         impl->name, i);
             goto fail;
@@ -228,6 +230,23 @@ bool pb_engine_metric(const pb_engine *engine, double *weights, double *periods)
         periods[i] = st->periods[i];
     }
     return !(st->opaque_metric || engine->shared->impl->distance);
+}
+
+bool pb_engine_is_symmetric(const pb_engine *engine)
+{
+    return !engine->shared->setup.asymmetric;
+}
+
+bool pb_engine_metric_bound(const pb_engine *engine, double *weights, double *periods)
+{
+    const pb_engine_config *st = &engine->shared->setup;
+    if (!st->metric_lower_bound)
+        return false;
+    for (int i = 0; i < st->dim; i++) {
+        weights[i] = st->weights[i];
+        periods[i] = st->periods[i];
+    }
+    return true;
 }
 
 bool pb_engine_defaults(const pb_engine *engine, double *start, double *goal)

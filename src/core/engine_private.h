@@ -2,9 +2,21 @@
 #ifndef PB_CORE_ENGINE_PRIVATE_H
 #define PB_CORE_ENGINE_PRIVATE_H
 
-#include "planbench/engine.h"
+#include "planbench/impl/engine_impl.h"
 
 /** The handle's counters, for wrappers outside engine.c that count their work. */
 pb_engine_counters *pb_engine_counters_of(pb_engine *engine);
+
+/** Weights and periods of a lower bound of the engine's distance (pb_engine_config's
+ * metric_lower_bound): false when it has none. */
+bool pb_engine_metric_bound(const pb_engine *engine, double *weights, double *periods);
+
+/** The loop of pb_engine_sweep() on an engine's data: `impl`'s footprint_check and
+ * footprint_clearance on `self`, with the engine's clearance `floor` and `resolution` (engine
+ * units per map cell). True when the motion is free; `*t_free` and `*hit` as there. For
+ * engines that sweep through another engine's data (the car engine through its map). */
+bool pb_sweep_run(const pb_engine_impl *impl, const void *self, double floor, double resolution,
+                  const pb_footprint *footprint, pb_motion_fn motion, const void *ctx, double rate,
+                  uint32_t ignore_id, pb_engine_counters *counters, double *t_free, pb_hit *hit);
 
 #endif

@@ -75,6 +75,42 @@ static void sweep_hit(const sweep *s, double t, pb_hit *hit)
     }
 }
 
+bool pb_sweep_run(const pb_engine_impl *impl, const void *self, double floor, double resolution,
+                  const pb_footprint *footprint, pb_motion_fn motion, const void *ctx, double rate,
+                  uint32_t ignore_id, pb_engine_counters *counters, double *t_free, pb_hit *hit)
+{
+    memset(hit, 0, sizeof *hit);
+    hit->obstacle_id = PB_OBSTACLE_NONE;
+    *t_free = -1.0;
+    double pose[3];
+    motion(ctx, 0.0, pose);
+    sweep s = {.impl = impl,
+               .self = self,
+               .footprint = footprint,
+               .motion = motion,
+               .ctx = ctx,
+               .rate = rate,
+               .floor = floor,
+               .margin = 2.0 * (floor + PB_EDT_MARGIN * resolution),
+               .near = 2.0 * PB_EDT_MARGIN * resolution,
+               .creep = 0.25 * resolution,
+               .ignore_id = ignore_id,
+               .counters = counters};
+    counters->n_edge_states++;
+    impl->footprint_check(self, footprint, pose, ignore_id, hit, counters);
+    if (hit->kind != PB_HIT_NONE)
+        return false;
+    if (rate == 0.0) { /* the motion stands still */
+        *t_free = 1.0;
+        return true;
+    }
+    /* creeping closer than the finest grown check (1/256 cell) gains nothing */
+    if (pb_certify_forward(sweep_reach, &s, resolution / 256.0 / rate, counters, t_free))
+        return true;
+    sweep_hit(&s, *t_free, hit);
+    return false;
+}
+
 pb_status pb_engine_sweep(pb_engine *engine, const pb_footprint *footprint, pb_motion_fn motion, const void *ctx,
                           double rate, uint32_t ignore_id, bool *free, double *t_free, pb_hit *hit)
 {
@@ -99,30 +135,7 @@ pb_status pb_engine_sweep(pb_engine *engine, const pb_footprint *footprint, pb_m
         hit->kind = PB_HIT_INVALID;
         return PB_ERR_INVALID;
     }
-    pb_engine_counters *counters = pb_engine_counters_of(engine);
-    sweep s = {.impl = impl,
-               .self = pb_engine_self(engine),
-               .footprint = footprint,
-               .motion = motion,
-               .ctx = ctx,
-               .rate = rate,
-               .floor = setup->clearance_floor,
-               .margin = 2.0 * (setup->clearance_floor + PB_EDT_MARGIN * setup->resolution),
-               .near = 2.0 * PB_EDT_MARGIN * setup->resolution,
-               .creep = 0.25 * setup->resolution,
-               .ignore_id = ignore_id,
-               .counters = counters};
-    counters->n_edge_states++;
-    impl->footprint_check(s.self, footprint, pose, ignore_id, hit, counters);
-    if (hit->kind != PB_HIT_NONE)
-        return PB_OK;
-    if (rate == 0.0) { /* the motion stands still */
-        *free = true;
-        *t_free = 1.0;
-        return PB_OK;
-    }
-    *free = pb_certify_forward(sweep_reach, &s, counters, t_free);
-    if (!*free)
-        sweep_hit(&s, *t_free, hit);
+    *free = pb_sweep_run(impl, pb_engine_self(engine), setup->clearance_floor, setup->resolution, footprint, motion,
+                         ctx, rate, ignore_id, pb_engine_counters_of(engine), t_free, hit);
     return PB_OK;
 }

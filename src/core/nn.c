@@ -6,6 +6,7 @@
  * skips any node whose box is farther than the best found so far. The box distance honours
  * weights and wrapping coordinates, so the search is exact under the engine's metric. */
 #include "core/nn.h"
+#include "core/engine_private.h"
 #include "core/grow.h"
 #include "core/metric.h"
 
@@ -36,6 +37,9 @@ struct pb_nn {
     bool forced_linear; /* PB_NN_LINEAR or a black-box metric: never build the tree */
     size_t crossover;   /* size at which AUTO switches to the kd-tree */
     bool opaque;
+    /* the engine's distance is exact but its weights give a lower bound: the tree prunes with
+     * the bound and candidates are measured with the engine's distance (from the point to q) */
+    bool bounded;
     bool any_period;
     bool unit_weights; /* every weight is 1: the hot 2D/3D search skips the multiplications */
     const pb_engine *engine;
@@ -74,6 +78,10 @@ pb_status pb_nn_create(pb_nn **out, const pb_engine *engine)
     nn->dim = pb_engine_dim(engine);
     nn->engine = engine;
     nn->opaque = !pb_engine_metric(engine, nn->weight, nn->period);
+    if (nn->opaque && pb_engine_metric_bound(engine, nn->weight, nn->period)) {
+        nn->opaque = false;
+        nn->bounded = true;
+    }
     nn->forced_linear = nn->opaque;
     nn->crossover = pb_nn_crossover(nn->dim);
     nn->linear = nn->forced_linear || nn->crossover > 0;
@@ -156,9 +164,20 @@ static inline double dist2(const pb_nn *nn, const double *a, const double *b)
     return sum;
 }
 
+/* A bounded metric's exact squared distance from point p to query q, measured only when the
+ * bound says p could beat `limit` (else the bound itself, which is >= limit). */
+static inline double bounded_d2(const pb_nn *nn, const double *q, const double *p, double limit)
+{
+    const double lb = dist2(nn, q, p);
+    if (lb > limit)
+        return lb;
+    const double d = pb_engine_distance(nn->engine, p, q);
+    return d * d;
+}
+
 double pb_nn_distance(const pb_nn *nn, const double *a, const double *b)
 {
-    if (nn->opaque)
+    if (nn->opaque || nn->bounded)
         return pb_engine_distance(nn->engine, a, b);
     return sqrt(dist2(nn, a, b));
 }
@@ -465,7 +484,8 @@ static void knn_leaf(const pb_nn *nn, uint32_t b, const double *q, knn_state *s)
         const double *p = nn->bq + (size_t)b * BUCKET * d;
         const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
         for (uint32_t k = 0; k < nn->buckets[b].count; k++)
-            knn_offer(s, ids[k], dist2(nn, q, p + k * d));
+            knn_offer(s, ids[k],
+                      nn->bounded ? bounded_d2(nn, q, p + k * d, knn_bound(s)) : dist2(nn, q, p + k * d));
     }
 }
 
@@ -488,6 +508,10 @@ static void knn_node(const pb_nn *nn, uint32_t node, const double *q, knn_state 
 
 static double linear_d2(const pb_nn *nn, const double *q, size_t i)
 {
+    if (nn->bounded) {
+        const double dd = pb_engine_distance(nn->engine, nn->lq + i * (size_t)nn->dim, q);
+        return dd * dd;
+    }
     if (nn->opaque) {
         const double dd = pb_engine_distance(nn->engine, q, nn->lq + i * (size_t)nn->dim);
         return dd * dd;
@@ -629,7 +653,7 @@ uint32_t pb_nn_nearest(const pb_nn *nn, const double *q, double *dist)
 {
     if (nn->size == 0)
         return NONE;
-    if (nn->linear) {
+    if (nn->linear || nn->bounded) {
         uint32_t id;
         double d;
         pb_nn_knearest(nn, q, 1, &id, &d);
@@ -683,7 +707,7 @@ static bool radius_node(const pb_nn *nn, uint32_t node, const double *q, double 
         const double *p = nn->bq + (size_t)b * BUCKET * d;
         const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
         for (uint32_t k = 0; k < nn->buckets[b].count; k++) {
-            const double d2 = dist2(nn, q, p + k * d);
+            const double d2 = nn->bounded ? bounded_d2(nn, q, p + k * d, r2) : dist2(nn, q, p + k * d);
             if (d2 <= r2 && !hits_push(h, ids[k], d2))
                 return false;
         }

@@ -216,6 +216,13 @@ pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, 
                                  pb_diag *diag)
 {
     *out = NULL;
+    if (!pb_engine_is_symmetric(engine) && !impl->one_way_edges) {
+        pb_diag_set(diag, NULL, 0, 0,
+                    "planner '%s' connects edges both ways, and engine '%s' has one-way edges (Dubins "
+                    "curves): use rrt, rrtstar or informedrrt, or Reeds-Shepp curves",
+                    impl->name, pb_engine_name(engine));
+        return PB_ERR_INVALID;
+    }
     pb_planner *p = calloc(1, sizeof *p);
     void *params = calloc(1, impl->params_size ? impl->params_size : 1);
     if (!p || !params) {

@@ -14,6 +14,7 @@ extern const pb_engine_impl pb_image2d_impl;
 extern const pb_engine_impl pb_blackbox_impl;
 extern const pb_engine_impl pb_stickarm4d_impl;
 extern const pb_engine_impl pb_manipulator_impl;
+extern const pb_engine_impl pb_car_impl;
 
 extern const pb_planner_impl pb_rrt_impl;
 extern const pb_planner_impl pb_birrt_impl, pb_rrtstar_impl, pb_informedrrt_impl;
@@ -23,7 +24,7 @@ extern const pb_planner_impl pb_bitstar_impl;
 extern const pb_planner_impl pb_rrdt_impl;
 
 static const pb_engine_impl *const engines[] = {
-    &pb_image2d_impl, &pb_blackbox_impl, &pb_stickarm4d_impl, &pb_manipulator_impl, NULL,
+    &pb_image2d_impl, &pb_blackbox_impl, &pb_stickarm4d_impl, &pb_manipulator_impl, &pb_car_impl, NULL,
 };
 
 static const pb_planner_impl *const planners[] = {

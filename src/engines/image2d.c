@@ -169,6 +169,103 @@ static pb_status obstacle_remove(void *self, uint32_t id)
     return PB_OK;
 }
 
+/* A disc that holds shape `s`: the centre of its vertices and the farthest vertex plus the
+ * part's radius (grid units). */
+static void shape_disc(const pb_shape2d *s, double *centre, double *radius)
+{
+    double sx = 0.0, sy = 0.0;
+    int n = 0;
+    for (int i = 0; i < s->n_parts; i++)
+        for (int k = 0; k < s->part[i].n; k++, n++) {
+            sx += s->part[i].v[k][0];
+            sy += s->part[i].v[k][1];
+        }
+    centre[0] = sx / n;
+    centre[1] = sy / n;
+    double r = 0.0;
+    for (int i = 0; i < s->n_parts; i++)
+        for (int k = 0; k < s->part[i].n; k++)
+            r = fmax(r, hypot(s->part[i].v[k][0] - centre[0], s->part[i].v[k][1] - centre[1]) + s->part[i].r);
+    *radius = r;
+}
+
+/* A lower bound on the distance from every point of the disc to the map's occupied pixels
+ * and the outside, from the distance transform at its centre (clearance.h); negative when the
+ * centre is outside. One read: in open space it settles a footprint at once. */
+static double disc_edt_clearance(const image2d *e, const float *edt, const double *centre, double radius)
+{
+    if (!(centre[0] >= 0.0 && centre[1] >= 0.0 && centre[0] < e->map.width && centre[1] < e->map.height))
+        return -1.0;
+    const size_t index = (size_t)centre[1] * (size_t)e->map.width + (size_t)centre[0];
+    return edt[index] - PB_EDT_MARGIN - radius;
+}
+
+/* The x range [lo, hi] of a convex part's polygon (no radius) within the strip ya <= y <= yb:
+ * its boundary's edges clipped to the strip. False when it misses the strip. */
+static bool part_strip_extent(const pb_part2d *p, double ya, double yb, double *lo, double *hi)
+{
+    bool any = false;
+    const int edges = p->n < 3 ? 1 : p->n;
+    for (int k = 0; k < edges; k++) {
+        const double *a = p->v[k], *b = p->v[(k + 1) % p->n];
+        double t0 = 0.0, t1 = 1.0;
+        const double dy = b[1] - a[1];
+        if (dy == 0.0) {
+            if (a[1] < ya || a[1] > yb)
+                continue;
+        } else {
+            double ta = (ya - a[1]) / dy, tb = (yb - a[1]) / dy;
+            if (ta > tb) {
+                const double t = ta;
+                ta = tb;
+                tb = t;
+            }
+            t0 = fmax(t0, ta);
+            t1 = fmin(t1, tb);
+            if (t0 > t1)
+                continue;
+        }
+        const double xa = a[0] + t0 * (b[0] - a[0]), xb = a[0] + t1 * (b[0] - a[0]);
+        *lo = any ? fmin(*lo, fmin(xa, xb)) : fmin(xa, xb);
+        *hi = any ? fmax(*hi, fmax(xa, xb)) : fmax(xa, xb);
+        any = true;
+    }
+    return any;
+}
+
+/* The x range of the pixels of row y that shape `s` may touch: each part's polygon within the
+ * row's strip grown by the part's radius, widened by the radius (a superset of the exact
+ * range, which is all the caller needs). */
+static bool shape_row_extent(const pb_shape2d *s, int y, double *lo, double *hi)
+{
+    bool any = false;
+    for (int i = 0; i < s->n_parts; i++) {
+        const pb_part2d *p = &s->part[i];
+        const double margin = p->r + 1e-9;
+        double a, b;
+        if (!part_strip_extent(p, y - margin, y + 1 + margin, &a, &b))
+            continue;
+        *lo = any ? fmin(*lo, a - margin) : a - margin;
+        *hi = any ? fmax(*hi, b + margin) : b + margin;
+        any = true;
+    }
+    return any;
+}
+
+/* Are pixels [xa, xb) of row y all free? A 64-bit word at a time. */
+static bool span_free(const pb_bitmap *map, int y, int xa, int xb)
+{
+    const uint64_t *row = map->bits + (size_t)y * map->words_per_row;
+    for (int x = xa; x < xb;) {
+        const int bit = x & 63, n = xb - x < 64 - bit ? xb - x : 64 - bit;
+        const uint64_t mask = (n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1)) << bit;
+        if ((row[x >> 6] & mask) != mask)
+            return false;
+        x += n;
+    }
+    return true;
+}
+
 /* The footprint against the map, rasterised: only occupied pixels under the footprint's
  * bounding box need the exact pixel-square test, so a footprint over free space costs one
  * bitmap read per pixel. Then against every other obstacle, geometrically. A hit names the
@@ -187,20 +284,40 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
         hit->kind = PB_HIT_OUTSIDE;
         return;
     }
-    const int x0 = (int)s.lo[0], y0 = (int)s.lo[1];
-    int x1 = (int)ceil(s.hi[0]), y1 = (int)ceil(s.hi[1]);
-    x1 = x1 > map->width ? map->width : x1;
+    /* once swept footprints have made the distance transform, a footprint far from every
+     * occupied pixel is settled by one read */
+    const float *edt = atomic_load_explicit(&e->edt, memory_order_acquire);
+    double centre[2], radius;
+    shape_disc(&s, centre, &radius);
+    if (edt && disc_edt_clearance(e, edt, centre, radius) > 0.0) {
+        counters->n_pixels++;
+        goto obstacles;
+    }
+    /* row by row: the span of pixels the footprint can touch (a superset), read a word at a
+     * time; only an occupied pixel inside a span gets the exact pixel-square test */
+    const int y0 = (int)s.lo[1];
+    int y1 = (int)ceil(s.hi[1]);
     y1 = y1 > map->height ? map->height : y1;
-    for (int y = y0; y < y1; y++)
-        for (int x = x0; x < x1; x++) {
-            counters->n_pixels++;
+    for (int y = y0; y < y1; y++) {
+        double lo, hi;
+        if (!shape_row_extent(&s, y, &lo, &hi))
+            continue;
+        const int xa = lo < 0.0 ? 0 : (int)lo;
+        int xb = (int)ceil(hi);
+        xb = xb > map->width ? map->width : xb;
+        counters->n_pixels += (uint64_t)(xb > xa ? xb - xa : 0);
+        if (xb <= xa || span_free(map, y, xa, xb))
+            continue;
+        for (int x = xa; x < xb; x++)
             if (!pb_bitmap_free(map, x, y) && pb_shape2d_overlaps_pixel(&s, x, y)) {
                 hit->kind = PB_HIT_MAP;
                 hit->pixel_x = x;
                 hit->pixel_y = e->framed ? map->height - 1 - y : y;
                 return;
             }
-        }
+    }
+obstacles:
+
     for (uint32_t i = 0; i < e->n_slots; i++) {
         const dyn_obstacle *o = &e->obstacles[i];
         if (o->id != PB_OBSTACLE_NONE && o->id != ignore_id && pb_shape2d_overlap(&s, &o->shape)) {
@@ -211,6 +328,10 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
     }
     hit->kind = PB_HIT_NONE;
 }
+
+/* A footprint whose disc bound is at least this (pixels) is not walked along its edges: the
+ * bound already certifies steps of several pixels. */
+#define DISC_ENOUGH 4.0
 
 /* The map's distance transform, made on first use; NULL when out of memory. */
 static const float *map_edt(const image2d *e)
@@ -237,7 +358,13 @@ static double footprint_clearance(const void *self, const pb_footprint *footprin
     const float *edt = map_edt(e);
     if (!edt || !place(e, footprint, pose, &s))
         return -1.0;
-    double c = pb_shape2d_edt_clearance(&s, edt, e->map.width, e->map.height, &counters->n_pixels);
+    /* the disc that holds the footprint first: one read, enough in open space */
+    double centre[2], radius;
+    shape_disc(&s, centre, &radius);
+    counters->n_pixels++;
+    double c = disc_edt_clearance(e, edt, centre, radius);
+    if (c < DISC_ENOUGH)
+        c = fmax(c, pb_shape2d_edt_clearance(&s, edt, e->map.width, e->map.height, &counters->n_pixels));
     for (uint32_t i = 0; i < e->n_slots && c > 0.0; i++) {
         const dyn_obstacle *o = &e->obstacles[i];
         if (o->id == PB_OBSTACLE_NONE || o->id == ignore_id)

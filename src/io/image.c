@@ -1,6 +1,7 @@
 /* RGB pictures: drawing primitives and PNG output for --save-image. */
 #include "planbench/image.h"
 #include "planbench/impl/engine_impl.h"
+#include "planbench/vehicle.h"
 #include "io/atomic_file.h"
 
 #include <math.h>
@@ -113,6 +114,75 @@ void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale
     double xy[2];
     pb_image_engine_to_picture(engine, scale, q, xy);
     pb_image_draw_disc(image, xy[0], xy[1], 1.5, color);
+}
+
+/* A line `width` pixels wide. */
+static void wide_line(pb_image *image, const double *p, const double *q, pb_color color, int width)
+{
+    for (int o = -(width - 1) / 2; o <= width / 2; o++) {
+        pb_image_draw_line(image, p[0] + o, p[1], q[0] + o, q[1], color);
+        pb_image_draw_line(image, p[0], p[1] + o, q[0], q[1] + o, color);
+    }
+}
+
+/* One edge's steering curve: its segments as short lines, the footprint every `footprint_every`
+ * metres, and a dot where the direction changes. */
+static void draw_curve(pb_image *image, const pb_engine *engine, double scale, const double *a, const pb_curve *curve,
+                       pb_color color, int width)
+{
+    const pb_color reverse_color = {240, 140, 0}, cusp_color = {0, 0, 0};
+    const pb_color footprint_color = {(uint8_t)(color.r / 2 + 120), (uint8_t)(color.g / 2 + 120),
+                                      (uint8_t)(color.b / 2 + 120)};
+    const double units = pb_image_engine_units(engine, scale); /* picture pixels per metre */
+    const double footprint_every = 3.0;
+    double s0 = 0.0, next_footprint = footprint_every;
+    for (int i = 0; i < curve->n; i++) {
+        const double length = fabs(curve->segments[i].length);
+        const bool reverse = curve->segments[i].length < 0.0;
+        /* a step of at most two picture pixels */
+        const int steps = 1 + (int)(length * units / 2.0);
+        double q[3], prev[2], xy[2];
+        pb_curve_point(curve, a, s0, q);
+        pb_image_engine_to_picture(engine, scale, q, prev);
+        for (int k = 1; k <= steps; k++) {
+            const double s = s0 + length * k / steps;
+            pb_curve_point(curve, a, s, q);
+            pb_image_engine_to_picture(engine, scale, q, xy);
+            wide_line(image, prev, xy, reverse ? reverse_color : color, width);
+            memcpy(prev, xy, sizeof xy);
+            if (s >= next_footprint) {
+                pb_image_draw_config(image, engine, scale, q, footprint_color);
+                next_footprint += footprint_every;
+            }
+        }
+        s0 += length;
+        if (i + 1 < curve->n && (curve->segments[i].length < 0.0) != (curve->segments[i + 1].length < 0.0))
+            pb_image_draw_disc(image, xy[0], xy[1], 2.0 + width, cusp_color);
+    }
+}
+
+void pb_image_draw_path(pb_image *image, const pb_engine *engine, double scale, const pb_path *path, pb_color color,
+                        int width)
+{
+    double p0[2], p1[2];
+    for (size_t i = 1; i < path->n; i++) {
+        const double *a = pb_path_at(path, i - 1), *b = pb_path_at(path, i);
+        pb_curve curve;
+        if (pb_engine_curve(engine, a, b, &curve)) {
+            draw_curve(image, engine, scale, a, &curve, color, width);
+            /* a cusp at a waypoint: the direction at the end of one edge against the next's */
+            pb_curve next;
+            if (i + 1 < path->n && curve.n > 0 && pb_engine_curve(engine, b, pb_path_at(path, i + 1), &next) &&
+                next.n > 0 && (curve.segments[curve.n - 1].length < 0.0) != (next.segments[0].length < 0.0)) {
+                pb_image_engine_to_picture(engine, scale, b, p1);
+                pb_image_draw_disc(image, p1[0], p1[1], 2.0 + width, (pb_color){0, 0, 0});
+            }
+            continue;
+        }
+        pb_image_engine_to_picture(engine, scale, a, p0);
+        pb_image_engine_to_picture(engine, scale, b, p1);
+        wide_line(image, p0, p1, color, width);
+    }
 }
 
 void pb_image_engine_to_picture(const pb_engine *engine, double scale, const double *q, double *xy)

@@ -25,5 +25,6 @@ const pb_planner_impl pb_informedrrt_impl = {
     .n_params = sizeof informed_param_defs / sizeof informed_param_defs[0],
     .params_size = sizeof(pb_rrtstar_params),
     .anytime = true,
+    .one_way_edges = true,
     .solve = informed_solve,
 };

@@ -131,5 +131,6 @@ const pb_planner_impl pb_rrt_impl = {
     .n_params = sizeof rrt_param_defs / sizeof rrt_param_defs[0],
     .params_size = sizeof(rrt_params),
     .anytime = false,
+    .one_way_edges = true,
     .solve = rrt_solve,
 };

@@ -22,5 +22,6 @@ const pb_planner_impl pb_rrtstar_impl = {
     .n_params = sizeof rrtstar_param_defs / sizeof rrtstar_param_defs[0],
     .params_size = sizeof(pb_rrtstar_params),
     .anytime = true,
+    .one_way_edges = true,
     .solve = rrtstar_solve,
 };

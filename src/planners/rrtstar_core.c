@@ -35,6 +35,7 @@
 #include <string.h>
 
 typedef struct star {
+    bool symmetric; /* the engine's edges run both ways (not Dubins) */
     pb_solve_ctx *ctx;
     pb_engine *engine;
     const pb_rrtstar_params *params;
@@ -486,7 +487,10 @@ static void iterate(star *s, const double *sample, pb_result *result)
         const uint32_t nb = s->nb_ids[i];
         if (nb == parent || s->blocked[i])
             continue;
-        const double c = t->cost[node] + s->nb_dists[i];
+        /* the neighbour's distance was measured towards the new node: one-way edges (Dubins)
+         * are measured again the way the rewired edge runs */
+        const double edge = s->symmetric ? s->nb_dists[i] : pb_engine_distance(s->engine, node_q, pb_tree_q(t, nb));
+        const double c = t->cost[node] + edge;
         if (!(c < t->cost[nb]))
             continue;
         if (!pb_engine_visible(s->engine, node_q, pb_tree_q(t, nb)))
@@ -495,7 +499,7 @@ static void iterate(star *s, const double *sample, pb_result *result)
         emit_edge_removed(s, nb, old_parent);
         unlink_child(s, old_parent, nb);
         t->parent[nb] = node;
-        s->edge[nb] = s->nb_dists[i];
+        s->edge[nb] = edge;
         link_child(s, node, nb);
         t->cost[nb] = c;
         if (!propagate(s, nb)) {
@@ -536,6 +540,7 @@ pb_status pb_rrtstar_solve(const pb_rrtstar_params *params, bool informed, pb_so
     star s = {
         .ctx = ctx,
         .engine = engine,
+        .symmetric = pb_engine_is_symmetric(engine),
         .params = params,
         .informed = informed,
         .dim = dim,

@@ -403,16 +403,7 @@ static void compose(pb_viz *v, double now)
                              (pb_color){150, 170, 210});
     draw_ellipse(v);
     const pb_path *path = &v->path;
-    for (size_t i = 1; i < path->n; i++) {
-        const double *p = pb_path_at(path, i - 1), *q = pb_path_at(path, i);
-        /* three pixels wide */
-        for (int o = -1; o <= 1; o++) {
-            pb_image_draw_line(&v->frame, pic_x(v, p) + o, pic_y(v, p), pic_x(v, q) + o, pic_y(v, q),
-                               path_color);
-            pb_image_draw_line(&v->frame, pic_x(v, p), pic_y(v, p) + o, pic_x(v, q), pic_y(v, q) + o,
-                               path_color);
-        }
-    }
+    pb_image_draw_path(&v->frame, v->engine, v->scale, path, path_color, 3);
     if (v->dim > 2)
         for (size_t i = 0; i < path->n; i++)
             pb_image_draw_config(&v->frame, v->engine, v->scale, pb_path_at(path, i),

@@ -22,6 +22,13 @@ typedef struct pb_engine_config {
     double weights[PB_MAX_DIM]; /**< metric weights (1 by default) */
     double periods[PB_MAX_DIM]; /**< > 0 for a wrapping coordinate (2*pi for an angle), 0 otherwise */
     bool opaque_metric;         /**< `distance` is a black box: nearest neighbours use a linear scan */
+    /** With a `distance` entry: `weights` and `periods` describe a lower bound of it (the car
+     * engine's curve lengths are at least the distance between the positions), so nearest
+     * neighbours prune the kd-tree with the bound and measure candidates exactly. */
+    bool metric_lower_bound;
+    /** distance(a, b) may differ from distance(b, a), and an edge may be free one way only
+     * (Dubins curves): planners that connect edges both ways are refused. */
+    bool asymmetric;
     double resolution;          /**< default visible(): spacing of interpolated checks, metric units */
     /** What the engine's own visible() guarantees (engines without one: the core sets
      * SAMPLED, or CERTIFIED when the engine has a clearance()). */

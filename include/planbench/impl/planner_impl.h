@@ -36,6 +36,11 @@ struct pb_planner_impl {
     size_t n_params;
     size_t params_size; /**< sizeof the planner's parameter struct */
     bool anytime;       /**< keeps improving after the first solution */
+    /** Checks and costs every edge in the direction a path runs (from the tree towards the
+     * sample, the new node towards the neighbour it rewires): such a planner is correct on an
+     * engine whose edges are one-way (pb_engine_is_symmetric() false: Dubins curves); others
+     * are refused there. */
+    bool one_way_edges;
     /** Solve. `params` points to the planner's parameter struct. Fill result->path (from the
      * exact start to the exact goal), result->iterations and ->nodes, the cost trace, and
      * return PB_OK; the core sets the outcome's time, cost and counters. Set
