@@ -4,17 +4,23 @@
  * units of the turning radius, so an arc's length is its turn in radians.
  *
  * Reeds-Shepp follows Reeds & Shepp (1990), section 8, with the corrections OMPL's
- * ReedsSheppStateSpace makes to the paper's typos: twelve base formulas, each tried on the
+ * ReedsSheppStateSpace makes to the paper's typos: eleven base formulas, each tried on the
  * goal as it is, time-flipped ((x, y, phi) -> (-x, y, -phi): every length changes sign),
- * reflected ((x, -y, -phi): L and R swap) and both, 48 words in all, in OMPL's order so that
- * a tie goes to the same word. Unlike OMPL, the sine and cosine of the heading change are
- * computed once for all 48, and a candidate whose length cannot beat the best so far is left
- * before its angles are computed (a lower bound from its first length, which the formulas
- * compute first): most candidates stop there.
+ * reflected ((x, -y, -phi): L and R swap) and both: 44 candidates that cover the paper's 48
+ * words (the C|C|C formula leaves its last arc's direction free, so it also makes C|CC, and
+ * driven backwards CC|C). They are tried in OMPL's order and compared with OMPL's sums, so that
+ * a tie (two words of one length, frequent among the CCC words) goes to the same word.
+ *
+ * Unlike OMPL, the sine and cosine of the heading change are computed once for all 44, and
+ * a candidate is left before its angles (atan2, asin, acos: most of the time a query takes)
+ * when a lower bound from its first length, or its squared length before the square root,
+ * cannot beat the best so far, or when the signs its word requires fail on the vectors whose
+ * angles they would be. A margin far above rounding keeps these early exits to candidates
+ * the exact test would refuse: the results are OMPL's.
  *
  * Dubins follows Shkel & Lumelsky (2001) as OMPL's DubinsStateSpace writes it: the six
  * words from the distance d and the headings alpha, beta relative to the line from start to
- * goal, again pruned by a lower bound before the angles. */
+ * goal, again left early by lower bounds before the angles. */
 #include "planbench/steering.h"
 
 #include <math.h>
@@ -67,16 +73,43 @@ static double wrap_angle(double a)
 
 /* The goal of one base formula: position (x, y) and heading change phi, with its sine and
  * cosine; `bound` is the length to beat, less the fixed arcs of the word. Each formula
- * returns whether its word exists with the signs it is named for, and its lengths t, u, v. */
+ * returns whether its word exists with the signs it is named for, and its lengths t, u, v.
+ *
+ * Before an angle is computed (atan2, asin, acos: most of the time a query takes), a formula
+ * tests the signs the word requires on the vectors whose angles they are: an angle in
+ * [-pi, pi] is >= 0 when the sine of it is, so "t >= 0" is "y >= 0" for t = atan2(y, x), and
+ * "phi - t >= 0" is the sign of a cross product. These tests pass a margin (MAY_MARGIN of the
+ * vector's size, far above rounding), so they only skip candidates the exact test, made as
+ * OMPL makes it after the angles, would refuse. */
 typedef struct rs_goal {
     double x, y, phi, sin_phi, cos_phi;
 } rs_goal;
+
+#define MAY_MARGIN 1e-9
+
+/* May a quantity that is `size` times the sine of an angle in [-pi, pi] be >= 0? */
+static inline bool may_be_nonnegative(double value, double size)
+{
+    return value >= -MAY_MARGIN * size;
+}
+
+/* Is the length whose square is `squared` surely >= `bound` (>= 0)? Square roots are left
+ * for the candidates that pass. */
+static inline bool beyond(double squared, double bound)
+{
+    return squared > bound * bound * (1.0 + MAY_MARGIN);
+}
 
 /* 8.1: L+ S+ L+ */
 static inline bool lp_sp_lp(const rs_goal *g, double bound, double *t, double *u, double *v)
 {
     const double xi = g->x - g->sin_phi, eta = g->y - 1.0 + g->cos_phi;
-    *u = sqrt(xi * xi + eta * eta);
+    const double rr = xi * xi + eta * eta, size = fabs(xi) + fabs(eta);
+    /* t = atan2(eta, xi) >= 0, v = phi - t >= 0 */
+    if (beyond(rr, bound) || !may_be_nonnegative(eta, size) ||
+        !may_be_nonnegative(xi * g->sin_phi - eta * g->cos_phi, size))
+        return false;
+    *u = sqrt(rr);
     if (*u >= bound)
         return false;
     *t = atan2(eta, xi);
@@ -91,13 +124,17 @@ static inline bool lp_sp_rp(const rs_goal *g, double bound, double *t, double *u
 {
     const double xi = g->x + g->sin_phi, eta = g->y - 1.0 - g->cos_phi;
     const double rr = xi * xi + eta * eta;
-    if (rr < 4.0)
+    if (rr < 4.0 || beyond(rr - 4.0, bound))
         return false;
     *u = sqrt(rr - 4.0);
     if (*u >= bound)
         return false;
-    /* the angle of (xi, eta) plus the angle of (u, 2), as one atan2 */
-    *t = atan2(eta * *u + xi * 2.0, xi * *u - eta * 2.0);
+    /* t is the angle of (xi, eta) plus the angle of (u, 2): the angle of (tx, ty); t >= 0,
+     * v = t - phi >= 0 */
+    const double tx = xi * *u - eta * 2.0, ty = eta * *u + xi * 2.0, size = fabs(tx) + fabs(ty);
+    if (!may_be_nonnegative(ty, size) || !may_be_nonnegative(ty * g->cos_phi - tx * g->sin_phi, size))
+        return false;
+    *t = wrap_pi(atan2(eta, xi) + atan2(2.0, *u));
     *v = wrap_pi(*t - g->phi);
     return *t >= -RS_ZERO && *v >= -RS_ZERO;
 }
@@ -106,8 +143,15 @@ static inline bool lp_sp_rp(const rs_goal *g, double bound, double *t, double *u
 static inline bool lp_rm_l(const rs_goal *g, double bound, double *t, double *u, double *v)
 {
     const double xi = g->x - g->sin_phi, eta = g->y - 1.0 + g->cos_phi;
-    const double r = sqrt(xi * xi + eta * eta);
-    if (r > 4.0)
+    const double rr = xi * xi + eta * eta;
+    /* u = -2 asin(r / 4), and 2 asin(x) >= 2x: |u| >= r / 2 */
+    if (rr > 16.0 || beyond(rr, 2.0 * bound))
+        return false;
+    const double r = sqrt(rr);
+    /* t = angle of (xi, eta) + pi + u / 2 >= 0: the angle of (xi, eta) turned by
+     * (cos, sin) = (-cos(u / 2), -sin(u / 2)) = (-sqrt(1 - r^2 / 16), r / 4) */
+    const double c = -sqrt(fmax(1.0 - r * r / 16.0, 0.0)), s = 0.25 * r;
+    if (!may_be_nonnegative(eta * c + xi * s, r))
         return false;
     *u = -2.0 * asin(0.25 * r);
     if (-*u >= bound)
@@ -117,31 +161,40 @@ static inline bool lp_rm_l(const rs_goal *g, double bound, double *t, double *u,
     return *t >= -RS_ZERO && *u <= RS_ZERO;
 }
 
-/* The tau and omega of formulas 8.7 and 8.8, given cos u and sin u and the heading change
- * delta = u - v of the two middle arcs (its cosine and sine) and cos v. */
-static inline void tau_omega(const rs_goal *g, double u, double v, double cos_u, double sin_u,
+/* The tau and omega of formulas 8.7 and 8.8 (OMPL's tauOmega) from the sines and cosines of
+ * u, of the heading change delta = u - v of the two middle arcs, and of v. Returns false
+ * without computing them when tau cannot be >= 0. */
+static inline bool tau_omega(const rs_goal *g, double u, double v, double cos_u, double sin_u,
                              double cos_delta, double sin_delta, double cos_v, double xi, double eta,
                              double *tau, double *omega)
 {
     const double a = sin_u - sin_delta, b = cos_u - cos_delta - 1.0;
-    const double t1 = atan2(eta * a - xi * b, xi * a + eta * b);
+    const double ty = eta * a - xi * b, tx = xi * a + eta * b;
     const double t2 = 2.0 * (cos_delta - cos_v - cos_u) + 3.0;
+    if (!may_be_nonnegative(t2 < 0 ? -ty : ty, fabs(tx) + fabs(ty)))
+        return false;
+    const double t1 = atan2(ty, tx);
     *tau = t2 < 0 ? wrap_pi(t1 + M_PI) : wrap_pi(t1);
     *omega = wrap_pi(*tau - u + v - g->phi);
+    return true;
 }
 
 /* 8.7: L+ R+ L- R- (lengths t, u, -u, v) */
 static inline bool lp_rup_lum_rm(const rs_goal *g, double bound, double *t, double *u, double *v)
 {
     const double xi = g->x + g->sin_phi, eta = g->y - 1.0 - g->cos_phi;
-    const double rho = 0.25 * (2.0 + sqrt(xi * xi + eta * eta));
-    if (rho > 1.0)
+    const double rr = xi * xi + eta * eta;
+    if (rr > 4.0 * (1.0 + MAY_MARGIN)) /* rho > 1 */
         return false;
-    *u = acos(rho); /* in [0, pi/3]: 2u needs no wrap */
-    if (2.0 * *u >= bound)
+    const double rho = 0.25 * (2.0 + sqrt(rr));
+    /* u = acos(rho) in [0, pi/3], and acos(rho) >= sqrt(2 (1 - rho)) */
+    if (rho > 1.0 || 8.0 * (1.0 - rho) >= bound * bound)
         return false;
     const double cos_u = rho, sin_u = sqrt(1.0 - rho * rho);
-    tau_omega(g, *u, -*u, cos_u, sin_u, 2.0 * cos_u * cos_u - 1.0, 2.0 * sin_u * cos_u, cos_u, xi, eta, t, v);
+    const double cos_2u = 2.0 * cos_u * cos_u - 1.0, sin_2u = 2.0 * sin_u * cos_u;
+    *u = acos(rho);
+    if (2.0 * *u >= bound || !tau_omega(g, *u, -*u, cos_u, sin_u, cos_2u, sin_2u, cos_u, xi, eta, t, v))
+        return false;
     return *t >= -RS_ZERO && *v <= RS_ZERO;
 }
 
@@ -150,13 +203,14 @@ static inline bool lp_rum_lum_rp(const rs_goal *g, double bound, double *t, doub
 {
     const double xi = g->x + g->sin_phi, eta = g->y - 1.0 - g->cos_phi;
     const double rho = (20.0 - xi * xi - eta * eta) / 16.0;
-    if (rho < 0.0 || rho > 1.0)
-        return false;
-    *u = -acos(rho);
-    if (*u < -HALF_PI || -2.0 * *u >= bound)
+    /* u = -acos(rho) in [-pi/2, 0] */
+    if (rho < 0.0 || rho > 1.0 || 8.0 * (1.0 - rho) >= bound * bound)
         return false;
     const double cos_u = rho, sin_u = -sqrt(1.0 - rho * rho);
-    tau_omega(g, *u, *u, cos_u, sin_u, 1.0, 0.0, cos_u, xi, eta, t, v);
+    *u = -acos(rho);
+    if (*u < -HALF_PI || -2.0 * *u >= bound ||
+        !tau_omega(g, *u, *u, cos_u, sin_u, 1.0, 0.0, cos_u, xi, eta, t, v))
+        return false;
     return *t >= -RS_ZERO && *v >= -RS_ZERO;
 }
 
@@ -165,31 +219,41 @@ static inline bool lp_rm_sm_lm(const rs_goal *g, double bound, double *t, double
 {
     const double xi = g->x - g->sin_phi, eta = g->y - 1.0 + g->cos_phi;
     const double rr = xi * xi + eta * eta;
-    if (rr < 4.0)
+    /* u = 2 - sqrt(rr - 4) <= 0, |u| < bound */
+    if (rr < 4.0 || rr - 4.0 < 4.0 * (1.0 - MAY_MARGIN) || beyond(rr - 4.0, bound + 2.0))
         return false;
     const double r = sqrt(rr - 4.0);
     *u = 2.0 - r;
-    if (fabs(*u) >= bound)
+    if (*u > RS_ZERO || fabs(*u) >= bound)
         return false;
-    /* the angle of (xi, eta) plus the angle of (-2, r), as one atan2 */
-    *t = atan2(eta * -2.0 + xi * r, xi * -2.0 - eta * r);
+    /* t is the angle of (xi, eta) plus the angle of (-2, r): the angle of (tx, ty); t >= 0,
+     * v = phi - pi/2 - t <= 0, that is cos(phi - t) >= 0 */
+    const double tx = xi * -2.0 - eta * r, ty = eta * -2.0 + xi * r, size = fabs(tx) + fabs(ty);
+    if (!may_be_nonnegative(ty, size) || !may_be_nonnegative(tx * g->cos_phi + ty * g->sin_phi, size))
+        return false;
+    *t = wrap_pi(atan2(eta, xi) + atan2(r, -2.0));
     *v = wrap_pi(g->phi - HALF_PI - *t);
-    return *t >= -RS_ZERO && *u <= RS_ZERO && *v <= RS_ZERO;
+    return *t >= -RS_ZERO && *v <= RS_ZERO;
 }
 
 /* 8.10: L+ R-(pi/2) S- R- (lengths t, -pi/2, u, v) */
 static inline bool lp_rm_sm_rm(const rs_goal *g, double bound, double *t, double *u, double *v)
 {
     const double xi = g->x + g->sin_phi, eta = g->y - 1.0 - g->cos_phi;
-    const double rho = sqrt(xi * xi + eta * eta);
-    if (rho < 2.0)
+    const double rr = xi * xi + eta * eta;
+    /* u = 2 - sqrt(rr) <= 0, |u| < bound */
+    if (rr < 4.0 || beyond(rr, bound + 2.0))
         return false;
+    const double rho = sqrt(rr);
     *u = 2.0 - rho;
     if (fabs(*u) >= bound)
         return false;
+    /* t = atan2(xi, -eta) >= 0; v = t + pi/2 - phi <= 0, that is cos(t - phi) <= 0 */
+    if (!may_be_nonnegative(xi, rho) || !may_be_nonnegative(eta * g->cos_phi - xi * g->sin_phi, rho))
+        return false;
     *t = atan2(xi, -eta);
     *v = wrap_pi(*t + HALF_PI - g->phi);
-    return *t >= -RS_ZERO && *u <= RS_ZERO && *v <= RS_ZERO;
+    return *t >= -RS_ZERO && *v <= RS_ZERO;
 }
 
 /* 8.11: L+ R-(pi/2) S- L-(pi/2) R+ (lengths t, -pi/2, u, -pi/2, v; the paper's typo
@@ -198,12 +262,18 @@ static inline bool lp_rm_s_lm_rp(const rs_goal *g, double bound, double *t, doub
 {
     const double xi = g->x + g->sin_phi, eta = g->y - 1.0 - g->cos_phi;
     const double rr = xi * xi + eta * eta;
-    if (rr < 4.0)
+    /* u = 4 - sqrt(rr - 4) <= 0, |u| < bound */
+    if (rr < 4.0 || rr - 4.0 < 16.0 * (1.0 - MAY_MARGIN) || beyond(rr - 4.0, bound + 4.0))
         return false;
     *u = 4.0 - sqrt(rr - 4.0);
     if (*u > RS_ZERO || fabs(*u) >= bound)
         return false;
-    *t = wrap_pi(atan2((4.0 - *u) * xi - 2.0 * eta, -2.0 * xi + (*u - 4.0) * eta));
+    /* t = atan2(ty, tx) >= 0, v = t - phi >= 0 */
+    const double ty = (4.0 - *u) * xi - 2.0 * eta, tx = -2.0 * xi + (*u - 4.0) * eta,
+                 size = fabs(tx) + fabs(ty);
+    if (!may_be_nonnegative(ty, size) || !may_be_nonnegative(ty * g->cos_phi - tx * g->sin_phi, size))
+        return false;
+    *t = wrap_pi(atan2(ty, tx));
     *v = wrap_pi(*t - g->phi);
     return *t >= -RS_ZERO && *v >= -RS_ZERO;
 }
@@ -332,6 +402,24 @@ static inline void dubins_offer(word *best, const char *types, double t, double 
     best->len[0] = t, best->len[1] = p, best->len[2] = q;
 }
 
+/* A lower bound of two arcs t, q >= 0 whose sum is `turn` modulo 2 pi (a little less, so
+ * that rounding never prunes a candidate that could win). */
+static inline double arcs_at_least(double turn)
+{
+    const double a = dubins_arc(turn);
+    return a > TWO_PI - 1e-9 ? 0.0 : fmax(a - 1e-9, 0.0);
+}
+
+/* May a candidate whose straight or middle arc is sqrt(squared) long and whose other arcs are
+ * at least `arcs` beat `best`? */
+static inline bool may_beat(double squared, double arcs, double best)
+{
+    return best - arcs > 0 && !beyond(squared, best - arcs);
+}
+
+/* Each word's two outer arcs sum, modulo 2 pi, to a turn known before any angle is computed
+ * (LSL: beta - alpha; RLR: alpha - beta + p; ...): with the straight or middle length, a lower
+ * bound that leaves most candidates before their atan2. */
 static void dubins(word *best, double d, double alpha, double beta)
 {
     best->length = INFINITY;
@@ -343,43 +431,55 @@ static void dubins(word *best, double d, double alpha, double beta)
     }
     const double ca = cos(alpha), sa = sin(alpha), cb = cos(beta), sb = sin(beta);
     const double cab = ca * cb + sa * sb; /* cos(alpha - beta) */
+    const double left_turn = arcs_at_least(beta - alpha), right_turn = arcs_at_least(alpha - beta);
     double tmp, p, theta;
 
     tmp = 2.0 + d * d - 2.0 * (cab - d * (sa - sb)); /* LSL */
-    if (tmp >= -DUBINS_ZERO && (p = sqrt(fmax(tmp, 0.0))) < best->length) {
+    if (tmp >= -DUBINS_ZERO && may_beat(tmp, left_turn, best->length)) {
+        p = sqrt(fmax(tmp, 0.0));
         theta = atan2(cb - ca, d + sa - sb);
         dubins_offer(best, "LSL", dubins_arc(theta - alpha), p, dubins_arc(beta - theta));
     }
     tmp = 2.0 + d * d - 2.0 * (cab - d * (sb - sa)); /* RSR */
-    if (tmp >= -DUBINS_ZERO && (p = sqrt(fmax(tmp, 0.0))) < best->length) {
+    if (tmp >= -DUBINS_ZERO && may_beat(tmp, right_turn, best->length)) {
+        p = sqrt(fmax(tmp, 0.0));
         theta = atan2(ca - cb, d - sa + sb);
         dubins_offer(best, "RSR", dubins_arc(alpha - theta), p, dubins_arc(theta - beta));
     }
     tmp = d * d - 2.0 + 2.0 * (cab - d * (sa + sb)); /* RSL */
-    if (tmp >= -DUBINS_ZERO && (p = sqrt(fmax(tmp, 0.0))) < best->length) {
+    if (tmp >= -DUBINS_ZERO && may_beat(tmp, 0.0, best->length)) {
+        p = sqrt(fmax(tmp, 0.0));
         /* atan2(ca + cb, d - sa - sb) - atan2(2, p), as one atan2 */
         const double ex = d - sa - sb, ey = ca + cb;
         theta = atan2(ey * p - ex * 2.0, ex * p + ey * 2.0);
         dubins_offer(best, "RSL", dubins_arc(alpha - theta), p, dubins_arc(beta - theta));
     }
     tmp = d * d - 2.0 + 2.0 * (cab + d * (sa + sb)); /* LSR */
-    if (tmp >= -DUBINS_ZERO && (p = sqrt(fmax(tmp, 0.0))) < best->length) {
+    if (tmp >= -DUBINS_ZERO && may_beat(tmp, 0.0, best->length)) {
+        p = sqrt(fmax(tmp, 0.0));
         /* atan2(-ca - cb, d + sa + sb) - atan2(-2, p), as one atan2 */
         const double ex = d + sa + sb, ey = -ca - cb;
         theta = atan2(ey * p + ex * 2.0, ex * p - ey * 2.0);
         dubins_offer(best, "LSR", dubins_arc(theta - alpha), p, dubins_arc(theta - beta));
     }
+    /* the middle arc of RLR and LRL, 2 pi - acos(tmp), is longer than pi */
     tmp = 0.125 * (6.0 - d * d + 2.0 * (cab + d * (sa - sb))); /* RLR */
-    if (fabs(tmp) < 1.0 && (p = TWO_PI - acos(tmp)) < best->length) {
-        theta = atan2(ca - cb, d - sa + sb);
-        const double t = dubins_arc(alpha - theta + 0.5 * p);
-        dubins_offer(best, "RLR", t, p, dubins_arc(alpha - beta - t + p));
+    if (fabs(tmp) < 1.0 && M_PI < best->length) {
+        p = TWO_PI - acos(tmp);
+        if (p + arcs_at_least(alpha - beta + p) < best->length) {
+            theta = atan2(ca - cb, d - sa + sb);
+            const double t = dubins_arc(alpha - theta + 0.5 * p);
+            dubins_offer(best, "RLR", t, p, dubins_arc(alpha - beta - t + p));
+        }
     }
     tmp = 0.125 * (6.0 - d * d + 2.0 * (cab - d * (sa - sb))); /* LRL */
-    if (fabs(tmp) < 1.0 && (p = TWO_PI - acos(tmp)) < best->length) {
-        theta = atan2(cb - ca, d + sa - sb);
-        const double t = dubins_arc(theta - alpha + 0.5 * p);
-        dubins_offer(best, "LRL", t, p, dubins_arc(beta - alpha - t + p));
+    if (fabs(tmp) < 1.0 && M_PI < best->length) {
+        p = TWO_PI - acos(tmp);
+        if (p + arcs_at_least(beta - alpha + p) < best->length) {
+            theta = atan2(cb - ca, d + sa - sb);
+            const double t = dubins_arc(theta - alpha + 0.5 * p);
+            dubins_offer(best, "LRL", t, p, dubins_arc(beta - alpha - t + p));
+        }
     }
 }
 
