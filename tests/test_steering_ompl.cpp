@@ -28,7 +28,7 @@ namespace
 {
 const double radii[] = {0.5, 1.0, 3.9845, 10.0};
 const double fractions[] = {0.05, 0.25, 0.5, 0.75, 0.95, 0.999};
-const int pairs_per_radius = 1000;
+const int pairs_per_radius = 2500;
 
 double wrapped(double a)
 {
