@@ -9,5 +9,6 @@
 #include "image.h"
 #include "blackbox.h"
 #include "bench.h"
+#include "steering.h"
 
 #endif

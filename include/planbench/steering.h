@@ -40,9 +40,12 @@ typedef struct pb_curve {
 } pb_curve;
 
 /** The shortest curve of `family` from pose `a` to pose `b` (3 values each: x, y, yaw in
- * radians) with turning radius `radius` (> 0). Segments of zero length are left out. False
- * (and `*out` with n = 0) when an input is not finite or the radius is not positive. Pure,
- * thread-safe. */
+ * radians, any finite yaw) with turning radius `radius` (> 0, metres). Segments of zero length
+ * (within 1e-12 radius) are left out and neighbours of one type and direction joined; a Dubins
+ * curve has at most 3 segments, none negative. Where two words have the same length, the one
+ * OMPL's ReedsSheppStateSpace or DubinsStateSpace returns. False (and `*out` with n = 0) when
+ * an input is not finite or the radius is not positive. Pure, thread-safe, no allocation;
+ * about a microsecond (docs/vehicles.md). */
 PB_API bool pb_curve_shortest(pb_curve *out, pb_curve_family family, const double *a, const double *b,
                               double radius);
 
