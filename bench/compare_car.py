@@ -130,7 +130,9 @@ def norm_planbench(j):
     if tf is None and exact:
         tf = t
     return {"solved": exact, "status": j.get("outcome"), "time_s": t, "cpu_s": co.fnum(j.get("cpu_s")),
-            "t_first_s": tf if exact else None, "cpu_first_s": None, "length": co.fnum(j.get("cost")) if exact else None,
+            "t_first_s": tf if exact else None, "cpu_first_s": None,
+            # checks up to the first solution: known when the run stopped there
+            "checks_first": co.fnum(co.first(j, "n_feasible", "state_checks")) if (exact and tf == t) else None, "length": co.fnum(j.get("cost")) if exact else None,
             "iterations": co.fnum(j.get("iterations")),
             "state_checks": co.fnum(co.first(j, "n_feasible", "state_checks")),
             "edge_checks": co.fnum(co.first(j, "n_visible", "edge_checks"))}
@@ -141,6 +143,7 @@ def norm_ompl(j):
     return {"solved": exact, "status": j.get("status"), "time_s": co.fnum(j.get("time_s")),
             "cpu_s": co.fnum(j.get("cpu_s")), "t_first_s": co.fnum(j.get("first_solution_time_s")) if exact else None,
             "cpu_first_s": co.fnum(j.get("first_solution_cpu_s")) if exact else None,
+            "checks_first": co.fnum(j.get("first_solution_checks")) if exact else None,
             "length": co.fnum(j.get("path_length")) if exact else None, "iterations": co.fnum(j.get("iterations")),
             "state_checks": co.fnum(j.get("n_states_checked")), "edge_checks": None,
             "fine_valid": j.get("path_fine_valid") if exact else None}
@@ -190,6 +193,8 @@ def stats(recs):
             "t_first_med": statistics.median(tf) if tf else None,
             "t_first_cpu_med": med(tfc) if all(x is not None for x in tfc) else None,
             "t_first_min": min(tf) if tf else None, "t_first_max": max(tf) if tf else None,
+            "checks_first_med": med([n["checks_first"] if n["solved"] else INF for n in ok])
+            if all(n["checks_first"] is not None for n in solved) else None,
             "length_med": med([n["length"] for n in solved]),
             "length_min": min([n["length"] for n in solved], default=None),
             "length_max": max([n["length"] for n in solved], default=None),
@@ -243,12 +248,12 @@ def summarise(a, pairs, recs):
         if s is None:
             return None
         if not s["available"]:
-            return "| %s | %s | not available: %s |%s" % (side, name, s["message"].replace("|", "/"), " - |" * 12)
+            return "| %s | %s | not available: %s |%s" % (side, name, s["message"].replace("|", "/"), " - |" * 13)
         lengths = "-" if s["length_med"] is None else "%s (%s–%s)" % (co.fmt(s["length_med"]), co.fmt(s["length_min"]),
                                                                        co.fmt(s["length_max"]))
         span = "-" if s["t_first_min"] is None else "%s–%s" % (co.fmt_t(s["t_first_min"]), co.fmt_t(s["t_first_max"]))
         cells = [side, name, "%d/%d" % (s["solved"], s["runs"] - s["crashed"]), co.fmt_t(s["t_first_med"]), span,
-                 co.fmt_t(s["t_first_cpu_med"]), lengths, co.fmt(s["checks_per_s"]), co.fmt(s["checks_per_cpu_s"]),
+                 co.fmt_t(s["t_first_cpu_med"]), co.fmt(s["checks_first_med"]), lengths, co.fmt(s["checks_per_s"]), co.fmt(s["checks_per_cpu_s"]),
                  co.fmt(s["iter_per_s"]), co.fmt(s["iter_per_cpu_s"]),
                  "-" if s["cpu_share"] is None else "%.0f%%" % (100 * s["cpu_share"]), s["fine_valid"] or "-"]
         if side == "planbench":
@@ -261,10 +266,11 @@ def summarise(a, pairs, recs):
 
     who = "%d seeds, --time-limit %g s" % (a.seeds, a.time)
     out = ["#### Time to first solution and throughput (%s)\n" % who,
-           "| side | planner | solved | median t_first (wall) | range | median t_first (CPU) | path m: median (min–max) "
+           "| side | planner | solved | median t_first (wall) | range | median t_first (CPU) | median state checks to t_first "
+           "| path m: median (min–max) "
            "| state checks/s | checks/CPU-s | iterations/s | iterations/CPU-s | CPU/wall | fine re-check ok "
            "| ratio pb/OMPL: pair | ratio pb/OMPL: fastest OMPL |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, om in pairs:
         line = row("planbench", name, om)
         if line:
@@ -280,7 +286,7 @@ def summarise(a, pairs, recs):
         "(`cpu_s`, `first_solution_cpu_s`), the steadier figure on a shared machine; CPU/wall below 100% means the "
         "process waited for a core.",
         "state checks: planbench `n_feasible`, OMPL `n_states_checked` (footprint checks at each 0.1 s step: OMPL "
-        "checks nothing between steps). fine re-check: OMPL's returned paths re-checked at 1/20 of a step.",
+        "checks nothing between steps); checks to t_first are repeatable for a seed, times are not. fine re-check: OMPL's returned paths re-checked at 1/20 of a step.",
         "iterations: planbench `iterations`; OMPL: controls sampled (one per RRT and SST iteration).",
         "ratio pb/OMPL: median t_first of planbench's planner / that of its pair and of the fastest OMPL planner "
         "(the issue's goal: <= 0.1).",
