@@ -494,18 +494,17 @@ def write_atomic(path, data):
     os.replace(tmp, path)
 
 
-def write_office(out_dir):
-    grid, start_px, goal_px = office()
-    # planning sees free (254) cells only: verify on that view
+def planning_view(grid):
+    """The map as planning sees it: free (254) cells FREE, unknown and occupied ones OCCUPIED."""
     view = Grid(grid.width, grid.height, OCCUPIED)
     for y, row in enumerate(grid.rows):
         view.rows[y] = bytearray(FREE if v == MAP_FREE else OCCUPIED for v in row)
-    verify("office.pgm", view, start_px, goal_px)
-    data = pgm_bytes(grid)
-    pgm_check_roundtrip(data, grid)
-    start = pixel_to_metres(start_px[0], start_px[1], grid.height)
-    goal = pixel_to_metres(goal_px[0], goal_px[1], grid.height)
-    yaml = ("image: office.pgm\n"
+    return view
+
+
+def map_server_yaml(image, resolution, origin, start, goal):
+    """A map_server YAML file as map_saver writes it (trinary), with planbench's default problem."""
+    return ("image: %s\n"
             "mode: trinary\n"
             "resolution: %s\n"
             "origin: [%s]\n"
@@ -515,8 +514,20 @@ def write_office(out_dir):
             "# planbench's default problem, metres in the map frame (ignored by map_server)\n"
             "planbench_start: [%s]\n"
             "planbench_goal: [%s]\n") % (
-        fmt_number(OFFICE_RESOLUTION), ", ".join(repr(float(v)) for v in OFFICE_ORIGIN),
+        image, fmt_number(resolution), ", ".join(repr(float(v)) for v in origin),
         ", ".join(fmt_number(round(v, 6)) for v in start), ", ".join(fmt_number(round(v, 6)) for v in goal))
+
+
+def write_office(out_dir):
+    grid, start_px, goal_px = office()
+    # planning sees free (254) cells only: verify on that view
+    view = planning_view(grid)
+    verify("office.pgm", view, start_px, goal_px)
+    data = pgm_bytes(grid)
+    pgm_check_roundtrip(data, grid)
+    start = pixel_to_metres(start_px[0], start_px[1], grid.height)
+    goal = pixel_to_metres(goal_px[0], goal_px[1], grid.height)
+    yaml = map_server_yaml("office.pgm", OFFICE_RESOLUTION, OFFICE_ORIGIN, start, goal)
     write_atomic(os.path.join(out_dir, "office.pgm"), data)
     write_atomic(os.path.join(out_dir, "office.yaml"), yaml.encode("ascii"))
     unknown = sum(row.count(MAP_UNKNOWN) for row in grid.rows) / float(grid.width * grid.height)
@@ -557,9 +568,7 @@ def rect_cells_free(view, x_lo, x_hi, y_lo, y_hi):
 
 def write_wall40(out_dir):
     grid = wall40()
-    view = Grid(grid.width, grid.height, OCCUPIED)
-    for y, row in enumerate(grid.rows):
-        view.rows[y] = bytearray(FREE if v == MAP_FREE else OCCUPIED for v in row)
+    view = planning_view(grid)
 
     def to_px(p):
         return (p[0] / WALL40_RESOLUTION, grid.height - p[1] / WALL40_RESOLUTION)
@@ -571,18 +580,7 @@ def write_wall40(out_dir):
             fail("wall40.pgm: the Lexus footprint at the %s (%g, %g, heading 0) is not free" % (label, x, y))
     data = pgm_bytes(grid)
     pgm_check_roundtrip(data, grid)
-    yaml = ("image: wall40.pgm\n"
-            "mode: trinary\n"
-            "resolution: %s\n"
-            "origin: [0.0, 0.0, 0.0]\n"
-            "negate: 0\n"
-            "occupied_thresh: 0.65\n"
-            "free_thresh: 0.196\n"
-            "# planbench's default problem, metres in the map frame (ignored by map_server)\n"
-            "planbench_start: [%s]\n"
-            "planbench_goal: [%s]\n") % (
-        fmt_number(WALL40_RESOLUTION), ", ".join(fmt_number(v) for v in WALL40_START),
-        ", ".join(fmt_number(v) for v in WALL40_GOAL))
+    yaml = map_server_yaml("wall40.pgm", WALL40_RESOLUTION, (0.0, 0.0, 0.0), WALL40_START, WALL40_GOAL)
     write_atomic(os.path.join(out_dir, "wall40.pgm"), data)
     write_atomic(os.path.join(out_dir, "wall40.yaml"), yaml.encode("ascii"))
     occupied = sum(row.count(OCCUPIED) for row in grid.rows) / float(grid.width * grid.height)
