@@ -29,8 +29,8 @@ skipped: the script works on the OMPL side alone today and on both sides once th
 planners land.
 
 OMPL: build-ompl/ompl_car_control, built here from bench/ompl_car_control.cpp with
-`g++ $(pkg-config --cflags --libs ompl)` when missing or older than its source (the same
-way compare_ompl.py builds its anchor).  --mode first: every OMPL planner stops at its first
+`g++ $(pkg-config --cflags --libs ompl)` when missing or older than its source (by
+compare_ompl.py's build_cxx, which builds its anchor).  --mode first: every OMPL planner stops at its first
 solution; --ompl-mode budget makes SST use the whole budget (first-solution time still
 measured).
 
@@ -41,14 +41,12 @@ import datetime
 import json
 import os
 import shlex
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare_ompl as co  # noqa: E402  (run_proc, last_json, fnum, fmt, fmt_t, machine_info, log)
+import compare_ompl as co  # noqa: E402  (build_cxx, run_proc, last_json, fnum, med, ...)
 
 ROOT = co.ROOT
 INF = float("inf")
@@ -58,28 +56,6 @@ HARNESS_SRC = os.path.join(ROOT, "bench", "ompl_car_control.cpp")
 
 # ------------------------------------------------------------ binaries -----
 
-def build_harness(dst, dry_run):
-    if shutil.which("pkg-config") is None or shutil.which("g++") is None:
-        return False, "pkg-config or g++ missing"
-    flags = {}
-    for what in ("--cflags", "--libs"):
-        p = subprocess.run(["pkg-config", what, "ompl"], capture_output=True, text=True)
-        if p.returncode != 0:
-            return False, "pkg-config ompl failed (Debian: apt-get install libompl-dev): " + p.stderr.strip()
-        flags[what] = shlex.split(p.stdout)
-    # ompl.pc (Debian 1.5.2) says -std=c++14 and a harmless "-L_link_dirs-NOTFOUND"; the later -std wins
-    cmd = (["g++", "-O2", "-DNDEBUG"] + flags["--cflags"] + ["-std=c++17", "-Wall", "-Wextra", "-o", dst,
-                                                             HARNESS_SRC] + flags["--libs"] + ["-lpthread"])
-    co.log("building the OMPL harness: " + " ".join(shlex.quote(c) for c in cmd))
-    if dry_run:
-        return True, "dry run"
-    os.makedirs(os.path.dirname(dst), exist_ok=True)
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0 or not os.access(dst, os.X_OK):
-        return False, "g++ failed:\n" + p.stderr[-2000:]
-    return True, "built"
-
-
 def find_harness(a):
     path = a.ompl if os.path.isabs(a.ompl) else os.path.join(ROOT, a.ompl)
     fresh = os.access(path, os.X_OK) and os.path.getmtime(path) >= os.path.getmtime(HARNESS_SRC)
@@ -87,7 +63,7 @@ def find_harness(a):
         return path
     if a.no_ompl_build:
         return None
-    ok, why = build_harness(path, a.dry_run)
+    ok, why = co.build_cxx(HARNESS_SRC, path, ["ompl"], a.dry_run)
     if ok:
         return path
     co.log("cannot build the OMPL harness: " + why)
@@ -170,15 +146,6 @@ def one_run(a, side, planner, cmd, seed):
 
 # ------------------------------------------------------------- summary -----
 
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else None
-
-
-def rate(n, t):
-    return n / t if (n is not None and t) else None
-
-
 def stats(recs):
     if recs and not any(r["available"] for r in recs):
         return {"available": False, "message": recs[0].get("message", "")}
@@ -191,19 +158,19 @@ def stats(recs):
     fine = [n.get("fine_valid") for n in solved if n.get("fine_valid") is not None]
     return {"available": True, "runs": len(recs), "crashed": len(recs) - len(ok), "solved": len(solved),
             "t_first_med": statistics.median(tf) if tf else None,
-            "t_first_cpu_med": med(tfc) if all(x is not None for x in tfc) else None,
+            "t_first_cpu_med": co.med(tfc) if all(x is not None for x in tfc) else None,
             "t_first_min": min(tf) if tf else None, "t_first_max": max(tf) if tf else None,
-            "checks_first_med": med([n["checks_first"] if n["solved"] else INF for n in ok])
+            "checks_first_med": co.med([n["checks_first"] if n["solved"] else INF for n in ok])
             if all(n["checks_first"] is not None for n in solved) else None,
-            "length_med": med([n["length"] for n in solved]),
+            "length_med": co.med([n["length"] for n in solved]),
             "length_min": min([n["length"] for n in solved], default=None),
             "length_max": max([n["length"] for n in solved], default=None),
-            "checks_per_s": med([rate(n["state_checks"], n["time_s"]) for n in ok]),
-            "checks_per_cpu_s": med([rate(n["state_checks"], n["cpu_s"]) for n in ok]),
-            "edge_checks_per_s": med([rate(n["edge_checks"], n["time_s"]) for n in ok]),
-            "iter_per_s": med([rate(n["iterations"], n["time_s"]) for n in ok]),
-            "iter_per_cpu_s": med([rate(n["iterations"], n["cpu_s"]) for n in ok]),
-            "cpu_share": med([(n["cpu_s"] / n["time_s"]) if (n["cpu_s"] is not None and n["time_s"]) else None
+            "checks_per_s": co.med([co.rate(n["state_checks"], n["time_s"]) for n in ok]),
+            "checks_per_cpu_s": co.med([co.rate(n["state_checks"], n["cpu_s"]) for n in ok]),
+            "edge_checks_per_s": co.med([co.rate(n["edge_checks"], n["time_s"]) for n in ok]),
+            "iter_per_s": co.med([co.rate(n["iterations"], n["time_s"]) for n in ok]),
+            "iter_per_cpu_s": co.med([co.rate(n["iterations"], n["cpu_s"]) for n in ok]),
+            "cpu_share": co.med([(n["cpu_s"] / n["time_s"]) if (n["cpu_s"] is not None and n["time_s"]) else None
                               for n in ok]),
             "fine_valid": ("%d/%d" % (sum(1 for f in fine if f), len(fine))) if fine else None}
 
