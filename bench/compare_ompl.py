@@ -68,23 +68,23 @@ def log(*a):
 
 # ------------------------------------------------------------ binaries -----
 
-def build_ompl_harness(dst, anchors, dry_run):
-    """Build ompl_png_bench out of tree with the flags of the anchor's build.sh."""
-    src = os.path.join(anchors, "ompl_png_bench.cpp")
-    if not os.path.isfile(src):
-        return False, "no %s" % src
+def build_cxx(src, dst, pkgs, dry_run, what="OMPL harness"):
+    """Build one C++ source against pkg-config packages `pkgs` (g++ -O2, C++17) into `dst`.
+
+    Returns (ok, why). ompl.pc (Debian 1.5.2) adds -std=c++14 and a harmless bogus
+    "-L_link_dirs-NOTFOUND"; the later -std=c++17 wins."""
     if shutil.which("pkg-config") is None or shutil.which("g++") is None:
         return False, "pkg-config or g++ missing"
     try:
-        cflags = subprocess.run(["pkg-config", "--cflags", "ompl", "libpng"], capture_output=True, text=True)
-        libs = subprocess.run(["pkg-config", "--libs", "ompl", "libpng"], capture_output=True, text=True)
+        cflags = subprocess.run(["pkg-config", "--cflags"] + pkgs, capture_output=True, text=True)
+        libs = subprocess.run(["pkg-config", "--libs"] + pkgs, capture_output=True, text=True)
     except OSError as e:
         return False, str(e)
     if cflags.returncode != 0 or libs.returncode != 0:
-        return False, "pkg-config ompl libpng failed: " + (cflags.stderr + libs.stderr).strip()
+        return False, "pkg-config %s failed: " % " ".join(pkgs) + (cflags.stderr + libs.stderr).strip()
     cmd = (["g++", "-O2", "-DNDEBUG"] + shlex.split(cflags.stdout) + ["-std=c++17", "-Wall", "-Wextra",
            "-o", dst, src] + shlex.split(libs.stdout) + ["-lpthread"])
-    log("building OMPL harness: " + " ".join(shlex.quote(c) for c in cmd))
+    log("building %s: " % what + " ".join(shlex.quote(c) for c in cmd))
     if dry_run:
         return True, "dry run"
     os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -92,6 +92,14 @@ def build_ompl_harness(dst, anchors, dry_run):
     if p.returncode != 0 or not os.access(dst, os.X_OK):
         return False, "g++ failed:\n" + p.stderr[-2000:]
     return True, "built"
+
+
+def build_ompl_harness(dst, anchors, dry_run):
+    """Build ompl_png_bench out of tree with the flags of the anchor's build.sh."""
+    src = os.path.join(anchors, "ompl_png_bench.cpp")
+    if not os.path.isfile(src):
+        return False, "no %s" % src
+    return build_cxx(src, dst, ["ompl", "libpng"], dry_run)
 
 
 def find_ompl(a):

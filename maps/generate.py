@@ -17,7 +17,9 @@ x is the column, y the row from the top; angles are radians from +x towards +y (
 Also writes office.pgm and office.yaml, a map_server (nav2) map as map_saver writes them:
 an 8-bit binary PGM with 254 free, 0 occupied and 205 unknown, and a YAML file (resolution
 0.05 m/pixel, origin [-3.0, -2.0, 0.0], trinary, free_thresh 0.196, occupied_thresh 0.65)
-whose planbench_start and planbench_goal are in metres in the map frame (y up).
+whose planbench_start and planbench_goal are in metres in the map frame (y up); and
+wall40.pgm and wall40.yaml, the car benchmark's map of issue 18 (40 x 40 m at 0.1 m/pixel,
+origin [0, 0, 0], 254 free, 0 for the wall x in [18, 22] m, y < 30 m; no unknown cells).
 
 Everything is deterministic: randomness comes from a fixed-seed splitmix64 written out
 here (not Python's `random`, whose algorithms may change between versions), so the same
@@ -492,18 +494,17 @@ def write_atomic(path, data):
     os.replace(tmp, path)
 
 
-def write_office(out_dir):
-    grid, start_px, goal_px = office()
-    # planning sees free (254) cells only: verify on that view
+def planning_view(grid):
+    """The map as planning sees it: free (254) cells FREE, unknown and occupied ones OCCUPIED."""
     view = Grid(grid.width, grid.height, OCCUPIED)
     for y, row in enumerate(grid.rows):
         view.rows[y] = bytearray(FREE if v == MAP_FREE else OCCUPIED for v in row)
-    verify("office.pgm", view, start_px, goal_px)
-    data = pgm_bytes(grid)
-    pgm_check_roundtrip(data, grid)
-    start = pixel_to_metres(start_px[0], start_px[1], grid.height)
-    goal = pixel_to_metres(goal_px[0], goal_px[1], grid.height)
-    yaml = ("image: office.pgm\n"
+    return view
+
+
+def map_server_yaml(image, resolution, origin, start, goal):
+    """A map_server YAML file as map_saver writes it (trinary), with planbench's default problem."""
+    return ("image: %s\n"
             "mode: trinary\n"
             "resolution: %s\n"
             "origin: [%s]\n"
@@ -513,14 +514,79 @@ def write_office(out_dir):
             "# planbench's default problem, metres in the map frame (ignored by map_server)\n"
             "planbench_start: [%s]\n"
             "planbench_goal: [%s]\n") % (
-        fmt_number(OFFICE_RESOLUTION), ", ".join(repr(float(v)) for v in OFFICE_ORIGIN),
+        image, fmt_number(resolution), ", ".join(repr(float(v)) for v in origin),
         ", ".join(fmt_number(round(v, 6)) for v in start), ", ".join(fmt_number(round(v, 6)) for v in goal))
+
+
+def write_office(out_dir):
+    grid, start_px, goal_px = office()
+    # planning sees free (254) cells only: verify on that view
+    view = planning_view(grid)
+    verify("office.pgm", view, start_px, goal_px)
+    data = pgm_bytes(grid)
+    pgm_check_roundtrip(data, grid)
+    start = pixel_to_metres(start_px[0], start_px[1], grid.height)
+    goal = pixel_to_metres(goal_px[0], goal_px[1], grid.height)
+    yaml = map_server_yaml("office.pgm", OFFICE_RESOLUTION, OFFICE_ORIGIN, start, goal)
     write_atomic(os.path.join(out_dir, "office.pgm"), data)
     write_atomic(os.path.join(out_dir, "office.yaml"), yaml.encode("ascii"))
     unknown = sum(row.count(MAP_UNKNOWN) for row in grid.rows) / float(grid.width * grid.height)
     print("%-10s %4dx%-4d  %5.1f%% unknown   %6d bytes  start %s  goal %s (metres)" % (
         "office.pgm", grid.width, grid.height, 100 * unknown, len(data),
         ",".join(fmt_number(round(v, 6)) for v in start), ",".join(fmt_number(round(v, 6)) for v in goal)))
+
+
+# ---------------------------------------------------------------------------------------
+# The car benchmark's map (issue 18): map_server PGM + YAML, metres
+
+WALL40_RESOLUTION = 0.1
+WALL40_SIZE = 40.0  # metres, square; the map's edges are its bounds (no border wall)
+WALL40_WALL = (18.0, 22.0, 30.0)  # x in [18, 22], y < 30 (from the bottom edge)
+WALL40_START, WALL40_GOAL = (5.0, 5.0), (35.0, 5.0)
+# robots/lexus_rx450h.xml: length, width, rear overhang (rear bumper to rear axle)
+LEXUS_FOOTPRINT = (4.89, 1.896, 1.1)
+
+
+def wall40():
+    """40 x 40 m at 0.1 m/px (400 x 400): free (254) everywhere but a wall (0) x in [18, 22] m,
+    y in [0, 30) m; the map frame has y up, so the wall fills image rows 100..399 (v down)."""
+    cells = int(round(WALL40_SIZE / WALL40_RESOLUTION))
+    x0, x1, top = (int(round(v / WALL40_RESOLUTION)) for v in WALL40_WALL)
+    g = Grid(cells, cells, MAP_FREE)
+    g.rect(x0, cells - top, x1, cells)
+    return g
+
+
+def rect_cells_free(view, x_lo, x_hi, y_lo, y_hi):
+    """Is every cell that an axis-aligned rectangle (metres, map frame of wall40, y up) overlaps
+    inside the map and free in `view`?"""
+    res = WALL40_RESOLUTION
+    i0, i1 = math.floor(x_lo / res), math.ceil(x_hi / res)
+    j0, j1 = math.floor(y_lo / res), math.ceil(y_hi / res)
+    return all(view.is_free(i, view.height - 1 - j) for i in range(i0, i1) for j in range(j0, j1))
+
+
+def write_wall40(out_dir):
+    grid = wall40()
+    view = planning_view(grid)
+
+    def to_px(p):
+        return (p[0] / WALL40_RESOLUTION, grid.height - p[1] / WALL40_RESOLUTION)
+
+    verify("wall40.pgm", view, to_px(WALL40_START), to_px(WALL40_GOAL))
+    length, width, overhang = LEXUS_FOOTPRINT
+    for label, (x, y) in (("start", WALL40_START), ("goal", WALL40_GOAL)):
+        if not rect_cells_free(view, x - overhang, x - overhang + length, y - width / 2, y + width / 2):
+            fail("wall40.pgm: the Lexus footprint at the %s (%g, %g, heading 0) is not free" % (label, x, y))
+    data = pgm_bytes(grid)
+    pgm_check_roundtrip(data, grid)
+    yaml = map_server_yaml("wall40.pgm", WALL40_RESOLUTION, (0.0, 0.0, 0.0), WALL40_START, WALL40_GOAL)
+    write_atomic(os.path.join(out_dir, "wall40.pgm"), data)
+    write_atomic(os.path.join(out_dir, "wall40.yaml"), yaml.encode("ascii"))
+    occupied = sum(row.count(OCCUPIED) for row in grid.rows) / float(grid.width * grid.height)
+    print("%-10s %4dx%-4d  %5.1f%% occupied  %6d bytes  start %s  goal %s (metres)" % (
+        "wall40.pgm", grid.width, grid.height, 100 * occupied, len(data),
+        ",".join(fmt_number(v) for v in WALL40_START), ",".join(fmt_number(v) for v in WALL40_GOAL)))
 
 
 def fmt_number(v):
@@ -551,6 +617,7 @@ def main():
         print("%-10s %4dx%-4d  %5.1f%% occupied  %6d bytes  start %s  goal %s" % (
             filename, grid.width, grid.height, 100 * coverage, len(data), text[0][1], text[1][1]))
     write_office(out_dir)
+    write_wall40(out_dir)
 
 
 if __name__ == "__main__":
