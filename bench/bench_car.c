@@ -32,31 +32,41 @@ static const pb_vehicle_input phases[] = {
 #define N_PHASES (sizeof phases / sizeof phases[0])
 #define PHASE_STEPS 300
 
-/* Steps per second with and without the sweep, the same inputs. */
-static void bench_steps(pb_engine *map, const pb_vehicle_config *c, uint64_t n_steps)
+/* Circling at 5 m/s on full left steer (R = 3.98 m for the Lexus) in the open left half of
+ * the map, its footprint 1.5 m and more from the wall and the map's edge. */
+static pb_vehicle_input circling(const pb_vehicle_state *s, const pb_vehicle_config *c)
 {
-    const double start[3] = {5.0, 5.0, 0.3};
+    return (pb_vehicle_input){.acceleration = s->v < 5.0 ? 2.0 : 0.0, .steer_angle = c->max_steer, .gear = PB_GEAR_DRIVE};
+}
+
+/* Steps per second with and without the sweep, the same inputs: driving in open space (the
+ * circle), and the phases of bench_vehicle, which drive into the walls again and again. */
+static void bench_steps(pb_engine *map, const pb_vehicle_config *c, uint64_t n_steps, bool open)
+{
+    const double start[3] = {open ? 9.0 : 5.0, open ? 20.0 : 5.0, open ? 0.0 : 0.3};
     pb_vehicle_state s = pb_vehicle_state_at(start[0], start[1], start[2]);
     pb_engine_reset_counters(map);
     uint64_t collisions = 0;
     double t0 = pb_clock_seconds();
-    for (uint64_t i = 0; i < n_steps; i++)
-        collisions += !pb_vehicle_step_checked(c, &s, &phases[(i / PHASE_STEPS) % N_PHASES], 0.01, map,
-                                               PB_OBSTACLE_NONE, NULL);
+    for (uint64_t i = 0; i < n_steps; i++) {
+        const pb_vehicle_input in = open ? circling(&s, c) : phases[(i / PHASE_STEPS) % N_PHASES];
+        collisions += !pb_vehicle_step_checked(c, &s, &in, 0.01, map, PB_OBSTACLE_NONE, NULL);
+    }
     const double checked = pb_clock_seconds() - t0;
     const pb_engine_counters k = pb_engine_get_counters(map);
     pb_vehicle_state m = pb_vehicle_state_at(start[0], start[1], start[2]);
     t0 = pb_clock_seconds();
-    for (uint64_t i = 0; i < n_steps; i++)
-        pb_vehicle_step(c, &m, &phases[(i / PHASE_STEPS) % N_PHASES], 0.01);
+    for (uint64_t i = 0; i < n_steps; i++) {
+        const pb_vehicle_input in = open ? circling(&m, c) : phases[(i / PHASE_STEPS) % N_PHASES];
+        pb_vehicle_step(c, &m, &in, 0.01);
+    }
     const double model = pb_clock_seconds() - t0;
-    printf("validated steps: %llu of 0.01 s in %.3f s: %.3g steps/s (%.3g x real time); %llu stopped by a "
+    printf("%s: validated steps: %llu of 0.01 s in %.3f s: %.3g steps/s (%.3g x real time); %llu stopped by a "
            "collision; %.2f sweep poses and %.1f cells read per step\n",
-           (unsigned long long)n_steps, checked, (double)n_steps / checked, (double)n_steps / checked * 0.01,
-           (unsigned long long)collisions, (double)k.n_edge_states / (double)n_steps,
-           (double)k.n_pixels / (double)n_steps);
-    printf("model alone:     %llu steps in %.3f s: %.3g steps/s; the sweep costs %.2fx the model\n",
-           (unsigned long long)n_steps, model, (double)n_steps / model, checked / model);
+           open ? "open space (circling)" : "into the walls (bench_vehicle's phases)", (unsigned long long)n_steps,
+           checked, (double)n_steps / checked, (double)n_steps / checked * 0.01, (unsigned long long)collisions,
+           (double)k.n_edge_states / (double)n_steps, (double)k.n_pixels / (double)n_steps);
+    printf("  model alone: %.3g steps/s; the sweep costs %.2fx the model\n", (double)n_steps / model, checked / model);
 }
 
 static void bench_planner(pb_engine *car, const char *name, uint64_t iterations, bool first)
@@ -111,7 +121,8 @@ int main(int argc, char **argv)
     const pb_vehicle_config *c = pb_engine_get_data(car, "vehicle");
     printf("bench_car %s %llu %llu (vehicle %s, turning radius %.3f m)\n", argv[1], (unsigned long long)n_steps,
            (unsigned long long)n_iterations, robot, pb_vehicle_turning_radius(c));
-    bench_steps(map, c, n_steps);
+    bench_steps(map, c, n_steps, true);
+    bench_steps(map, c, n_steps, false);
     bench_planner(car, "rrt", n_iterations, true);
     bench_planner(car, "birrt", n_iterations, true);
     bench_planner(car, "rrtstar", n_iterations, false);
