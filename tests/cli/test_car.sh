@@ -122,7 +122,7 @@ assert result["engine"] == "car" and result["edge_check"] == "certified"
 PY
 }
 
-for planner in rrt birrt rrtstar prm; do
+for planner in rrt birrt rrtstar informedrrt prm lazyprm bitstar rrdt; do
     expect 0 "$planner on the car" -- "$PB" "$planner" maps/wall40.yaml --robot robots/lexus_rx450h.xml \
         start 5,5,0 goal 35,5,0 --goal-radius 1 --max-iterations 3000 --time-limit 120 --json
     cp "$T/out" "$T/$planner.json"
