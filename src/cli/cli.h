@@ -38,6 +38,9 @@ int cli_bench(int argc, char **argv);
 int cli_view(int argc, char **argv);
 int cli_serve(int argc, char **argv);
 int cli_simulate(int argc, char **argv);
+int cli_scenario(int argc, char **argv);
+/* Can `path` be written (its folder exists and is writable)? Says why not, naming `what`. */
+bool cli_output_writable(const char *path, const char *what);
 
 /* --display (display.c): the visualiser as the planner's observer. Without SDL2 in the build,
  * cli_display_open() prints cli_display_missing and returns PB_EXIT_BAD_INPUT. Functions that

@@ -16,6 +16,7 @@ static const char help_text[] =
     "  planbench serve [WORLD.xml] [--host 127.0.0.1] [--port 9090]  simulation service (ROS 2 "
     "simulation_interfaces over rosbridge)\n"
     "  planbench simulate VEHICLE.xml [--inputs FILE.csv] [--json]  drive a vehicle model (planbench simulate --help)\n"
+    "  planbench scenario run SCENARIO.json [--json] [--capture F]  run an auto_scene_gen scenario (docs/scenarios.md)\n"
     "  planbench --help | --version\n"
     "\n"
     "Examples:\n"
@@ -88,6 +89,8 @@ int main(int argc, char **argv)
         return cli_serve(argc - 1, argv + 1);
     if (strcmp(cmd, "simulate") == 0)
         return cli_simulate(argc - 1, argv + 1);
+    if (strcmp(cmd, "scenario") == 0)
+        return cli_scenario(argc - 1, argv + 1);
     if (cmd[0] == '-') {
         cli_error("expected a planner or a command before '%s'", cmd);
         fputs("Run 'planbench --help' for the options.\n", stderr);

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -104,4 +106,22 @@ void json_config(FILE *out, const double *q, int dim)
         pb_json_write_number(out, q[i]);
     }
     fputc(']', out);
+}
+
+bool cli_output_writable(const char *path, const char *what)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (access(dir, W_OK) != 0) {
+        cli_error("%s %s: cannot write in folder %s: %s", what, path, dir, strerror(errno));
+        return false;
+    }
+    return true;
 }

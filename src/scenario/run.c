@@ -1,0 +1,232 @@
+/* Running a scenario: the driver's command, one validated step of the vehicle model
+ * (pb_vehicle_step_checked(): the footprint swept against the scene), then the termination
+ * rules in AutoSceneGen's order, all in sim time counted in whole steps (docs/scenarios.md). */
+#include "scenario_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Steps for a period of `seconds`: the first step whose end reaches it. */
+static uint64_t steps_for(double seconds, double dt)
+{
+    return (uint64_t)ceil(seconds / dt - 1e-9);
+}
+
+static bool push_sample(pb_scenario_result *r, size_t *cap, double t, const pb_vehicle_state *state)
+{
+    if (r->n_trajectory == *cap) {
+        const size_t grown_cap = *cap ? 2 * *cap : 256;
+        pb_scenario_odometry *grown = realloc(r->trajectory, grown_cap * sizeof *grown);
+        if (!grown)
+            return false;
+        r->trajectory = grown;
+        *cap = grown_cap;
+    }
+    r->trajectory[r->n_trajectory++] = (pb_scenario_odometry){.t = t,
+                                                              .x = state->x,
+                                                              .y = state->y,
+                                                              .yaw = state->yaw,
+                                                              .v = state->v,
+                                                              .yaw_rate = state->angular_velocity,
+                                                              .acceleration = state->acceleration,
+                                                              .steer = state->steer,
+                                                              .gear = state->gear};
+    return true;
+}
+
+/* The start and the goal must be on the scene and free. */
+static pb_status check_ends(const pb_scenario *s, pb_engine *engine, pb_diag *diag)
+{
+    const pb_footprint car = pb_vehicle_footprint(&s->vehicle);
+    pb_hit hit = {0};
+    pb_status st = pb_engine_footprint_check(engine, &car, s->start, PB_OBSTACLE_NONE, &hit);
+    if (st != PB_OK || hit.kind != PB_HIT_NONE) {
+        pb_diag_set(diag, s->name, 0, 0, "vehicle_start_location: the vehicle at (%g, %g) m, yaw %g rad %s",
+                    s->start[0], s->start[1], s->start[2],
+                    hit.kind == PB_HIT_OUTSIDE ? "is not wholly on the scene" : "overlaps an obstacle");
+        if (diag)
+            snprintf(diag->option, sizeof diag->option, "vehicle_start_location");
+        return PB_ERR_INVALID;
+    }
+    const double *lo = pb_engine_lower(engine), *hi = pb_engine_upper(engine);
+    const bool on_scene =
+        s->goal[0] >= lo[0] && s->goal[0] <= hi[0] && s->goal[1] >= lo[1] && s->goal[1] <= hi[1];
+    if (!on_scene || !pb_engine_feasible(engine, s->goal)) {
+        pb_diag_set(diag, s->name, 0, 0, "vehicle_goal_location: (%g, %g) m %s", s->goal[0], s->goal[1],
+                    on_scene ? "lies in an obstacle" : "is outside the scene");
+        if (diag)
+            snprintf(diag->option, sizeof diag->option, "vehicle_goal_location");
+        return PB_ERR_INVALID;
+    }
+    return PB_OK;
+}
+
+pb_status pb_scenario_run(const pb_scenario *s, pb_scenario_result *r, pb_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    const double wall_start = pb_clock_seconds();
+    pb_engine *engine = NULL;
+    pb_status st = pb_scenario_build_engine(s, &engine, diag);
+    if (st != PB_OK)
+        return st;
+    if ((st = check_ends(s, engine, diag)) != PB_OK) {
+        pb_engine_destroy(engine);
+        return st;
+    }
+    void *driver = NULL;
+    if ((st = s->driver->start(&driver, s, engine, diag)) != PB_OK) {
+        pb_engine_destroy(engine);
+        return st;
+    }
+    const double dt = s->dt;
+    const uint64_t timeout_steps = s->sim_timeout_period > 0 ? steps_for(s->sim_timeout_period, dt) : 0;
+    const uint64_t idle_steps =
+        s->vehicle_idling_timeout_period > 0 ? steps_for(s->vehicle_idling_timeout_period, dt) : 0;
+    const uint64_t stuck_steps =
+        s->vehicle_stuck_timeout_period > 0 ? steps_for(s->vehicle_stuck_timeout_period, dt) : 0;
+    const uint64_t cap_steps = steps_for(s->max_sim_time, dt);
+    const uint64_t stride = (uint64_t)fmax(1.0, round(1.0 / (s->trajectory_rate * dt)));
+    pb_vehicle_state state = pb_vehicle_state_at(s->start[0], s->start[1], s->start[2]);
+    size_t cap = 0;
+    uint64_t k = 0, idle = 0, stuck = 0;
+    bool began_moving = false, have_gear = false;
+    pb_gear last_gear = PB_GEAR_PARKING;
+    r->min_clearance = scene_clearance(s, engine, s->start);
+    bool ok = push_sample(r, &cap, 0.0, &state);
+    r->reason = PB_REASON_SIM_TIMEOUT;
+    for (bool done = false; ok && !done;) {
+        driver_command cmd = {0};
+        s->driver->command(driver, (double)k * dt, &state, &cmd);
+        r->num_vehicle_control_messages += cmd.messages;
+        if (have_gear && cmd.input.gear != last_gear)
+            r->gear_changes++;
+        last_gear = cmd.input.gear;
+        have_gear = true;
+        const double x0 = state.x, y0 = state.y;
+        pb_hit hit = {0};
+        const bool free =
+            pb_vehicle_step_checked(&s->vehicle, &state, &cmd.input, dt, engine, PB_OBSTACLE_NONE, &hit);
+        k++;
+        /* the step's end, by multiplication: no drift from summing dt */
+        const double t = (double)k * dt;
+        state.time = t;
+        r->path_length += hypot(state.x - x0, state.y - y0);
+        if (!free)
+            r->collisions++;
+        const double pose[3] = {state.x, state.y, state.yaw};
+        r->min_clearance = free ? fmin(r->min_clearance, scene_clearance(s, engine, pose)) : 0.0;
+        const bool slow = fabs(state.v) <= PB_SCENARIO_MOTION_THRESHOLD;
+        const bool drives = cmd.input.gear == PB_GEAR_DRIVE || cmd.input.gear == PB_GEAR_REVERSE;
+        const bool commanded = cmd.has_speed ? fabs(cmd.speed) > PB_SCENARIO_MOTION_THRESHOLD
+                                             : drives && cmd.input.acceleration > 0;
+        if (!slow)
+            began_moving = true;
+        idle = began_moving && slow && !commanded ? idle + 1 : 0;
+        stuck = slow && commanded ? stuck + 1 : 0;
+        const double to_goal = hypot(state.x - s->goal[0], state.y - s->goal[1]);
+        /* AutoSceneGen's order: collision, roll, pitch, sim timeout, idling, stuck; then the goal.
+         * A planar scene never flips (no height layer). */
+        done = true;
+        if (!free && !s->allow_collisions)
+            r->reason = PB_REASON_VEHICLE_COLLISION;
+        else if (timeout_steps && k >= timeout_steps)
+            r->reason = PB_REASON_SIM_TIMEOUT;
+        else if (idle_steps && idle >= idle_steps)
+            r->reason = PB_REASON_VEHICLE_IDLING_TIMEOUT;
+        else if (stuck_steps && stuck >= stuck_steps)
+            r->reason = PB_REASON_VEHICLE_STUCK_TIMEOUT;
+        else if (to_goal <= s->goal_radius)
+            r->reason = PB_REASON_SUCCESS;
+        else if (k >= cap_steps)
+            r->reason = PB_REASON_SIM_TIMEOUT;
+        else
+            done = false;
+        r->distance_to_goal = to_goal;
+        if (done || k % stride == 0)
+            ok = push_sample(r, &cap, t, &state);
+    }
+    s->driver->finish(driver);
+    pb_engine_destroy(engine);
+    if (!ok) {
+        pb_scenario_result_finish(r);
+        pb_diag_set(diag, s->name, 0, 0, "out of memory for the trajectory");
+        return PB_ERR_NOMEM;
+    }
+    r->steps = (size_t)k;
+    r->vehicle_sim_time = r->trajectory[r->n_trajectory - 1].t - r->trajectory[0].t;
+    r->wall_time = pb_clock_seconds() - wall_start;
+    return PB_OK;
+}
+
+void pb_scenario_result_finish(pb_scenario_result *r)
+{
+    if (!r)
+        return;
+    free(r->trajectory);
+    r->trajectory = NULL;
+    r->n_trajectory = 0;
+}
+
+static void write_vec3(FILE *out, const char *name, double x, double y, double z)
+{
+    fprintf(out, "\"%s\": {\"x\": ", name);
+    pb_json_write_number(out, x);
+    fputs(", \"y\": ", out);
+    pb_json_write_number(out, y);
+    fputs(", \"z\": ", out);
+    pb_json_write_number(out, z);
+    fputc('}', out);
+}
+
+static void write_metric(FILE *out, const char *name, double value, bool last)
+{
+    fprintf(out, "    \"%s\": ", name);
+    pb_json_write_number(out, value);
+    fputs(last ? "\n" : ",\n", out);
+}
+
+void pb_scenario_result_write_json(FILE *out, const pb_scenario *s, const pb_scenario_result *r)
+{
+    fprintf(out, "{\n  \"worker_id\": %d,\n  \"scenario_number\": %d,\n  \"termination_reason\": %d,\n",
+            s->worker_id, s->scenario_number, (int)r->reason);
+    fputs("  \"vehicle_trajectory\": [", out);
+    for (size_t i = 0; i < r->n_trajectory; i++) {
+        const pb_scenario_odometry *o = &r->trajectory[i];
+        const double sec = floor(o->t);
+        fprintf(
+            out,
+            "%s\n    {\"header\": {\"stamp\": {\"sec\": %.0f, \"nanosec\": %.0f}, \"frame_id\": \"map\"}, ",
+            i ? "," : "", sec, fmin(999999999.0, round((o->t - sec) * 1e9)));
+        fputs("\"child_frame_id\": \"base_link\", \"pose\": {", out);
+        write_vec3(out, "position", o->x, o->y, 0.0);
+        fputs(", \"orientation\": {\"x\": 0, \"y\": 0, \"z\": ", out);
+        pb_json_write_number(out, sin(o->yaw / 2));
+        fputs(", \"w\": ", out);
+        pb_json_write_number(out, cos(o->yaw / 2));
+        fputs("}}, \"twist\": {", out);
+        write_vec3(out, "linear", o->v, 0.0, 0.0);
+        fputs(", ", out);
+        write_vec3(out, "angular", 0.0, 0.0, o->yaw_rate);
+        fputs("}}", out);
+    }
+    fputs("\n  ],\n  \"vehicle_sim_time\": ", out);
+    pb_json_write_number(out, r->vehicle_sim_time);
+    fprintf(out, ",\n  \"num_vehicle_control_messages\": %u,\n  \"scene_capture_only\": %s,\n",
+            r->num_vehicle_control_messages, s->scene_capture_only ? "true" : "false");
+    fputs("  \"scene_captures\": [],\n  \"scene_capture_names\": [],\n  \"planbench\": {\n", out);
+    fputs("    \"termination\": ", out);
+    pb_json_write_string(out, pb_termination_name(r->reason));
+    fprintf(out, ",\n    \"steps\": %zu,\n", r->steps);
+    write_metric(out, "dt", s->dt, false);
+    write_metric(out, "path_length", r->path_length, false);
+    write_metric(out, "min_clearance", r->min_clearance, false);
+    fprintf(out, "    \"collisions\": %u,\n    \"gear_changes\": %u,\n", r->collisions, r->gear_changes);
+    write_metric(out, "distance_to_goal", r->distance_to_goal, false);
+    write_metric(out, "reference_cost", r->has_reference ? r->reference_cost : NAN, false);
+    write_metric(out, "reference_time", r->has_reference ? r->reference_time : NAN, false);
+    write_metric(out, "cost_error", r->has_reference ? r->cost_error : NAN, false);
+    write_metric(out, "time_error", r->has_reference ? r->time_error : NAN, false);
+    write_metric(out, "wall_time", r->wall_time, true);
+    fputs("  }\n}\n", out);
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# planbench scenario run (issue 19) on the bundled BACRE-family scenario: the AnalyzeScenario
+# JSON re-checked in Python from the request alone (stamps at the trajectory rate from 0,
+# vehicle_sim_time their span, the rear axle ending inside the goal circle, every sampled
+# pose's footprint clear of every tree by the file's own geometry, quaternions of unit length),
+# the exit statuses 0 / 1 / 2, a capture, and bad input (one line naming the field, exit 2,
+# no capture left behind).
+# Usage: test_scenario.sh PLANBENCH SOURCE_ROOT
+. "$(dirname "$0")/lib.sh"
+
+expect 0 "the bundled scenario" -- "$PB" scenario run worlds/scenario_bacre.json --json --capture "$T/aerial.png"
+cp "$T/out" "$T/result.json"
+[ -s "$T/aerial.png" ] || fail "--capture wrote nothing"
+python3 - "$T/result.json" <<'PY' || fail "the AnalyzeScenario check"
+import json, math, sys
+result = json.load(open(sys.argv[1]))
+req = json.load(open("worlds/scenario_bacre.json"))
+assert result["worker_id"] == 0 and result["scenario_number"] == req["scenario_number"]
+assert result["termination_reason"] == 0 and result["planbench"]["termination"] == "REASON_SUCCESS"
+traj = result["vehicle_trajectory"]
+stamps = [o["header"]["stamp"]["sec"] + o["header"]["stamp"]["nanosec"] * 1e-9 for o in traj]
+assert stamps[0] == 0 and all(b > a for a, b in zip(stamps, stamps[1:]))
+assert all(abs((b - a) - 0.1) < 1e-6 for a, b in zip(stamps[:-2], stamps[1:-1])), "10 Hz"
+assert abs(result["vehicle_sim_time"] - (stamps[-1] - stamps[0])) < 1e-6
+goal = (req["vehicle_goal_location"]["x"] / 100, -req["vehicle_goal_location"]["y"] / 100)
+end = traj[-1]["pose"]["position"]
+assert math.hypot(end["x"] - goal[0], end["y"] - goal[1]) <= req["goal_radius"] / 100
+trees = [(x / 100, -y / 100) for layout in req["scene_description"]["ssa_array"] if "Tree" in layout["path_name"]
+         for x, y in zip(layout["x"], layout["y"])]
+length, width, overhang = 4.89, 1.896, 1.1
+for o in traj:
+    q = o["pose"]["orientation"]
+    assert abs(q["z"] ** 2 + q["w"] ** 2 - 1) < 1e-12
+    yaw = 2 * math.atan2(q["z"], q["w"])
+    p = o["pose"]["position"]
+    c, s = math.cos(yaw), math.sin(yaw)
+    for tx, ty in trees:  # the disc (0.5 m) against the rectangle: nearest point of the rectangle
+        dx, dy = tx - p["x"], ty - p["y"]
+        lx, ly = c * dx + s * dy, -s * dx + c * dy
+        nx, ny = min(max(lx, -overhang), length - overhang), min(max(ly, -width / 2), width / 2)
+        assert math.hypot(lx - nx, ly - ny) > 0.5, "a pose touches the tree at (%g, %g)" % (tx, ty)
+    for v in (p["x"], p["y"]):
+        assert 0 <= v <= 60
+m = result["planbench"]
+assert m["collisions"] == 0 and m["min_clearance"] > 0 and m["steps"] == round(result["vehicle_sim_time"] / 0.01)
+PY
+
+# a reason other than success: exit 1 (the same scenario with a 5 s timeout)
+python3 -c "
+import json; r = json.load(open('worlds/scenario_bacre.json')); r['sim_timeout_period'] = 5
+r['catalogue'] = '$ROOT/worlds/asg_catalogue.json'; r['vehicle'] = '$ROOT/robots/lexus_rx450h.xml'
+r['driver']['inputs'] = '$ROOT/worlds/scenario_bacre_inputs.csv'
+json.dump(r, open('$T/timeout.json', 'w'))"
+expect 1 "a timeout" -- "$PB" scenario run "$T/timeout.json" --json
+grep -q '"termination_reason": 3' "$T/out" || fail "a timeout: $(head -c 200 "$T/out")"
+
+bad "a missing scenario" "nowhere.json" -- scenario run nowhere.json
+printf '{"goal_radius": ' >"$T/broken.json"
+bad "malformed JSON" "broken.json.*malformed JSON" -- scenario run "$T/broken.json"
+sed 's/"goal_radius": 500.0/"goal_radius": -1/' "$T/timeout.json" >"$T/negative.json"
+python3 -c "
+import json; r = json.load(open('$T/timeout.json')); r['goal_radius'] = -1; json.dump(r, open('$T/negative.json', 'w'))
+r['goal_radius'] = 500; r['scene_description']['ssa_array'][0]['x'] = [1.0]; json.dump(r, open('$T/unequal.json', 'w'))"
+bad "a negative goal radius" "goal_radius" -- scenario run "$T/negative.json"
+bad "arrays of unequal length" "ssa_array\[0\]\.x" -- scenario run "$T/unequal.json"
+bad "a capture in a missing folder" "missing/dir" -- scenario run worlds/scenario_bacre.json --capture "$T/missing/dir/a.png"
+bad "an unknown command" "unknown command" -- scenario walk worlds/scenario_bacre.json
+[ ! -e "$T/missing" ] || fail "a capture folder was made"
+finish
