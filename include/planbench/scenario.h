@@ -85,8 +85,9 @@ typedef struct pb_scenario_result {
     bool has_reference;
     double reference_cost; /**< its length, metres */
     double reference_time; /**< its length over the nominal speed, seconds */
-    double cost_error;     /**< path_length - reference_cost (when the run succeeded) */
-    double time_error;     /**< vehicle_sim_time - reference_time (when the run succeeded) */
+    double cost_error;     /**< path_length - reference_cost */
+    double time_error;     /**< vehicle_sim_time - reference_time */
+    double reference_planning_time; /**< seconds the reference plan took (not in wall_time) */
 } pb_scenario_result;
 
 PB_API void pb_scenario_result_finish(pb_scenario_result *result);

@@ -352,23 +352,109 @@ static bool read_scene(parse *p, const json_t *scene)
     return !ssa || read_layouts(p, ssa);
 }
 
+/* {"planner": NAME, "seed": N, "max_iterations": N, "time_limit": S, "params": {NAME: VALUE}} */
+static bool read_plan(parse *p, const json_t *obj, const char *where, scenario_plan_config *c,
+                      bool with_tracker)
+{
+    static const char *const known[] = {"planner", "seed", "max_iterations", "time_limit", "params", NULL};
+    static const char *const known_driver[] = {"planner", "seed", "max_iterations", "time_limit", "params",
+                                               "tracker", NULL};
+    if (!known_keys(p, obj, where, with_tracker ? known_driver : known))
+        return false;
+    char field[96];
+    const json_t *name = json_object_get(obj, "planner");
+    if (name) {
+        snprintf(field, sizeof field, "%s.planner", where);
+        if (!json_is_string(name) || json_string_length(name) >= sizeof c->planner)
+            return fail(p, field, "expected a planner's name (planbench list)%s", NULL);
+        snprintf(c->planner, sizeof c->planner, "%s", json_string_value(name));
+    }
+    double seed = (double)c->seed, iterations = (double)c->max_iterations;
+    snprintf(field, sizeof field, "%s.seed", where);
+    if (!number(p, obj, "seed", field, &seed))
+        return false;
+    if (!(seed >= 0 && seed <= 9007199254740992.0 && seed == floor(seed)))
+        return fail(p, field, "expected an integer >= 0%s", NULL);
+    snprintf(field, sizeof field, "%s.max_iterations", where);
+    if (!number(p, obj, "max_iterations", field, &iterations))
+        return false;
+    if (!(iterations >= 0 && iterations <= 1e12 && iterations == floor(iterations)))
+        return fail(p, field, "expected an integer >= 0 (0: none)%s", NULL);
+    snprintf(field, sizeof field, "%s.time_limit", where);
+    if (!number(p, obj, "time_limit", field, &c->time_limit))
+        return false;
+    if (!(c->time_limit >= 0))
+        return fail(p, field, "expected seconds >= 0 (0: none)%s", NULL);
+    if (c->time_limit == 0 && iterations == 0)
+        return fail(p, where, "give the planner a budget: max_iterations or time_limit%s", NULL);
+    c->seed = (uint64_t)seed;
+    c->max_iterations = (uint64_t)iterations;
+    const json_t *params = json_object_get(obj, "params");
+    if (params) {
+        snprintf(field, sizeof field, "%s.params", where);
+        if (!json_is_object(params) || json_object_size(params) > 16)
+            return fail(p, field, "expected an object of at most 16 {NAME: NUMBER}%s", NULL);
+        const char *key;
+        const json_t *value;
+        c->n_params = 0;
+        json_object_foreach((json_t *)params, key, value)
+        {
+            if (!json_is_number(value) || strlen(key) >= sizeof c->param_names[0])
+                return fail(p, field, "'%s' must be a number", key);
+            snprintf(c->param_names[c->n_params], sizeof c->param_names[0], "%s", key);
+            c->param_values[c->n_params++] = json_number_value(value);
+        }
+    }
+    return true;
+}
+
+static bool read_tracker(parse *p, const json_t *obj, pb_tracker_params *t)
+{
+    if (!obj)
+        return true;
+    static const char *const known[] = {
+        "cruise_speed",         "reverse_speed", "lookahead_min",  "lookahead_time",
+        "comfort_deceleration", "speed_gain",    "stop_tolerance", NULL};
+    if (!json_is_object(obj))
+        return fail(p, "driver.tracker", "expected an object of tracker settings%s", NULL);
+    if (!known_keys(p, obj, "driver.tracker", known))
+        return false;
+    double *fields[] = {&t->cruise_speed,         &t->reverse_speed, &t->lookahead_min, &t->lookahead_time,
+                        &t->comfort_deceleration, &t->speed_gain,    &t->stop_tolerance};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        char field[96];
+        snprintf(field, sizeof field, "driver.tracker.%s", known[i]);
+        if (!number(p, obj, known[i], field, fields[i]))
+            return false;
+        if (!(*fields[i] > 0) && !(i == 3 && *fields[i] == 0))
+            return fail(p, field, "must be > 0%s", NULL);
+    }
+    return true;
+}
+
 static bool read_driver(parse *p, const json_t *driver)
 {
     pb_scenario *s = p->s;
     if (!driver)
-        return fail(p, "driver", "missing: {\"inputs\": \"FILE.csv\"}%s", NULL);
+        return fail(p, "driver", "missing: {\"planner\": NAME, ...} or {\"inputs\": \"FILE.csv\"}%s", NULL);
     if (json_is_string(driver) && strcmp(json_string_value(driver), "external") == 0)
         return fail(p, "driver", "\"external\" drives over rosbridge: run it with planbench serve%s", NULL);
     if (!json_is_object(driver))
-        return fail(p, "driver", "expected {\"inputs\": \"FILE.csv\"} or \"external\"%s", NULL);
-    static const char *const known[] = {"inputs", NULL};
-    if (!known_keys(p, driver, "driver", known))
-        return false;
+        return fail(p, "driver",
+                    "expected {\"planner\": NAME, ...}, {\"inputs\": \"FILE.csv\"} or \"external\"%s", NULL);
     if (json_object_get(driver, "inputs")) {
+        static const char *const known[] = {"inputs", NULL};
+        if (!known_keys(p, driver, "driver", known))
+            return false;
         s->driver = &scenario_driver_inputs;
         return string_path(p, driver, "inputs", "driver.inputs", s->inputs_path, sizeof s->inputs_path);
     }
-    return fail(p, "driver", "expected {\"inputs\": \"FILE.csv\"}%s", NULL);
+    if (json_object_get(driver, "planner")) {
+        s->driver = &scenario_driver_planner;
+        return read_plan(p, driver, "driver", &s->plan, true) &&
+               read_tracker(p, json_object_get(driver, "tracker"), &s->tracker);
+    }
+    return fail(p, "driver", "expected {\"planner\": NAME, ...} or {\"inputs\": \"FILE.csv\"}%s", NULL);
 }
 
 static bool read_request(parse *p, const json_t *root)
@@ -413,9 +499,16 @@ static bool read_request(parse *p, const json_t *root)
         !point(p, root, "vehicle_goal_location", s->goal) || !number(p, root, "dt", "dt", &s->dt) ||
         !number(p, root, "trajectory_rate", "trajectory_rate", &s->trajectory_rate) ||
         !number(p, root, "nominal_speed", "nominal_speed", &s->nominal_speed) ||
-        !number(p, root, "max_sim_time", "max_sim_time", &s->max_sim_time) ||
-        !boolean(p, root, "reference", "reference", &s->reference))
+        !number(p, root, "max_sim_time", "max_sim_time", &s->max_sim_time))
         return false;
+    const json_t *reference = json_object_get(root, "reference");
+    if (json_is_boolean(reference))
+        s->reference = json_is_true(reference);
+    else if (json_is_object(reference) && !read_plan(p, reference, "reference", &s->reference_plan, false))
+        return false;
+    else if (reference && !json_is_object(reference))
+        return fail(p, "reference",
+                    "expected true, false or {\"planner\": NAME, \"max_iterations\": N, ...}%s", NULL);
     if (isnan(radius))
         return fail(p, "goal_radius", "missing (cm)%s", NULL);
     if (!(radius >= 0))
@@ -486,6 +579,13 @@ pb_status pb_scenario_parse(pb_scenario **out, const char *json, size_t size, co
     s->trajectory_rate = 10.0;
     s->nominal_speed = 5.0;
     s->max_sim_time = 3600.0;
+    s->tracker = pb_tracker_params_default();
+    /* the driver plans with a quarter of margin on the turning radius for its tracker; the
+     * reference is the vehicle's best */
+    s->plan = (scenario_plan_config){
+        .planner = "rrtstar", .seed = 1, .radius_margin = 1.25, .max_iterations = 3000};
+    s->reference_plan =
+        (scenario_plan_config){.planner = "rrtstar", .seed = 1, .radius_margin = 1.0, .max_iterations = 3000};
     s->reference = true;
     s->sim_timeout_period = -1;
     s->vehicle_idling_timeout_period = -1;

@@ -1,6 +1,7 @@
 /* Running a scenario: the driver's command, one validated step of the vehicle model
  * (pb_vehicle_step_checked(): the footprint swept against the scene), then the termination
  * rules in AutoSceneGen's order, all in sim time counted in whole steps (docs/scenarios.md). */
+#include "planbench/path.h"
 #include "scenario_internal.h"
 
 #include <math.h>
@@ -60,6 +61,27 @@ static pb_status check_ends(const pb_scenario *s, pb_engine *engine, pb_diag *di
         return PB_ERR_INVALID;
     }
     return PB_OK;
+}
+
+/* The reference: the best plan the reference planner finds in the same scene, driven at the
+ * nominal speed; the regret terms are the run's length and time minus the reference's. A
+ * scene the reference planner cannot solve leaves them unset. */
+static void reference(const pb_scenario *s, pb_scenario_result *r)
+{
+    const double t0 = pb_clock_seconds();
+    pb_path path;
+    pb_path_init(&path, 3);
+    double cost = 0;
+    pb_diag diag = {0};
+    if (scenario_plan(s, &s->reference_plan, &path, &cost, NULL, &diag) == PB_OK) {
+        r->has_reference = true;
+        r->reference_cost = cost;
+        r->reference_time = cost / s->nominal_speed;
+        r->cost_error = r->path_length - r->reference_cost;
+        r->time_error = r->vehicle_sim_time - r->reference_time;
+    }
+    pb_path_finish(&path);
+    r->reference_planning_time = pb_clock_seconds() - t0;
 }
 
 pb_status pb_scenario_run(const pb_scenario *s, pb_scenario_result *r, pb_diag *diag)
@@ -156,6 +178,8 @@ pb_status pb_scenario_run(const pb_scenario *s, pb_scenario_result *r, pb_diag *
     r->steps = (size_t)k;
     r->vehicle_sim_time = r->trajectory[r->n_trajectory - 1].t - r->trajectory[0].t;
     r->wall_time = pb_clock_seconds() - wall_start;
+    if (s->reference)
+        reference(s, r);
     return PB_OK;
 }
 
@@ -227,6 +251,7 @@ void pb_scenario_result_write_json(FILE *out, const pb_scenario *s, const pb_sce
     write_metric(out, "reference_time", r->has_reference ? r->reference_time : NAN, false);
     write_metric(out, "cost_error", r->has_reference ? r->cost_error : NAN, false);
     write_metric(out, "time_error", r->has_reference ? r->time_error : NAN, false);
+    write_metric(out, "reference_planning_time", r->has_reference ? r->reference_planning_time : NAN, false);
     write_metric(out, "wall_time", r->wall_time, true);
     fputs("  }\n}\n", out);
 }

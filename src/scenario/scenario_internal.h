@@ -4,6 +4,7 @@
 #define PB_SCENARIO_INTERNAL_H
 
 #include "planbench/scenario.h"
+#include "planbench/tracker.h"
 
 #include <limits.h>
 
@@ -44,6 +45,19 @@ typedef struct scenario_driver_impl {
 } scenario_driver_impl;
 
 extern const scenario_driver_impl scenario_driver_inputs;
+extern const scenario_driver_impl scenario_driver_planner;
+
+/* A planner run on the scene: which planner, its parameters, its budget. */
+typedef struct scenario_plan_config {
+    char planner[64];
+    uint64_t seed;
+    double radius_margin; /* plan with turning radius this times the least (a tracker needs steer to spare) */
+    uint64_t max_iterations; /* 0: none */
+    double time_limit;       /* s; 0: none */
+    char param_names[16][64];
+    double param_values[16];
+    size_t n_params;
+} scenario_plan_config;
 
 struct pb_scenario {
     char name[PATH_MAX];
@@ -77,12 +91,28 @@ struct pb_scenario {
     char vehicle_path[PATH_MAX];
     const scenario_driver_impl *driver;
     char inputs_path[PATH_MAX];
-    double dt;              /* s */
-    double trajectory_rate; /* Hz */
-    double nominal_speed;   /* m/s, for the reference time */
-    double max_sim_time;    /* s: planbench's own bound on a run whose timers are all off */
-    bool reference;         /* compute the reference plan */
+    double dt;                 /* s */
+    double trajectory_rate;    /* Hz */
+    double nominal_speed;      /* m/s, for the reference time */
+    double max_sim_time;       /* s: planbench's own bound on a run whose timers are all off */
+    scenario_plan_config plan; /* the planner driver's */
+    pb_tracker_params tracker; /* the planner driver's */
+    scenario_plan_config reference_plan;
+    bool reference; /* compute the reference plan */
 };
+
+/* Build the scene on engine `engine_name` ("image2d", or "car" for a planner on the vehicle's
+ * C-space) with `options`: the map (the landscape's, written to a private temporary folder,
+ * or the scenario's `map`) with the actors as obstacles. */
+pb_status scene_build_engine(const pb_scenario *scenario, const char *engine_name, const pb_option *options,
+                             size_t n_options, pb_engine **out, pb_diag *diag);
+
+/* Plan from the start to the goal (its heading: from the start towards the goal) on a car
+ * engine of the scene with `config`: PB_OK with `*path` (and `*cost`, metres) when a path
+ * was found, PB_ERR_NOT_FOUND when none was, another error naming the cause. `*engine_out`
+ * (may be NULL) keeps the engine, owned by the caller. */
+pb_status scenario_plan(const pb_scenario *scenario, const scenario_plan_config *config, pb_path *path,
+                        double *cost, pb_engine **engine_out, pb_diag *diag);
 
 /* Resolve `path` against `base_dir` into `out`. */
 void scenario_resolve_path(const pb_scenario *scenario, const char *path, char *out, size_t size);

@@ -21,7 +21,8 @@ void scene_actor_pose(const scene_actor *a, double *pose)
 
 /* The landscape as a map_server map (PGM + YAML) in a private temporary folder, loaded, and
  * the folder removed: the image engine reads maps from files. */
-static pb_status landscape_engine(const pb_scenario *s, pb_engine **out, pb_diag *diag)
+static pb_status landscape_engine(const pb_scenario *s, const char *engine_name, const pb_option *options,
+                                  size_t n_options, pb_engine **out, pb_diag *diag)
 {
     const double extent = s->nominal_size + 2 * s->border;
     const int cells = (int)ceil(extent / s->resolution - 1e-9);
@@ -60,7 +61,7 @@ static pb_status landscape_engine(const pb_scenario *s, pb_engine **out, pb_diag
         st = PB_ERR_IO;
     }
     if (st == PB_OK)
-        st = pb_engine_load(out, "image2d", yaml, NULL, 0, diag);
+        st = pb_engine_load(out, engine_name, yaml, options, n_options, diag);
     else
         pb_diag_set(diag, dir, 0, 0, "cannot write the scene's map: %s", strerror(errno));
     remove(pgm);
@@ -71,10 +72,17 @@ static pb_status landscape_engine(const pb_scenario *s, pb_engine **out, pb_diag
 
 pb_status pb_scenario_build_engine(const pb_scenario *s, pb_engine **out, pb_diag *diag)
 {
+    return scene_build_engine(s, "image2d", NULL, 0, out, diag);
+}
+
+pb_status scene_build_engine(const pb_scenario *s, const char *engine_name, const pb_option *options,
+                             size_t n_options, pb_engine **out, pb_diag *diag)
+{
     *out = NULL;
     pb_engine *engine = NULL;
-    pb_status st = s->map_path[0] ? pb_engine_load(&engine, "image2d", s->map_path, NULL, 0, diag)
-                                  : landscape_engine(s, &engine, diag);
+    pb_status st = s->map_path[0]
+                       ? pb_engine_load(&engine, engine_name, s->map_path, options, n_options, diag)
+                       : landscape_engine(s, engine_name, options, n_options, &engine, diag);
     if (st != PB_OK)
         return st;
     pb_map_frame frame;

@@ -8,13 +8,11 @@
 # Usage: test_scenario.sh PLANBENCH SOURCE_ROOT
 . "$(dirname "$0")/lib.sh"
 
-expect 0 "the bundled scenario" -- "$PB" scenario run worlds/scenario_bacre.json --json --capture "$T/aerial.png"
-cp "$T/out" "$T/result.json"
-[ -s "$T/aerial.png" ] || fail "--capture wrote nothing"
-python3 - "$T/result.json" <<'PY' || fail "the AnalyzeScenario check"
+check_result() { # RESULT.json REQUEST.json
+    python3 - "$1" "$2" <<'PY' || fail "the AnalyzeScenario check of $2"
 import json, math, sys
 result = json.load(open(sys.argv[1]))
-req = json.load(open("worlds/scenario_bacre.json"))
+req = json.load(open(sys.argv[2]))
 assert result["worker_id"] == 0 and result["scenario_number"] == req["scenario_number"]
 assert result["termination_reason"] == 0 and result["planbench"]["termination"] == "REASON_SUCCESS"
 traj = result["vehicle_trajectory"]
@@ -43,7 +41,19 @@ for o in traj:
         assert 0 <= v <= 60
 m = result["planbench"]
 assert m["collisions"] == 0 and m["min_clearance"] > 0 and m["steps"] == round(result["vehicle_sim_time"] / 0.01)
+assert m["reference_cost"] > 0 and abs(m["cost_error"] - (m["path_length"] - m["reference_cost"])) < 1e-9
 PY
+}
+
+expect 0 "the bundled scenario" -- "$PB" scenario run worlds/scenario_bacre.json --json --capture "$T/aerial.png"
+cp "$T/out" "$T/result.json"
+[ -s "$T/aerial.png" ] || fail "--capture wrote nothing"
+check_result "$T/result.json" worlds/scenario_bacre.json
+# the planner driver: RRT* on the car's C-space, followed by the tracker
+expect 0 "the planner driver" -- "$PB" scenario run worlds/scenario_bacre_planner.json --json
+cp "$T/out" "$T/planner.json"
+check_result "$T/planner.json" worlds/scenario_bacre_planner.json
+grep -q '"num_vehicle_control_messages": 0,' "$T/planner.json" && fail "the planner driver sent no messages"
 
 # a reason other than success: exit 1 (the same scenario with a 5 s timeout)
 python3 -c "
