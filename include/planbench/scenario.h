@@ -106,6 +106,18 @@ PB_API void pb_scenario_result_write_json(FILE *out, const pb_scenario *scenario
 PB_API pb_status pb_scenario_capture(const pb_scenario *scenario, const pb_scenario_result *result,
                                      const char *path, int size, pb_diag *diag);
 
+/** A random scenario of `family` ("bacre": docs/scenarios.md) for `seed`, as the JSON text of
+ * a runnable scenario file (the catalogue inline, the planner driver), kept only when the
+ * reference planner can drive it within its timeout at the nominal speed (drawn again from the
+ * same stream otherwise). The same seed gives the same bytes. `*json` is owned by the caller
+ * (free()). PB_ERR_INVALID for an unknown family, PB_ERR_NOT_FOUND when no draw was feasible. */
+PB_API pb_status pb_scenario_generate(char **json, const char *family, uint64_t seed, pb_diag *diag);
+
+/** Write the scene as a map_server map: `stem`.pgm and `stem`.yaml (the landscape with every
+ * obstacle actor rasterised: a cell is occupied when the actor's shape touches it), each
+ * written atomically. PB_ERR_UNSUPPORTED for a scenario on a `map` file. */
+PB_API pb_status pb_scenario_save_map(const pb_scenario *scenario, const char *stem, pb_diag *diag);
+
 /** The engine the scenario runs on (the scene's map with its actors as obstacles), built
  * fresh: owned by the caller. */
 PB_API pb_status pb_scenario_build_engine(const pb_scenario *scenario, pb_engine **out, pb_diag *diag);

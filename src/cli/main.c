@@ -17,6 +17,7 @@ static const char help_text[] =
     "simulation_interfaces over rosbridge)\n"
     "  planbench simulate VEHICLE.xml [--inputs FILE.csv] [--json]  drive a vehicle model (planbench simulate --help)\n"
     "  planbench scenario run SCENARIO.json [--json] [--capture F]  run an auto_scene_gen scenario (docs/scenarios.md)\n"
+    "  planbench scene gen --seed S [--out DIR]                    a random feasible scenario (BACRE's family)\n"
     "  planbench --help | --version\n"
     "\n"
     "Examples:\n"
@@ -91,6 +92,8 @@ int main(int argc, char **argv)
         return cli_simulate(argc - 1, argv + 1);
     if (strcmp(cmd, "scenario") == 0)
         return cli_scenario(argc - 1, argv + 1);
+    if (strcmp(cmd, "scene") == 0)
+        return cli_scene(argc - 1, argv + 1);
     if (cmd[0] == '-') {
         cli_error("expected a planner or a command before '%s'", cmd);
         fputs("Run 'planbench --help' for the options.\n", stderr);

@@ -4,8 +4,11 @@
 #include "cli.h"
 #include "planbench/scenario.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char scenario_usage[] =
     "usage: planbench scenario run SCENARIO.json [--json] [--capture OUT.png]\n"
@@ -88,4 +91,91 @@ int cli_scenario(int argc, char **argv)
         return scenario_run(argc - 2, argv + 2);
     cli_error("scenario: unknown command '%s' (run)", argv[1]);
     return PB_EXIT_BAD_INPUT;
+}
+
+static const char scene_usage[] =
+    "usage: planbench scene gen --seed S [--family bacre] [--out DIR]\n"
+    "  Draw a random scenario of a family (bacre: BACRE's 60 m square with 6 trees and 6 bushes, "
+    "docs/scenarios.md)\n"
+    "  that the reference planner can drive within its timeout, and print it as a runnable scenario file\n"
+    "  (a RunScenario request with its catalogue and a planner driver). With --out DIR, write "
+    "DIR/scenario.json,\n"
+    "  the scene as a map_server map (DIR/scene.yaml, DIR/scene.pgm) and its aerial view (DIR/scene.png)\n"
+    "  instead. The same seed gives the same bytes.\n";
+
+int cli_scene(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(scene_usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? PB_EXIT_BAD_INPUT : 0;
+    }
+    if (strcmp(argv[1], "gen") != 0) {
+        cli_error("scene: unknown command '%s' (gen)", argv[1]);
+        return PB_EXIT_BAD_INPUT;
+    }
+    const char *family = "bacre", *out = NULL;
+    uint64_t seed = 0;
+    bool has_seed = false;
+    for (int i = 2; i < argc; i++) {
+        const bool has_value = i + 1 < argc;
+        if (strcmp(argv[i], "--seed") == 0 && has_value) {
+            if (!cli_parse_u64("--seed", argv[++i], &seed))
+                return PB_EXIT_BAD_INPUT;
+            has_seed = true;
+        } else if (strcmp(argv[i], "--family") == 0 && has_value) {
+            family = argv[++i];
+        } else if (strcmp(argv[i], "--out") == 0 && has_value) {
+            out = argv[++i];
+        } else {
+            cli_error("scene gen: unexpected argument '%s' (see planbench scene --help)", argv[i]);
+            return PB_EXIT_BAD_INPUT;
+        }
+    }
+    if (!has_seed) {
+        cli_error("scene gen: give --seed S (the same seed gives the same scene)");
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (out && mkdir(out, 0777) != 0 && errno != EEXIST) {
+        cli_error("--out %s: cannot make the folder: %s", out, strerror(errno));
+        return PB_EXIT_BAD_INPUT;
+    }
+    char *json = NULL;
+    pb_diag diag = {0};
+    if (pb_scenario_generate(&json, family, seed, &diag) != PB_OK) {
+        cli_diag(&diag);
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (!out) {
+        fputs(json, stdout);
+        fputc('\n', stdout);
+        free(json);
+        return 0;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scenario.json", out);
+    pb_atomic_file file;
+    pb_status st = pb_atomic_file_open(&file, path, &diag);
+    if (st == PB_OK) {
+        fputs(json, file.fp);
+        fputc('\n', file.fp);
+        st = pb_atomic_file_commit(&file, &diag);
+    }
+    pb_scenario *scenario = NULL;
+    if (st == PB_OK)
+        st = pb_scenario_parse(&scenario, json, strlen(json), path, out, &diag);
+    free(json);
+    if (st == PB_OK) {
+        snprintf(path, sizeof path, "%s/scene", out);
+        st = pb_scenario_save_map(scenario, path, &diag);
+    }
+    if (st == PB_OK) {
+        snprintf(path, sizeof path, "%s/scene.png", out);
+        st = pb_scenario_capture(scenario, NULL, path, 0, &diag);
+    }
+    pb_scenario_destroy(scenario);
+    if (st != PB_OK) {
+        cli_diag(&diag);
+        return PB_EXIT_BAD_INPUT;
+    }
+    return 0;
 }

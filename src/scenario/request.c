@@ -121,8 +121,18 @@ static bool point(parse *p, const json_t *obj, const char *key, double *xy)
 
 /* ---- the catalogue: path names to footprints ---- */
 
-static bool read_catalogue(parse *p, const char *path)
+static bool read_catalogue_object(parse *p, const json_t *root, const char *path);
+
+/* The catalogue: a file, or the object itself inline in the scenario. */
+static bool read_catalogue(parse *p, const json_t *value)
 {
+    if (json_is_object(value))
+        return read_catalogue_object(p, value, "the inline catalogue");
+    char path[PATH_MAX];
+    if (!json_is_string(value) || json_string_length(value) == 0 ||
+        json_string_length(value) >= sizeof path / 2)
+        return fail(p, "catalogue", "expected a file name or {\"actors\": {...}}%s", NULL);
+    scenario_resolve_path(p->s, json_string_value(value), path, sizeof path);
     char *data = NULL;
     size_t size = 0;
     pb_diag d = {0};
@@ -132,23 +142,24 @@ static bool read_catalogue(parse *p, const char *path)
     json_t *root = json_loadb(data, size, JSON_REJECT_DUPLICATES, &err);
     free(data);
     if (!root || !json_is_object(root)) {
-        char detail[300];
-        snprintf(detail, sizeof detail, "%s: %s", path,
-                 root ? "expected an object of actor kinds" : err.text);
         json_decref(root);
-        return fail(p, "catalogue", "%s", detail);
+        return fail(p, "catalogue", root ? "%s: expected an object of actor kinds" : "%s: malformed JSON",
+                    path);
     }
+    const bool ok = read_catalogue_object(p, root, path);
+    json_decref(root);
+    return ok;
+}
+
+static bool read_catalogue_object(parse *p, const json_t *root, const char *path)
+{
     const json_t *kinds = json_object_get(root, "actors");
-    if (!json_is_object(kinds)) {
-        json_decref(root);
+    if (!json_is_object(kinds))
         return fail(p, "catalogue", "%s: expected {\"actors\": {PATH_NAME: {...}, ...}}", path);
-    }
     p->s->n_kinds = json_object_size(kinds);
     p->s->kinds = calloc(p->s->n_kinds ? p->s->n_kinds : 1, sizeof *p->s->kinds);
-    if (!p->s->kinds) {
-        json_decref(root);
+    if (!p->s->kinds)
         return fail(p, "catalogue", "out of memory%s", NULL);
-    }
     size_t i = 0;
     const char *name;
     const json_t *entry;
@@ -183,7 +194,6 @@ static bool read_catalogue(parse *p, const char *path)
         if (!ok)
             break;
     }
-    json_decref(root);
     return ok;
 }
 
@@ -547,11 +557,10 @@ static bool read_request(parse *p, const json_t *root)
             return fail(p, "vehicle", "%s", detail);
         }
     }
-    char catalogue[PATH_MAX] = "";
-    if (!string_path(p, root, "catalogue", "catalogue", catalogue, sizeof catalogue) ||
-        !string_path(p, root, "map", "map", s->map_path, sizeof s->map_path))
+    if (!string_path(p, root, "map", "map", s->map_path, sizeof s->map_path))
         return false;
-    if (catalogue[0] && !read_catalogue(p, catalogue))
+    const json_t *catalogue = json_object_get(root, "catalogue");
+    if (catalogue && !read_catalogue(p, catalogue))
         return false;
     const json_t *scene = json_object_get(root, "scene_description");
     if (!scene && !s->map_path[0])

@@ -207,6 +207,76 @@ double scene_clearance(const pb_scenario *s, const pb_engine *engine, const doub
     return d > 0 ? d : 0;
 }
 
+/* ---- the scene as a map file ---- */
+
+/* Does an obstacle actor touch the cell [x0, x1] x [y0, y1]? */
+static bool actor_touches_cell(const scene_actor *a, double x0, double y0, double x1, double y1)
+{
+    double cell[4][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    double pose[3];
+    scene_actor_pose(a, pose);
+    if (a->footprint.type == PB_FOOTPRINT_DISC)
+        return rect_point_distance(cell, pose) <= a->footprint.radius;
+    double corners[4][2];
+    rect_corners(&a->footprint, pose, corners);
+    return rect_rect_distance(cell, corners) <= 0.0;
+}
+
+pb_status pb_scenario_save_map(const pb_scenario *s, const char *stem, pb_diag *diag)
+{
+    if (s->map_path[0] || !s->has_landscape) {
+        pb_diag_set(diag, s->name, 0, 0, "the scene is a map file already (%s)", s->map_path);
+        return PB_ERR_UNSUPPORTED;
+    }
+    const double r = s->resolution, lo = -s->border;
+    const int cells = (int)ceil((s->nominal_size + 2 * s->border) / r - 1e-9);
+    unsigned char *grid = malloc((size_t)cells * (size_t)cells);
+    if (!grid) {
+        pb_diag_set(diag, stem, 0, 0, "out of memory for a %d x %d map", cells, cells);
+        return PB_ERR_NOMEM;
+    }
+    memset(grid, 254, (size_t)cells * (size_t)cells);
+    for (size_t i = 0; i < s->n_actors; i++) {
+        const scene_actor *a = &s->actors[i];
+        if (a->kind->traversable)
+            continue;
+        double pose[3], box_lo[2], box_hi[2];
+        scene_actor_pose(a, pose);
+        pb_footprint_aabb(&a->footprint, pose, box_lo, box_hi);
+        const int c0 = (int)fmax(0, floor((box_lo[0] - lo) / r)),
+                  c1 = (int)fmin(cells - 1, floor((box_hi[0] - lo) / r));
+        const int r0 = (int)fmax(0, floor((box_lo[1] - lo) / r)),
+                  r1 = (int)fmin(cells - 1, floor((box_hi[1] - lo) / r));
+        for (int row = r0; row <= r1; row++)
+            for (int col = c0; col <= c1; col++)
+                if (actor_touches_cell(a, lo + col * r, lo + row * r, lo + (col + 1) * r, lo + (row + 1) * r))
+                    grid[(size_t)(cells - 1 - row) * (size_t)cells + (size_t)col] =
+                        0; /* image rows from the top */
+    }
+    char path[PATH_MAX + 8], image_name[PATH_MAX];
+    const char *base = strrchr(stem, '/');
+    snprintf(image_name, sizeof image_name, "%s.pgm", base ? base + 1 : stem);
+    pb_atomic_file pgm, yaml;
+    snprintf(path, sizeof path, "%s.pgm", stem);
+    pb_status st = pb_atomic_file_open(&pgm, path, diag);
+    if (st == PB_OK) {
+        fprintf(pgm.fp, "P5\n%d %d\n255\n", cells, cells);
+        fwrite(grid, 1, (size_t)cells * (size_t)cells, pgm.fp);
+        st = pb_atomic_file_commit(&pgm, diag);
+    }
+    free(grid);
+    snprintf(path, sizeof path, "%s.yaml", stem);
+    if (st == PB_OK && (st = pb_atomic_file_open(&yaml, path, diag)) == PB_OK) {
+        fprintf(yaml.fp,
+                "# a scenario's scene, written by planbench (docs/scenarios.md)\n"
+                "image: %s\nresolution: %.17g\norigin: [%.17g, %.17g, 0.0]\n"
+                "negate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\nmode: trinary\n",
+                image_name, r, lo, lo);
+        st = pb_atomic_file_commit(&yaml, diag);
+    }
+    return st;
+}
+
 /* ---- the aerial capture ---- */
 
 static void draw_footprint(pb_image *image, const pb_engine *engine, double scale, const pb_footprint *f,

@@ -76,4 +76,53 @@ bad "arrays of unequal length" "ssa_array\[0\]\.x" -- scenario run "$T/unequal.j
 bad "a capture in a missing folder" "missing/dir" -- scenario run worlds/scenario_bacre.json --capture "$T/missing/dir/a.png"
 bad "an unknown command" "unknown command" -- scenario walk worlds/scenario_bacre.json
 [ ! -e "$T/missing" ] || fail "a capture folder was made"
+# generated scenes: the same seed, the same bytes (the scenario, the map, the picture); the
+# family's counts and clear radii; the map's occupied cells exactly the cells the trees touch
+expect 0 "scene gen" -- "$PB" scene gen --seed 11 --out "$T/gen_a"
+expect 0 "scene gen again" -- "$PB" scene gen --seed 11 --out "$T/gen_b"
+expect 0 "scene gen to stdout" -- "$PB" scene gen --seed 11
+cmp -s "$T/out" "$T/gen_a/scenario.json" || fail "stdout and --out differ"
+for f in scenario.json scene.pgm scene.yaml scene.png; do
+    cmp -s "$T/gen_a/$f" "$T/gen_b/$f" || fail "scene gen --seed 11 gave two different $f"
+done
+expect 0 "another seed" -- "$PB" scene gen --seed 12
+cmp -s "$T/out" "$T/gen_a/scenario.json" && fail "seeds 11 and 12 gave the same scene"
+python3 - "$T/gen_a" <<'PY' || fail "the generated scene check"
+import json, math, re, sys
+d = sys.argv[1]
+req = json.load(open(d + "/scenario.json"))
+layouts = req["scene_description"]["ssa_array"]
+assert [l["num_instances"] for l in layouts] == [6, 6] and all(all(l["visible"]) for l in layouts)
+start = (req["vehicle_start_location"]["x"] / 100, -req["vehicle_start_location"]["y"] / 100)
+goal = (req["vehicle_goal_location"]["x"] / 100, -req["vehicle_goal_location"]["y"] / 100)
+cat = req["catalogue"]["actors"]
+discs = []
+for l in layouts:
+    kind = cat[l["path_name"]]
+    for x, y, scale in zip(l["x"], l["y"], l["scale"]):
+        p = (x / 100, -y / 100)
+        assert math.dist(p, start) > 10 and math.dist(p, goal) > 10, "an actor inside a clear radius"
+        assert 0 <= p[0] <= 60 and 0 <= p[1] <= 60
+        if not kind["traversable"]:
+            discs.append((p, kind["radius"] * scale))
+yaml = open(d + "/scene.yaml").read()
+res = float(re.search(r"^resolution:\s*(\S+)", yaml, re.M).group(1))
+data = open(d + "/scene.pgm", "rb").read()
+head, rest = data.split(b"\n255\n", 1)
+w, h = map(int, head.split()[1:3])
+assert w * h == len(rest)
+touched = set()
+for (cx, cy), r in discs:  # the cells (column, row from the top) a disc touches, from its own box
+    for col in range(max(0, int((cx - r) / res) - 1), min(w, int((cx + r) / res) + 2)):
+        for grid_row in range(max(0, int((cy - r) / res) - 1), min(h, int((cy + r) / res) + 2)):
+            x0, y0 = col * res, grid_row * res
+            if math.hypot(max(x0 - cx, 0, cx - x0 - res), max(y0 - cy, 0, cy - y0 - res)) <= r:
+                touched.add((col, h - 1 - grid_row))
+occupied = {(i % w, i // w) for i, b in enumerate(rest) if b != 254}
+assert all(rest[i] in (0, 254) for i in range(0, len(rest), 997))
+assert touched and occupied == touched, (len(occupied), len(touched))
+PY
+expect 0 "a generated scenario runs" -- "$PB" scenario run "$T/gen_a/scenario.json" --json
+bad "an unknown family" "family" -- scene gen --seed 1 --family carla
+bad "no seed" "seed" -- scene gen
 finish
