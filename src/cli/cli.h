@@ -40,6 +40,7 @@ int cli_serve(int argc, char **argv);
 int cli_simulate(int argc, char **argv);
 int cli_scenario(int argc, char **argv);
 int cli_scene(int argc, char **argv);
+int cli_scenario_bench(int argc, char **argv);
 /* Can `path` be written (its folder exists and is writable)? Says why not, naming `what`. */
 bool cli_output_writable(const char *path, const char *what);
 

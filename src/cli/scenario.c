@@ -12,6 +12,8 @@
 
 static const char scenario_usage[] =
     "usage: planbench scenario run SCENARIO.json [--json] [--capture OUT.png]\n"
+    "       planbench scenario bench SCRIPT.ini [-j N] [--csv F] [--json F] [--md F] [--resume]  (--help for "
+    "more)\n"
     "  Build the scene of a RunScenario request (auto_scene_gen's fields: cm, degrees, Unreal's frame),\n"
     "  drive the vehicle with the scenario's driver at a fixed step, every step swept against the scene,\n"
     "  until a termination reason fires, and print the result: a summary, or with --json the\n"
@@ -89,7 +91,9 @@ int cli_scenario(int argc, char **argv)
     }
     if (strcmp(argv[1], "run") == 0)
         return scenario_run(argc - 2, argv + 2);
-    cli_error("scenario: unknown command '%s' (run)", argv[1]);
+    if (strcmp(argv[1], "bench") == 0)
+        return cli_scenario_bench(argc - 2, argv + 2);
+    cli_error("scenario: unknown command '%s' (run, bench)", argv[1]);
     return PB_EXIT_BAD_INPUT;
 }
 

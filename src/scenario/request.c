@@ -23,10 +23,12 @@ typedef struct parse {
 static bool fail(parse *p, const char *field, const char *fmt, const char *detail)
 {
     char message[300];
-    snprintf(message, sizeof message, fmt, detail ? detail : "");
+    if (snprintf(message, sizeof message, fmt, detail ? detail : "") < 0) /* a long detail is cut */
+        message[0] = '\0';
     pb_diag_set(p->diag, p->s->name, 0, 0, "%s: %s", field, message);
-    if (p->diag)
-        snprintf(p->diag->option, sizeof p->diag->option, "%s", field);
+    /* the field's name as data; a long one is cut (the message holds it whole) */
+    if (p->diag && snprintf(p->diag->option, sizeof p->diag->option, "%s", field) < 0)
+        p->diag->option[0] = '\0';
     return false;
 }
 
@@ -348,12 +350,10 @@ static bool read_scene(parse *p, const json_t *scene)
         s->nominal_size = size / 100.0;
         s->subdivisions = (int)subdivisions;
         /* the border grows by whole vertex spacings (LandscapeDescription's rule), the map's
-         * cells split a spacing in halves until they are at most 10 cm */
+         * cells split a spacing into the fewest equal parts of at most 10 cm */
         const double spacing = s->nominal_size / ldexp(1.0, s->subdivisions);
         s->border = ceil(border / 100.0 / spacing - 1e-9) * spacing;
-        s->resolution = spacing;
-        while (s->resolution > 0.1 + 1e-12)
-            s->resolution *= 0.5;
+        s->resolution = spacing / ceil(spacing / 0.1 - 1e-9);
         if ((s->nominal_size + 2 * s->border) / s->resolution > 20000)
             return fail(p, "scene_description.landscape",
                         "the scene would need more than 20000 cells a side%s", NULL);

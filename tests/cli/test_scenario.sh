@@ -123,6 +123,45 @@ assert all(rest[i] in (0, 254) for i in range(0, len(rest), 997))
 assert touched and occupied == touched, (len(occupied), len(touched))
 PY
 expect 0 "a generated scenario runs" -- "$PB" scenario run "$T/gen_a/scenario.json" --json
+# a batch: generated and listed scenarios with two drivers, the counts of the tables add up,
+# resume redoes exactly the runs missing from the journal
+cat >"$T/batch.ini" <<INI
+[scenarios]
+family = bacre
+seeds = 1-3
+files = $ROOT/worlds/scenario_bacre.json
+reference = false
+[driver.rrtstar]
+planner = rrtstar
+max_iterations = 1500
+[driver.birrt]
+planner = birrt
+max_iterations = 3000
+INI
+expect 0 "a batch" -- "$PB" scenario bench "$T/batch.ini" -j 2 --out "$T/batch" --csv "$T/runs.csv" --json "$T/summary.json" --md "$T/summary.md"
+[ "$(wc -l <"$T/batch/scenarios.jsonl")" -eq 8 ] || fail "the journal holds $(wc -l <"$T/batch/scenarios.jsonl") runs, not 8"
+python3 - "$T" <<'PY' || fail "the batch tables"
+import csv, json, sys
+t = sys.argv[1]
+rows = list(csv.DictReader(open(t + "/runs.csv")))
+assert len(rows) == 8 and {r["driver"] for r in rows} == {"rrtstar", "birrt"}
+assert rows == sorted(rows, key=lambda r: (r["driver"], r["scenario"])), "rows sorted by (driver, scenario)"
+summary = json.load(open(t + "/summary.json"))
+assert summary["runs"] == 8
+for s in summary["summaries"]:
+    assert s["runs"] == 4 and sum(s["termination_reasons"].values()) + s["errors"] == s["runs"]
+    ok = [r for r in rows if r["driver"] == s["driver"] and r["error"] == "0"]
+    assert abs(s["success_rate"] - sum(r["termination_reason"] == "0" for r in ok) / len(ok)) < 1e-12
+assert open(t + "/summary.md").read().count("\n") == 4
+PY
+head -n 5 "$T/batch/scenarios.jsonl" >"$T/cut.jsonl" && mv "$T/cut.jsonl" "$T/batch/scenarios.jsonl"
+expect 0 "a resumed batch" -- "$PB" scenario bench "$T/batch.ini" -j 2 --out "$T/batch" --resume -q
+[ "$(wc -l <"$T/batch/scenarios.jsonl")" -eq 8 ] || fail "resume left $(wc -l <"$T/batch/scenarios.jsonl") runs"
+[ "$(cut -d, -f1,2 "$T/batch/scenarios.jsonl" | sort | uniq -d | wc -l)" -eq 0 ] || fail "resume ran a run twice"
+bad "a batch with a bad output folder" "missing/x.csv" -- scenario bench "$T/batch.ini" --out "$T/b2" --csv "$T/missing/x.csv"
+[ ! -e "$T/b2" ] || fail "a batch ran before its output was checked"
+printf '[scenarios]\nfamily = bacre\nseeds = 5-1\n' >"$T/bad.ini"
+bad "a batch with a reversed range" "seeds" -- scenario bench "$T/bad.ini"
 bad "an unknown family" "family" -- scene gen --seed 1 --family carla
 bad "no seed" "seed" -- scene gen
 finish
