@@ -106,6 +106,12 @@ PB_API void pb_scenario_result_write_json(FILE *out, const pb_scenario *scenario
 PB_API pb_status pb_scenario_capture(const pb_scenario *scenario, const pb_scenario_result *result,
                                      const char *path, int size, pb_diag *diag);
 
+/** Plan as the scenario's planner driver would (its planner and budget, or RRT* with 3000
+ * iterations when the driver is not a planner) and write the path the tracker follows to
+ * `csv_path` (pb_tracker_save_csv()): a `{"path": FILE}` driver then drives it with no planning
+ * in the run. PB_ERR_NOT_FOUND when the planner finds no path. */
+PB_API pb_status pb_scenario_save_plan(const pb_scenario *scenario, const char *csv_path, pb_diag *diag);
+
 /** A random scenario of `family` ("bacre": docs/scenarios.md) for `seed`, as the JSON text of
  * a runnable scenario file (the catalogue inline, the planner driver), kept only when the
  * reference planner can drive it within its timeout at the nominal speed (drawn again from the

@@ -67,6 +67,16 @@ PB_API void pb_tracker_destroy(pb_tracker *tracker);
 PB_API bool pb_tracker_command(pb_tracker *tracker, const pb_vehicle_state *state, pb_vehicle_input *input,
                                double *target_speed);
 
+/** Write the tracker's path (every sampled pose) as CSV rows `x,y,yaw,reverse` after a header
+ * line, atomically: what pb_tracker_load_csv() reads back, so a plan is made once and driven
+ * many times (a scenario's `path` driver). */
+PB_API pb_status pb_tracker_save_csv(const pb_tracker *tracker, const char *path, pb_diag *diag);
+
+/** A tracker for the poses of a CSV written by pb_tracker_save_csv() (`reverse` 0 or 1; a
+ * missing fourth column is forward). PB_ERR_IO or PB_ERR_INVALID naming the line. */
+PB_API pb_status pb_tracker_load_csv(pb_tracker **out, const pb_vehicle_config *vehicle,
+                                     const pb_tracker_params *params, const char *path, pb_diag *diag);
+
 /** How far the rear axle is from the path (the nearest sampled pose of the stretch being
  * tracked), metres. */
 PB_API double pb_tracker_cross_track_error(const pb_tracker *tracker, const pb_vehicle_state *state);

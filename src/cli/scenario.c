@@ -12,6 +12,7 @@
 
 static const char scenario_usage[] =
     "usage: planbench scenario run SCENARIO.json [--json] [--capture OUT.png]\n"
+    "       planbench scenario plan SCENARIO.json PATH.csv  (plan once; a {\"path\": \"PATH.csv\"} driver drives it)\n"
     "       planbench scenario bench SCRIPT.ini [-j N] [--csv F] [--json F] [--md F] [--resume]  (--help for "
     "more)\n"
     "  Build the scene of a RunScenario request (auto_scene_gen's fields: cm, degrees, Unreal's frame),\n"
@@ -93,7 +94,26 @@ int cli_scenario(int argc, char **argv)
         return scenario_run(argc - 2, argv + 2);
     if (strcmp(argv[1], "bench") == 0)
         return cli_scenario_bench(argc - 2, argv + 2);
-    cli_error("scenario: unknown command '%s' (run, bench)", argv[1]);
+    if (strcmp(argv[1], "plan") == 0) {
+        if (argc != 4) {
+            cli_error("usage: planbench scenario plan SCENARIO.json PATH.csv");
+            return PB_EXIT_BAD_INPUT;
+        }
+        pb_diag diag = {0};
+        pb_scenario *scenario = NULL;
+        if (!cli_output_writable(argv[3], "the path"))
+            return PB_EXIT_BAD_INPUT;
+        pb_status st = pb_scenario_load(&scenario, argv[2], &diag);
+        if (st == PB_OK)
+            st = pb_scenario_save_plan(scenario, argv[3], &diag);
+        pb_scenario_destroy(scenario);
+        if (st != PB_OK) {
+            cli_diag(&diag);
+            return st == PB_ERR_NOT_FOUND ? PB_EXIT_NOT_FOUND : PB_EXIT_BAD_INPUT;
+        }
+        return 0;
+    }
+    cli_error("scenario: unknown command '%s' (run, plan, bench)", argv[1]);
     return PB_EXIT_BAD_INPUT;
 }
 

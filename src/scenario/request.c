@@ -459,6 +459,14 @@ static bool read_driver(parse *p, const json_t *driver)
         s->driver = &scenario_driver_inputs;
         return string_path(p, driver, "inputs", "driver.inputs", s->inputs_path, sizeof s->inputs_path);
     }
+    if (json_object_get(driver, "path")) {
+        static const char *const known[] = {"path", "tracker", NULL};
+        if (!known_keys(p, driver, "driver", known))
+            return false;
+        s->driver = &scenario_driver_path;
+        return string_path(p, driver, "path", "driver.path", s->path_csv, sizeof s->path_csv) &&
+               read_tracker(p, json_object_get(driver, "tracker"), &s->tracker);
+    }
     if (json_object_get(driver, "planner")) {
         s->driver = &scenario_driver_planner;
         return read_plan(p, driver, "driver", &s->plan, true) &&

@@ -46,6 +46,7 @@ typedef struct scenario_driver_impl {
 
 extern const scenario_driver_impl scenario_driver_inputs;
 extern const scenario_driver_impl scenario_driver_planner;
+extern const scenario_driver_impl scenario_driver_path;
 
 /* A planner run on the scene: which planner, its parameters, its budget. */
 typedef struct scenario_plan_config {
@@ -91,6 +92,7 @@ struct pb_scenario {
     char vehicle_path[PATH_MAX];
     const scenario_driver_impl *driver;
     char inputs_path[PATH_MAX];
+    char path_csv[PATH_MAX]; /* the path driver's */
     double dt;                 /* s */
     double trajectory_rate;    /* Hz */
     double nominal_speed;      /* m/s, for the reference time */

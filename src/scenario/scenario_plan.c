@@ -60,3 +60,21 @@ pb_status scenario_plan(const pb_scenario *s, const scenario_plan_config *config
         pb_engine_destroy(engine);
     return st;
 }
+
+pb_status pb_scenario_save_plan(const pb_scenario *s, const char *csv_path, pb_diag *diag)
+{
+    pb_path path;
+    pb_path_init(&path, 3);
+    double cost = 0;
+    pb_engine *car = NULL;
+    pb_status st = scenario_plan(s, &s->plan, &path, &cost, &car, diag);
+    pb_tracker *tracker = NULL;
+    if (st == PB_OK)
+        st = pb_tracker_create_from_path(&tracker, &s->vehicle, &s->tracker, car, &path, diag);
+    if (st == PB_OK)
+        st = pb_tracker_save_csv(tracker, csv_path, diag);
+    pb_tracker_destroy(tracker);
+    pb_engine_destroy(car);
+    pb_path_finish(&path);
+    return st;
+}

@@ -2,7 +2,9 @@
  * profile on the acceleration, one stretch of one direction at a time. */
 #include "planbench/tracker.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,4 +308,51 @@ bool pb_tracker_command(pb_tracker *t, const pb_vehicle_state *state, pb_vehicle
     if (target_speed)
         *target_speed = dir * v_target;
     return true;
+}
+
+pb_status pb_tracker_save_csv(const pb_tracker *t, const char *path, pb_diag *diag)
+{
+    pb_atomic_file f;
+    pb_status st = pb_atomic_file_open(&f, path, diag);
+    if (st != PB_OK)
+        return st;
+    fputs("x,y,yaw,reverse\n", f.fp);
+    for (size_t i = 0; i < t->n; i++)
+        fprintf(f.fp, "%.17g,%.17g,%.17g,%d\n", t->x[i], t->y[i], t->yaw[i], t->reverse[i] ? 1 : 0);
+    return pb_atomic_file_commit(&f, diag);
+}
+
+pb_status pb_tracker_load_csv(pb_tracker **out, const pb_vehicle_config *vehicle, const pb_tracker_params *params,
+                              const char *path, pb_diag *diag)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        pb_diag_set(diag, path, 0, 0, "%s", strerror(errno));
+        return PB_ERR_IO;
+    }
+    samples all = {0};
+    char line[512];
+    int line_no = 0;
+    pb_status st = PB_OK;
+    while (st == PB_OK && fgets(line, sizeof line, f)) {
+        if (++line_no == 1 || line[0] == '\n' || line[0] == '#')
+            continue; /* the header */
+        double pose[3];
+        int reverse = 0, used = 0;
+        const int n = sscanf(line, "%lf,%lf,%lf%n,%d%n", &pose[0], &pose[1], &pose[2], &used, &reverse, &used);
+        if (n < 3 || !isfinite(pose[0]) || !isfinite(pose[1]) || !isfinite(pose[2]) || (n == 4 && reverse != 0 && reverse != 1)) {
+            pb_diag_set(diag, path, line_no, 0, "expected x,y,yaw[,reverse] (numbers, reverse 0 or 1)");
+            st = PB_ERR_INVALID;
+        } else if (!push(&all, pose, reverse == 1)) {
+            pb_diag_set(diag, path, 0, 0, "out of memory");
+            st = PB_ERR_NOMEM;
+        }
+    }
+    fclose(f);
+    if (st == PB_OK)
+        st = pb_tracker_create(out, vehicle, params, all.poses, all.reverse, all.n, diag);
+    free(all.poses);
+    free(all.reverse);
+    return st;
 }
