@@ -88,6 +88,7 @@ typedef struct pb_scenario_result {
     double cost_error;     /**< path_length - reference_cost */
     double time_error;     /**< vehicle_sim_time - reference_time */
     double reference_planning_time; /**< seconds the reference plan took (not in wall_time) */
+    const char *capture_path; /**< the aerial capture written for it, or NULL (borrowed; set by the caller) */
 } pb_scenario_result;
 
 PB_API void pb_scenario_result_finish(pb_scenario_result *result);
@@ -127,6 +128,10 @@ PB_API pb_status pb_scenario_save_map(const pb_scenario *scenario, const char *s
 /** The engine the scenario runs on (the scene's map with its actors as obstacles), built
  * fresh: owned by the caller. */
 PB_API pb_status pb_scenario_build_engine(const pb_scenario *scenario, pb_engine **out, pb_diag *diag);
+
+/** Does the request ask for scene captures (take_scene_capture), and only for them
+ * (scene_capture_only: the scenario is not run)? */
+PB_API bool pb_scenario_wants_capture(const pb_scenario *scenario, bool *only);
 
 /** The scenario's vehicle, start pose (x, y, yaw) and goal (x, y, radius), in the scene's
  * frame (metres, radians). */

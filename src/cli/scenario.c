@@ -12,7 +12,8 @@
 
 static const char scenario_usage[] =
     "usage: planbench scenario run SCENARIO.json [--json] [--capture OUT.png]\n"
-    "       planbench scenario plan SCENARIO.json PATH.csv  (plan once; a {\"path\": \"PATH.csv\"} driver drives it)\n"
+    "       planbench scenario plan SCENARIO.json PATH.csv  (plan once; a {\"path\": \"PATH.csv\"} driver "
+    "drives it)\n"
     "       planbench scenario bench SCRIPT.ini [-j N] [--csv F] [--json F] [--md F] [--resume]  (--help for "
     "more)\n"
     "  Build the scene of a RunScenario request (auto_scene_gen's fields: cm, degrees, Unreal's frame),\n"
@@ -57,16 +58,35 @@ static int scenario_run(int argc, char **argv)
         cli_diag(&diag);
         return PB_EXIT_BAD_INPUT;
     }
+    /* the request's own captures: to --capture, or beside the working directory's
+     * <scenario>_ortho_aerial.png */
+    bool capture_only = false;
+    char default_capture[4096];
+    if (pb_scenario_wants_capture(scenario, &capture_only) && !capture) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        snprintf(default_capture, sizeof default_capture, "%.*s_ortho_aerial.png", (int)strcspn(base, "."),
+                 base);
+        capture = default_capture;
+    }
     pb_scenario_result result;
-    if (pb_scenario_run(scenario, &result, &diag) != PB_OK) {
+    memset(&result, 0, sizeof result);
+    if (!capture_only && pb_scenario_run(scenario, &result, &diag) != PB_OK) {
         cli_diag(&diag);
         pb_scenario_destroy(scenario);
         return PB_EXIT_BAD_INPUT;
     }
-    int status = result.reason == PB_REASON_SUCCESS ? 0 : 1;
-    if (capture && pb_scenario_capture(scenario, &result, capture, 0, &diag) != PB_OK) {
+    int status = capture_only || result.reason == PB_REASON_SUCCESS ? 0 : 1;
+    if (capture && pb_scenario_capture(scenario, capture_only ? NULL : &result, capture, 0, &diag) != PB_OK) {
         cli_diag(&diag);
         status = PB_EXIT_BAD_INPUT;
+    } else if (capture) {
+        result.capture_path = capture;
+    }
+    if (capture_only && !json) {
+        printf("scene captured to %s (scene_capture_only: not run)\n", capture);
+        pb_scenario_destroy(scenario);
+        return status;
     }
     if (json) {
         pb_scenario_result_write_json(stdout, scenario, &result);

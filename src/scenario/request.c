@@ -649,6 +649,13 @@ void pb_scenario_destroy(pb_scenario *s)
     free(s);
 }
 
+bool pb_scenario_wants_capture(const pb_scenario *s, bool *only)
+{
+    if (only)
+        *only = s->scene_capture_only;
+    return s->take_scene_capture || s->scene_capture_only;
+}
+
 const pb_vehicle_config *pb_scenario_vehicle(const pb_scenario *s)
 {
     return &s->vehicle;

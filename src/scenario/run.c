@@ -238,7 +238,14 @@ void pb_scenario_result_write_json(FILE *out, const pb_scenario *s, const pb_sce
     pb_json_write_number(out, r->vehicle_sim_time);
     fprintf(out, ",\n  \"num_vehicle_control_messages\": %u,\n  \"scene_capture_only\": %s,\n",
             r->num_vehicle_control_messages, s->scene_capture_only ? "true" : "false");
-    fputs("  \"scene_captures\": [],\n  \"scene_capture_names\": [],\n  \"planbench\": {\n", out);
+    /* captures are files, named here (sensor_msgs/Image payloads are not inlined) */
+    fprintf(out, "  \"scene_captures\": [],\n  \"scene_capture_names\": [%s],\n  \"planbench\": {\n",
+            r->capture_path ? "\"ortho_aerial\"" : "");
+    if (r->capture_path) {
+        fputs("    \"captures\": {\"ortho_aerial\": ", out);
+        pb_json_write_string(out, r->capture_path);
+        fputs("},\n", out);
+    }
     fputs("    \"termination\": ", out);
     pb_json_write_string(out, pb_termination_name(r->reason));
     fprintf(out, ",\n    \"steps\": %zu,\n", r->steps);

@@ -64,6 +64,16 @@ json.dump(r, open('$T/timeout.json', 'w'))"
 expect 1 "a timeout" -- "$PB" scenario run "$T/timeout.json" --json
 grep -q '"termination_reason": 3' "$T/out" || fail "a timeout: $(head -c 200 "$T/out")"
 
+# scene_capture_only: the capture, no run (an empty trajectory), beside the working directory
+python3 -c "
+import json; r = json.load(open('$T/timeout.json')); r['scene_capture_only'] = True
+json.dump(r, open('$T/only.json', 'w'))"
+(cd "$T" && "$PB" scenario run only.json --json >only.out) || fail "scene_capture_only: exit $?"
+[ -s "$T/only_ortho_aerial.png" ] || fail "scene_capture_only wrote no capture"
+python3 -c "
+import json, sys; r = json.load(open('$T/only.out'))
+sys.exit(not (r['scene_capture_only'] and r['vehicle_trajectory'] == [] and r['scene_capture_names'] == ['ortho_aerial']))" ||
+    fail "scene_capture_only: $(head -c 300 "$T/only.out")"
 bad "a missing scenario" "nowhere.json" -- scenario run nowhere.json
 printf '{"goal_radius": ' >"$T/broken.json"
 bad "malformed JSON" "broken.json.*malformed JSON" -- scenario run "$T/broken.json"
