@@ -15,6 +15,8 @@
 
 static char dir[256];
 
+static void replace(char *json, const char *from, const char *to);
+
 static void write_file(const char *name, const char *text)
 {
     char path[512];
@@ -163,6 +165,14 @@ static void test_timeout_and_precedence(void)
     snprintf(timers, sizeof timers, "\"sim_timeout_period\": %.2f", k * 0.01);
     r = run(request(30, 1, 0, timers, ""), 0);
     CHECK(r.reason == PB_REASON_SIM_TIMEOUT && r.steps == k);
+    pb_scenario_result_finish(&r);
+    /* a planar scene never flips: the tightest roll and pitch limits end nothing */
+    char *tight = request(30, 1, 0, "\"sim_timeout_period\": 17", "");
+    replace(tight, "\"max_vehicle_roll\": 70, \"max_vehicle_pitch\": 70",
+            "\"max_vehicle_roll\": 1e-9, \"max_vehicle_pitch\": 1e-9");
+    write_file("inputs.csv", "t,acceleration,steer_angle,gear,signal\n0,2,0,DRIVE,NONE\n");
+    r = run(tight, 0);
+    CHECK(r.reason == PB_REASON_SUCCESS && r.steps == step_reaching(19.0, 2.0));
     pb_scenario_result_finish(&r);
     /* every timer off: planbench's own bound ends the run, as a timeout */
     write_file("inputs.csv", "t,acceleration,steer_angle,gear,signal\n0,0,0,DRIVE,NONE\n");
