@@ -13,9 +13,9 @@
 #include <string.h>
 
 /* The Lexus: rear axle 1.1 m from the rear bumper, 4.89 m long, 1.896 m wide. */
-#define FRONT (4.89 - 1.1)
+#define FRONT      (4.89 - 1.1)
 #define HALF_WIDTH (1.896 / 2)
-#define WALL_X 18.0
+#define WALL_X     18.0
 
 static void spawn_vehicle(pb_sim *sim, const char *name, double x, double y, double yaw)
 {
@@ -27,20 +27,6 @@ static void spawn_vehicle(pb_sim *sim, const char *name, double x, double y, dou
     pb_sim_spawn_response rs;
     pb_sim_spawn_entity(sim, &rq, &rs);
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "spawn %s: %s", name, rs.result.error_message);
-}
-
-static pb_sim_entity_state state_of(pb_sim *sim, const char *entity)
-{
-    pb_sim_result r;
-    pb_sim_entity_state st;
-    pb_sim_get_entity_state(sim, entity, &r, &st);
-    CHECK(r.result == PB_SIM_RESULT_OK);
-    return st;
-}
-
-static double yaw_of(const pb_sim_pose *p)
-{
-    return 2 * atan2(p->qz, p->qw);
 }
 
 /* Publish `msg` (JSON) on `topic` through the codec: the reply (a status error) or NULL. */
@@ -121,8 +107,11 @@ static void test_spawn(void)
     pb_sim_vehicle_status st;
     CHECK(pb_sim_get_vehicle_status(sim, "car", &st) && st.gear == 22 && st.longitudinal_velocity == 0);
     /* into the wall: refused */
-    const pb_sim_spawn_request bad = {.name = "bad", .uri = "model://lexus_rx450h", .initial_pose = at(17, 10, 0),
-                                      .frame_id = "", .entity_namespace = ""};
+    const pb_sim_spawn_request bad = {.name = "bad",
+                                      .uri = "model://lexus_rx450h",
+                                      .initial_pose = at(17, 10, 0),
+                                      .frame_id = "",
+                                      .entity_namespace = ""};
     pb_sim_spawn_response rs;
     pb_sim_spawn_entity(sim, &bad, &rs);
     CHECK(rs.result.result == PB_SIM_SPAWN_INVALID_POSE);
@@ -143,11 +132,14 @@ static void test_spawn(void)
         fclose(f);
     }
     CHECK(size > 0);
-    const pb_sim_spawn_request px = {.name = "car", .resource_string = xml, .initial_pose = at(250, 200, 0),
-                                     .frame_id = "", .entity_namespace = ""};
+    const pb_sim_spawn_request px = {.name = "car",
+                                     .resource_string = xml,
+                                     .initial_pose = at(250, 200, 0),
+                                     .frame_id = "",
+                                     .entity_namespace = ""};
     pb_sim_spawn_entity(sim, &px, &rs);
-    CHECK_MSG(rs.result.result == PB_SIM_SPAWN_INVALID_POSE && strstr(rs.result.error_message, "metres"), "%s",
-              rs.result.error_message);
+    CHECK_MSG(rs.result.result == PB_SIM_SPAWN_INVALID_POSE && strstr(rs.result.error_message, "metres"),
+              "%s", rs.result.error_message);
     free(xml);
     pb_sim_destroy(sim);
 }
@@ -160,7 +152,8 @@ static void test_drive_into_wall(void)
     spawn_vehicle(sim, "car", 5, 10, 0);
     const char *control = "/car/control/command/control_cmd", *gear = "/car/control/command/gear_cmd";
     /* parked: control_cmd alone does not move it */
-    publish_ok(sim, control, "{\"longitudinal\":{\"acceleration\":2.0},\"lateral\":{\"steering_tire_angle\":0}}");
+    publish_ok(sim, control,
+               "{\"longitudinal\":{\"acceleration\":2.0},\"lateral\":{\"steering_tire_angle\":0}}");
     step(sim, 10);
     CHECK_NEAR(state_of(sim, "car").pose.position.x, 5, 0);
     publish_ok(sim, gear, "{\"command\":2}");
@@ -191,8 +184,10 @@ static void test_drive_into_wall(void)
     pb_sim_vehicle_status vs;
     CHECK(pb_sim_get_vehicle_status(sim, "car", &vs) && vs.longitudinal_velocity == 0);
     /* the pose it stopped at is free: the world accepts the vehicle there */
-    const pb_sim_spawn_request twin = {.name = "twin", .uri = "model://lexus_rx450h",
-                                       .initial_pose = at(st.pose.position.x, 30 - 10, 0), .frame_id = "",
+    const pb_sim_spawn_request twin = {.name = "twin",
+                                       .uri = "model://lexus_rx450h",
+                                       .initial_pose = at(st.pose.position.x, 30 - 10, 0),
+                                       .frame_id = "",
                                        .entity_namespace = ""};
     pb_sim_spawn_response rs;
     pb_sim_spawn_entity(sim, &twin, &rs);
@@ -226,7 +221,8 @@ static void test_gears_and_emergency(void)
     CHECK_NEAR(vs.longitudinal_velocity, 2.0, 1e-9);
     CHECK_NEAR(vs.acceleration, 2.0, 1e-9);
     /* emergency: the acceleration input is 0 whatever control_cmd says */
-    publish_ok(sim, "/car/control/command/emergency_cmd", "{\"stamp\":{\"sec\":1,\"nanosec\":0},\"emergency\":true}");
+    publish_ok(sim, "/car/control/command/emergency_cmd",
+               "{\"stamp\":{\"sec\":1,\"nanosec\":0},\"emergency\":true}");
     publish_ok(sim, "/car/control/command/control_cmd", "{\"longitudinal\":{\"acceleration\":5.0}}");
     step(sim, 10);
     pb_sim_get_vehicle_status(sim, "car", &vs);
@@ -284,7 +280,8 @@ static void test_status_topics(void)
     CHECK_NEAR(v, 1.0, 1e-9);
     CHECK(json_number_value(json_object_get(m, "lateral_velocity")) == 0);
     CHECK_NEAR(json_number_value(json_object_get(m, "heading_rate")), v * tan(0.1) / 2.79, 1e-9);
-    CHECK(strcmp(json_string_value(json_object_get(json_object_get(m, "header"), "frame_id")), "car/base_link") == 0);
+    CHECK(strcmp(json_string_value(json_object_get(json_object_get(m, "header"), "frame_id")),
+                 "car/base_link") == 0);
     json_decref(m);
     m = status_msg(sim, RB_TOPIC_STEERING_STATUS, "car");
     CHECK_NEAR(json_number_value(json_object_get(m, "steering_tire_angle")), 0.1, 1e-12);
@@ -319,20 +316,26 @@ static void test_bad_commands(void)
 {
     pb_sim *sim = make_world("sim_wall40.xml");
     spawn_vehicle(sim, "car", 5, 35, 0);
-    const pb_sim_spawn_request disc = {.name = "disc", .uri = "model://disc_robot_m", .initial_pose = at(5, 20, 0),
-                                       .frame_id = "", .entity_namespace = ""};
+    const pb_sim_spawn_request disc = {.name = "disc",
+                                       .uri = "model://disc_robot_m",
+                                       .initial_pose = at(5, 20, 0),
+                                       .frame_id = "",
+                                       .entity_namespace = ""};
     pb_sim_spawn_response rs;
     pb_sim_spawn_entity(sim, &disc, &rs);
     CHECK(rs.result.result == PB_SIM_RESULT_OK);
     const char *control = "/car/control/command/control_cmd";
-    publish_error(sim, control, "{\"longitudinal\":{\"acceleration\":\"fast\"}}", "longitudinal.acceleration");
-    publish_error(sim, control, "{\"longitudinal\":{\"accel\":1.0}}", "does not have a field longitudinal.accel");
+    publish_error(sim, control, "{\"longitudinal\":{\"acceleration\":\"fast\"}}",
+                  "longitudinal.acceleration");
+    publish_error(sim, control, "{\"longitudinal\":{\"accel\":1.0}}",
+                  "does not have a field longitudinal.accel");
     publish_error(sim, control, "[1,2]", "autoware_control_msgs/Control");
     publish_error(sim, control, "{\"lateral\":{\"steering_tire_angle\":null}}", "steering_tire_angle");
     publish_error(sim, "/car/control/command/gear_cmd", "{\"command\":99}", "not a GearCommand value");
     publish_error(sim, "/car/control/command/gear_cmd", "{\"command\":2.0}", "command");
     publish_error(sim, "/car/control/command/gear_cmd", "{\"command\":300}", "out of range");
-    publish_error(sim, "/car/control/command/turn_indicators_cmd", "{\"command\":4}", "TurnIndicatorsCommand");
+    publish_error(sim, "/car/control/command/turn_indicators_cmd", "{\"command\":4}",
+                  "TurnIndicatorsCommand");
     publish_error(sim, "/car/control/command/hazard_lights_cmd", "{\"command\":3}", "HazardLightsCommand");
     publish_error(sim, "/car/control/command/emergency_cmd", "{\"emergency\":1}", "emergency");
     publish_error(sim, "/disc/control/command/control_cmd", "{}", "'disc' is not a vehicle");
@@ -403,7 +406,8 @@ static void test_follow_curve(void)
     CHECK_MSG(worst_lateral <= 1e-6, "no sliding: lateral displacement %g m in a step", worst_lateral);
     CHECK_MSG(worst_turn <= 1 + 1e-6, "turns no tighter than the steer allows: %g of the limit", worst_turn);
     const pb_sim_entity_state end = state_of(sim, "car");
-    CHECK_MSG(hypot(end.pose.position.x - cx, end.pose.position.y - (cy + R)) <= 0.2, "ends at the last waypoint");
+    CHECK_MSG(hypot(end.pose.position.x - cx, end.pose.position.y - (cy + R)) <= 0.2,
+              "ends at the last waypoint");
     CHECK_NEAR(remainder(yaw_of(&end.pose) - M_PI, 2 * M_PI), 0, 0.1);
     pb_sim_vehicle_status vs;
     pb_sim_get_vehicle_status(sim, "car", &vs);
@@ -447,8 +451,8 @@ static void test_plan(void)
     spawn_vehicle(sim, "car", 5, 5, 0);
     const char *planners[] = {"rrtconnect", "rrtstar"};
     for (int p = 0; p < 2; p++) {
-        pb_sim_plan_request rq = {.entity = "car", .goal_name = "goal", .planner = planners[p], .time_limit = 5,
-                                  .seed = 7};
+        pb_sim_plan_request rq = {
+            .entity = "car", .goal_name = "goal", .planner = planners[p], .time_limit = 5, .seed = 7};
         pb_sim_plan_response rs;
         pb_sim_plan_path(sim, &rq, &rs);
         CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s: %s (%s)", planners[p], rs.result.error_message,
@@ -470,8 +474,13 @@ static void test_plan(void)
                   rs.cost, total);
     }
     /* planned and followed: it arrives, never sliding */
-    pb_sim_plan_request rq = {.entity = "car", .goal_name = "north", .planner = "rrtconnect", .time_limit = 5,
-                              .seed = 3, .follow = true, .speed = 3};
+    pb_sim_plan_request rq = {.entity = "car",
+                              .goal_name = "north",
+                              .planner = "rrtconnect",
+                              .time_limit = 5,
+                              .seed = 3,
+                              .follow = true,
+                              .speed = 3};
     pb_sim_plan_response rs;
     pb_sim_plan_path(sim, &rq, &rs);
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "%s", rs.result.error_message);

@@ -26,15 +26,15 @@
  * reference's samples (m), its lookahead (at least LOOKAHEAD_MIN m, LOOKAHEAD_TIME seconds of
  * travel), how hard it speeds up and when it starts braking (m/s^2), the gain of its speed
  * loop (1/s), and how near a stop point counts as there (m) at what speed (m/s). */
-#define VEHICLE_SPEED 3.0
-#define TRACK_SPACING 0.05
-#define LOOKAHEAD_MIN 2.0
-#define LOOKAHEAD_TIME 0.5
+#define VEHICLE_SPEED      3.0
+#define TRACK_SPACING      0.05
+#define LOOKAHEAD_MIN      2.0
+#define LOOKAHEAD_TIME     0.5
 #define TRACK_ACCELERATION 2.0
 #define TRACK_DECELERATION 2.0
-#define SPEED_GAIN 2.0
-#define ARRIVE_DISTANCE 0.1
-#define ARRIVE_SPEED 0.05
+#define SPEED_GAIN         2.0
+#define ARRIVE_DISTANCE    0.1
+#define ARRIVE_SPEED       0.05
 /* Most samples of a reference (100 km at TRACK_SPACING). */
 #define MAX_TRACK_SAMPLES 2000000
 
@@ -63,8 +63,8 @@ static bool on_metric_map(pb_sim *sim)
 {
     const char *path = sim->world.map_path, *dot = path ? strrchr(path, '.') : NULL;
     pb_map_frame frame;
-    return dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0) && pb_engine_map_frame(sim->engine, &frame) &&
-           frame.metric;
+    return dot && (strcmp(dot, ".yaml") == 0 || strcmp(dot, ".yml") == 0) &&
+           pb_engine_map_frame(sim->engine, &frame) && frame.metric;
 }
 
 static bool accepts(const sim_robot *robot, char *why, size_t size)
@@ -88,7 +88,8 @@ static void init(pb_sim *sim, sim_entity *e, const sim_robot *robot)
 static bool fits(pb_sim *sim, const sim_entity *e, const double *pose, char *why, size_t size)
 {
     if (!on_metric_map(sim)) {
-        SIM_EXPLAIN(why, size, "a vehicle drives on a map in metres (a map_server YAML world): this map is in pixels");
+        SIM_EXPLAIN(why, size,
+                    "a vehicle drives on a map in metres (a map_server YAML world): this map is in pixels");
         return false;
     }
     return sim_footprint_free(sim, &e->footprint, pose, e->obstacle, why, size);
@@ -223,7 +224,8 @@ static void track(sim_entity *e)
         if (i < end) {
             to_stop = hypot(T[SIM_Q * (i + 1)] - x, T[SIM_Q * (i + 1) + 1] - y);
             for (size_t k = i + 1; k < end; k++)
-                to_stop += hypot(T[SIM_Q * (k + 1)] - T[SIM_Q * k], T[SIM_Q * (k + 1) + 1] - T[SIM_Q * k + 1]);
+                to_stop +=
+                    hypot(T[SIM_Q * (k + 1)] - T[SIM_Q * k], T[SIM_Q * (k + 1) + 1] - T[SIM_Q * k + 1]);
         }
         if (to_stop <= ARRIVE_DISTANCE && speed <= ARRIVE_SPEED) {
             if (end + 1 >= n) {
@@ -252,7 +254,8 @@ static void track(sim_entity *e)
             target[1] += left * dir * sin(stop[2]);
         }
         const double c = cos(e->drive.yaw), s = sin(e->drive.yaw);
-        const double dx = c * (target[0] - x) + s * (target[1] - y), dy = -s * (target[0] - x) + c * (target[1] - y);
+        const double dx = c * (target[0] - x) + s * (target[1] - y),
+                     dy = -s * (target[0] - x) + c * (target[1] - y);
         const double d2 = dx * dx + dy * dy;
         e->control_steer = d2 > 1e-12 ? atan(2.0 * dy / d2 * e->vehicle.wheelbase) : 0.0;
         /* the speed profile: cruise, or the deceleration that stops at the stretch's end */
@@ -285,7 +288,8 @@ static void step(pb_sim *sim, sim_entity *e)
     const pb_vehicle_input in = inputs(e);
     e->last_yaw_rate = e->drive.angular_velocity;
     pb_hit hit;
-    const bool free = pb_vehicle_step_checked(&e->vehicle, &e->drive, &in, sim->dt, sim->engine, e->obstacle, &hit);
+    const bool free =
+        pb_vehicle_step_checked(&e->vehicle, &e->drive, &in, sim->dt, sim->engine, e->obstacle, &hit);
     place(sim, e);
     if (!free) {
         if (!e->blocked)
@@ -336,8 +340,8 @@ static void set_state(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request
     }
     const double c = cos(pose[2]), s = sin(pose[2]);
     const double along = c * tw->linear.x + s * tw->linear.y, across = -s * tw->linear.x + c * tw->linear.y;
-    if (set_twist && (fabs(across) > 1e-9 * fmax(1.0, fabs(along)) || tw->linear.z != 0 || tw->angular.x != 0 ||
-                      tw->angular.y != 0 || tw->angular.z != 0)) {
+    if (set_twist && (fabs(across) > 1e-9 * fmax(1.0, fabs(along)) || tw->linear.z != 0 ||
+                      tw->angular.x != 0 || tw->angular.y != 0 || tw->angular.z != 0)) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
                        "'%s' is a vehicle: its twist is a speed along its heading (no sideways, vertical or "
                        "angular part; the steer turns it)",
@@ -364,7 +368,8 @@ static bool reset(pb_sim *sim, sim_entity *e, char *why, size_t size)
         snprintf(why, size, "kept its pose: start %s", what);
         return false;
     }
-    e->drive = pb_vehicle_state_at(e->initial_pose[0], e->initial_pose[1], sim_wrap_angle(e->initial_pose[2]));
+    e->drive =
+        pb_vehicle_state_at(e->initial_pose[0], e->initial_pose[1], sim_wrap_angle(e->initial_pose[2]));
     e->control_acceleration = e->control_steer = e->last_yaw_rate = 0.0;
     e->gear_command = PB_GEAR_PARKING;
     e->turn_command = PB_SIGNAL_NONE;
@@ -402,8 +407,8 @@ static double distance(const pb_sim *sim, const sim_entity *e, const double *a, 
 static void describe(const pb_sim *sim, const sim_entity *e, char *out, size_t size)
 {
     (void)sim;
-    snprintf(out, size, "at (%.3f, %.3f, %.3f), %.3f m/s in %s", e->pose[0], e->pose[1], e->pose[2], e->drive.v,
-             pb_gear_name(e->drive.gear));
+    snprintf(out, size, "at (%.3f, %.3f, %.3f), %.3f m/s in %s", e->pose[0], e->pose[1], e->pose[2],
+             e->drive.v, pb_gear_name(e->drive.gear));
 }
 
 /* ---- paths: Reeds-Shepp curves swept against the world ---- */
@@ -423,8 +428,8 @@ static void curve_pose(const void *ctx, double t, double *pose)
 /* Are the curves through `rows` (`n` rows of SIM_Q values) free of the map and the other
  * entities as they are now (the footprint swept, certified, as the car engine's edge check
  * does)? False with the first blocked one in `why`. `*length` gets the path's length. */
-static bool curves_free(pb_sim *sim, const sim_entity *e, const double *rows, size_t n, double *length, char *why,
-                        size_t size)
+static bool curves_free(pb_sim *sim, const sim_entity *e, const double *rows, size_t n, double *length,
+                        char *why, size_t size)
 {
     const double radius = pb_vehicle_turning_radius(&e->vehicle), reach = pb_vehicle_reach(&e->vehicle);
     *length = 0.0;
@@ -439,8 +444,9 @@ static bool curves_free(pb_sim *sim, const sim_entity *e, const double *rows, si
         bool free = false;
         double t_free = -1.0;
         pb_hit hit;
-        const pb_status st = pb_engine_sweep(sim->engine, &e->footprint, curve_pose, &m,
-                                             m.length * (1.0 + reach / radius), e->obstacle, &free, &t_free, &hit);
+        const pb_status st =
+            pb_engine_sweep(sim->engine, &e->footprint, curve_pose, &m, m.length * (1.0 + reach / radius),
+                            e->obstacle, &free, &t_free, &hit);
         if (st != PB_OK || !free) {
             double at[3];
             curve_pose(&m, fmax(t_free, 0.0), at);
@@ -463,9 +469,10 @@ static bool curves_free(pb_sim *sim, const sim_entity *e, const double *rows, si
 static pb_engine *car_space(pb_sim *sim, const sim_entity *e, char *why, size_t size)
 {
     if (!e->vehicle_path) {
-        snprintf(why, size,
-                 "'%s' was spawned from a resource string: /plan_path needs its <vehicle> file (spawn it by uri)",
-                 e->name);
+        snprintf(
+            why, size,
+            "'%s' was spawned from a resource string: /plan_path needs its <vehicle> file (spawn it by uri)",
+            e->name);
         return NULL;
     }
     const pb_option options[] = {{"robot", e->vehicle_path}, {"frame", "ros"}};
@@ -546,9 +553,10 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
 static bool plan_check(pb_sim *sim, const sim_entity *e, const pb_sim_plan_job *job, char *why, size_t size)
 {
     if (memcmp(e->pose, job->start, 3 * sizeof *e->pose) != 0) {
-        snprintf(why, size, "'%s' moved while its path was planned (from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f)); "
-                 "plan again", e->name, job->start[0], job->start[1], job->start[2], e->pose[0], e->pose[1],
-                 e->pose[2]);
+        snprintf(why, size,
+                 "'%s' moved while its path was planned (from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f)); "
+                 "plan again",
+                 e->name, job->start[0], job->start[1], job->start[2], e->pose[0], e->pose[1], e->pose[2]);
         return false;
     }
     char what[PB_SIM_MESSAGE_SIZE];
@@ -562,8 +570,8 @@ static bool plan_check(pb_sim *sim, const sim_entity *e, const pb_sim_plan_job *
 
 /* FollowPath: the waypoints joined by the car engine's curves from where it is, each swept
  * free now; the tracker drives it along them. */
-static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq, const double *joint_values,
-                         size_t n_given, uint64_t *goal, pb_sim_result *r)
+static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq,
+                         const double *joint_values, size_t n_given, uint64_t *goal, pb_sim_result *r)
 {
     (void)joint_values;
     if (n_given != 0) {
@@ -583,7 +591,8 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
     for (size_t i = 0; i < rq->n_path; i++) {
         double *q = path + SIM_Q * (i + 1);
         q[3] = 0.0;
-        if (!sim_planar_pose_from_msg(sim, &rq->path[i], "", q, why, sizeof why) || !fits(sim, e, q, why, sizeof why)) {
+        if (!sim_planar_pose_from_msg(sim, &rq->path[i], "", q, why, sizeof why) ||
+            !fits(sim, e, q, why, sizeof why)) {
             sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "waypoint %zu: %s", i, why);
             free(path);
             return false;
@@ -641,7 +650,8 @@ static bool gear_of(uint8_t code, pb_gear *gear)
         return true;
     if (code == AW_GEAR_NEUTRAL)
         *gear = PB_GEAR_NEUTRAL;
-    else if ((code >= AW_GEAR_DRIVE && code <= AW_GEAR_DRIVE_18) || code == AW_GEAR_LOW || code == AW_GEAR_LOW_2)
+    else if ((code >= AW_GEAR_DRIVE && code <= AW_GEAR_DRIVE_18) || code == AW_GEAR_LOW ||
+             code == AW_GEAR_LOW_2)
         *gear = PB_GEAR_DRIVE;
     else if (code == AW_GEAR_REVERSE || code == AW_GEAR_REVERSE_2)
         *gear = PB_GEAR_REVERSE;
@@ -679,10 +689,11 @@ static void command_vehicle(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_com
         break;
     case PB_SIM_VEHICLE_TURN_INDICATORS:
         if (c->command > AW_ENABLE_RIGHT) {
-            sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
-                           "turn_indicators_cmd: command %u is not a TurnIndicatorsCommand value (NO_COMMAND 0, "
-                           "DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3)",
-                           (unsigned)c->command);
+            sim_set_result(
+                r, PB_SIM_RESULT_OPERATION_FAILED,
+                "turn_indicators_cmd: command %u is not a TurnIndicatorsCommand value (NO_COMMAND 0, "
+                "DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3)",
+                (unsigned)c->command);
             return;
         }
         if (c->command != AW_NO_COMMAND)
