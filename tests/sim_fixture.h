@@ -60,4 +60,20 @@ static inline double x_of(pb_sim *sim, const char *entity)
     return r.result == PB_SIM_RESULT_OK ? st.pose.position.x : NAN;
 }
 
+/* An entity's state (a failed check when it cannot be read). */
+static inline pb_sim_entity_state state_of(pb_sim *sim, const char *entity)
+{
+    pb_sim_result r;
+    pb_sim_entity_state st;
+    pb_sim_get_entity_state(sim, entity, &r, &st);
+    CHECK(r.result == PB_SIM_RESULT_OK);
+    return st;
+}
+
+/* The yaw of a planar pose's quaternion. */
+static inline double yaw_of(const pb_sim_pose *p)
+{
+    return 2 * atan2(p->qz, p->qw);
+}
+
 #endif

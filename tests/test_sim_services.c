@@ -654,7 +654,7 @@ static void test_worlds(void)
     const pb_sim_world_info *worlds;
     size_t n;
     pb_sim_get_available_worlds(sim, NULL, &r, &worlds, &n);
-    CHECK(r.result == PB_SIM_RESULT_OK && n == 3); /* arm_table, forest, room1 */
+    CHECK(r.result == PB_SIM_RESULT_OK && n == 4); /* arm_table, forest, room1, wall40 */
     const char *const outdoor[] = {"outdoor"};
     pb_sim_tags_filter t = {outdoor, 1, PB_SIM_FILTER_ANY};
     pb_sim_get_available_worlds(sim, &t, &r, &worlds, &n);

@@ -38,20 +38,6 @@ static void spawn(pb_sim *sim, const char *name, const char *uri, double x, doub
     CHECK_MSG(rs.result.result == PB_SIM_RESULT_OK, "spawn %s: %s", name, rs.result.error_message);
 }
 
-static pb_sim_entity_state state_of(pb_sim *sim, const char *entity)
-{
-    pb_sim_result r;
-    pb_sim_entity_state st;
-    pb_sim_get_entity_state(sim, entity, &r, &st);
-    CHECK(r.result == PB_SIM_RESULT_OK);
-    return st;
-}
-
-static double yaw_of(const pb_sim_pose *p)
-{
-    return 2 * atan2(p->qz, p->qw);
-}
-
 /* A rosbridge message in, its reply parsed (NULL when none). */
 static json_t *exchange(pb_sim *sim, const char *text)
 {

@@ -458,6 +458,57 @@ PB_API size_t pb_sim_get_entity_joints(pb_sim *sim, const char *entity, const ch
 PB_API void pb_sim_command_velocity(pb_sim *sim, const char *entity, const pb_sim_twist *body_twist,
                                     pb_sim_result *r);
 
+/** Which of Autoware's command topics a vehicle command comes from (per vehicle, under
+ * "/<entity>/control/command/"). */
+typedef enum pb_sim_vehicle_topic {
+    PB_SIM_VEHICLE_CONTROL,         /**< control_cmd, autoware_control_msgs/Control */
+    PB_SIM_VEHICLE_GEAR,            /**< gear_cmd, autoware_vehicle_msgs/GearCommand */
+    PB_SIM_VEHICLE_TURN_INDICATORS, /**< turn_indicators_cmd, autoware_vehicle_msgs/TurnIndicatorsCommand */
+    PB_SIM_VEHICLE_HAZARD_LIGHTS,   /**< hazard_lights_cmd, autoware_vehicle_msgs/HazardLightsCommand */
+    PB_SIM_VEHICLE_EMERGENCY,       /**< emergency_cmd, tier4_vehicle_msgs/VehicleEmergencyStamped */
+    PB_SIM_VEHICLE_TOPIC_COUNT
+} pb_sim_vehicle_topic;
+
+/** One command to a vehicle, with Autoware's fields and codes. */
+typedef struct pb_sim_vehicle_command {
+    pb_sim_vehicle_topic topic;
+    /** CONTROL: lateral.steering_tire_angle (rad, positive left), longitudinal.acceleration
+     * (m/s^2, along the gear: REVERSE drives backwards under a positive one, as AWSIM) and
+     * longitudinal.velocity (m/s; checked, not used: the model is driven by acceleration). */
+    double steering_tire_angle, acceleration, velocity;
+    /** GEAR: GearCommand.command (NONE 0 keeps the gear; NEUTRAL 1; DRIVE 2..19, LOW 23,
+     * LOW_2 24 drive; REVERSE 20, REVERSE_2 21; PARK 22). TURN_INDICATORS:
+     * TurnIndicatorsCommand.command (NO_COMMAND 0, DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3).
+     * HAZARD_LIGHTS: HazardLightsCommand.command (NO_COMMAND 0, DISABLE 1, ENABLE 2). */
+    uint8_t command;
+    /** EMERGENCY: while true the acceleration input is 0 whatever control_cmd says. */
+    bool emergency;
+} pb_sim_vehicle_command;
+
+/** A vehicle's status, as Autoware's vehicle/status topics report it. */
+typedef struct pb_sim_vehicle_status {
+    double longitudinal_velocity; /**< m/s along the heading (VelocityReport) */
+    double lateral_velocity;      /**< m/s, always 0: the rear axle never slides */
+    double heading_rate;          /**< rad/s, counter-clockwise */
+    double steering_tire_angle;   /**< rad, positive left (SteeringReport) */
+    double acceleration;          /**< m/s^2 realised in the last step, along the heading */
+    uint8_t gear;                 /**< GearReport.report: PARK 22, REVERSE 20, NEUTRAL 1, DRIVE 2 */
+    uint8_t turn_indicators;      /**< TurnIndicatorsReport.report: DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3 */
+    uint8_t hazard_lights;        /**< HazardLightsReport.report: DISABLE 1, ENABLE 2 */
+    bool emergency;               /**< an emergency_cmd holds the acceleration at 0 */
+    bool sleeping;                /**< the model's sleep rule holds it still */
+} pb_sim_vehicle_status;
+
+/** A command from one of a vehicle's Autoware topics: it holds from the next step on (a
+ * control_cmd until the next one; a path being followed stops). OK, or NOT_FOUND for an
+ * unknown entity, OPERATION_FAILED for an entity that is not a vehicle, a static one, a
+ * non-finite value or a code the message type does not define (the message names it). */
+PB_API void pb_sim_command_vehicle(pb_sim *sim, const char *entity, const pb_sim_vehicle_command *command,
+                                   pb_sim_result *r);
+
+/** The status of vehicle `entity`: false when there is no such entity or it is not a vehicle. */
+PB_API bool pb_sim_get_vehicle_status(pb_sim *sim, const char *entity, pb_sim_vehicle_status *status);
+
 /** Longest frame name: "<entity>/<link>". */
 #define PB_SIM_FRAME_ID_SIZE 320
 

@@ -1,6 +1,7 @@
 /* Commands that move an entity outside the services' SetEntityState: a velocity in its own
  * frame (ROS cmd_vel), its joints set at once, a joint trajectory to follow (ROS
- * joint_commands), and reading its joints. Each checks what every entity shares and hands
+ * joint_commands), reading its joints, and a vehicle's commands from Autoware's topics and its
+ * status. Each checks what every entity shares and hands
  * the rest to the entity's kind. */
 #include "sim_internal.h"
 
@@ -150,4 +151,36 @@ void pb_sim_command_joints(pb_sim *sim, const char *entity, const char *const *n
     }
     free(rows);
     free(poses);
+}
+
+/* A vehicle's commands from Autoware's topics, and its status (entity_vehicle.c). */
+
+void pb_sim_command_vehicle(pb_sim *sim, const char *entity, const pb_sim_vehicle_command *command,
+                            pb_sim_result *r)
+{
+    sim_entity *e = sim_find_entity(sim, entity);
+    if (!e) {
+        sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", sim_str(entity));
+        return;
+    }
+    if (!e->kind->command_vehicle) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                       "'%s' is not a vehicle (a %s): Autoware's control topics drive vehicles only", e->name,
+                       e->kind->name);
+        return;
+    }
+    if (e->is_static) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is static: it takes no commands", e->name);
+        return;
+    }
+    e->kind->command_vehicle(sim, e, command, r);
+}
+
+bool pb_sim_get_vehicle_status(pb_sim *sim, const char *entity, pb_sim_vehicle_status *status)
+{
+    const sim_entity *e = sim_find_entity(sim, entity);
+    if (!e || !e->kind->vehicle_status)
+        return false;
+    e->kind->vehicle_status(sim, e, status);
+    return true;
 }

@@ -23,7 +23,7 @@ static double default_speed(const pb_sim *sim)
     return BODY_SPEED * (pb_engine_map_frame(sim->engine, &frame) ? frame.resolution : 1.0);
 }
 
-static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
+const char *sim_entity_by_obstacle(const pb_sim *sim, uint32_t id)
 {
     for (size_t i = 0; i < sim->n_entities; i++)
         if (sim->entities[i].obstacle == id)
@@ -34,7 +34,7 @@ static const char *entity_by_obstacle(const pb_sim *sim, uint32_t id)
 /* The footprint check at a pose: true when free, else false with a message naming what it
  * hits written into `why` (when `why` is NULL nothing is formatted: the motion step only
  * needs the answer). */
-static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose, uint32_t self, char *why,
+bool sim_footprint_free(pb_sim *sim, const pb_footprint *fp, const double *pose, uint32_t self, char *why,
                          size_t size)
 {
     pb_hit hit;
@@ -56,7 +56,7 @@ static bool pose_is_free(pb_sim *sim, const pb_footprint *fp, const double *pose
         return false;
     case PB_HIT_OBSTACLE:
         SIM_EXPLAIN(why, size, "pose (%.3f, %.3f, %.3f) overlaps entity '%s'", pose[0], pose[1], pose[2],
-                    entity_by_obstacle(sim, hit.obstacle_id));
+                    sim_entity_by_obstacle(sim, hit.obstacle_id));
         return false;
     default:
         SIM_EXPLAIN(why, size, "malformed footprint or pose");
@@ -128,7 +128,7 @@ static void init(pb_sim *sim, sim_entity *e, const sim_robot *robot)
 
 /* A pose message to (x, y, yaw) in the world frame. False with `why` on a bad quaternion,
  * roll or pitch, a non-finite position or an unknown frame. */
-static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+bool sim_planar_pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
                           size_t size)
 {
     double n;
@@ -155,7 +155,7 @@ static bool pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, 
 
 static bool fits(pb_sim *sim, const sim_entity *e, const double *pose, char *why, size_t size)
 {
-    return pose_is_free(sim, &e->footprint, pose, e->obstacle, why, size);
+    return sim_footprint_free(sim, &e->footprint, pose, e->obstacle, why, size);
 }
 
 static pb_status attach(pb_sim *sim, sim_entity *e, const double *pose)
@@ -219,7 +219,7 @@ static void step(pb_sim *sim, sim_entity *e)
         target[3] = from[3];
     }
     pb_footprint fp = sim_footprint_at(&e->footprint, target);
-    if (pose_is_free(sim, &fp, target, e->obstacle, NULL, 0)) {
+    if (sim_footprint_free(sim, &fp, target, e->obstacle, NULL, 0)) {
         place(sim, e, target);
     } else {
         double lo = 0.0, hi = 1.0, best[SIM_Q];
@@ -229,7 +229,7 @@ static void step(pb_sim *sim, sim_entity *e)
             double q[SIM_Q];
             interpolate(from, target, t, q);
             fp = sim_footprint_at(&e->footprint, q);
-            if (pose_is_free(sim, &fp, q, e->obstacle, NULL, 0)) {
+            if (sim_footprint_free(sim, &fp, q, e->obstacle, NULL, 0)) {
                 lo = t;
                 memcpy(best, q, sizeof best);
             } else {
@@ -246,14 +246,14 @@ static void step(pb_sim *sim, sim_entity *e)
         sim_stop_following(e, SIM_FOLLOW_REACHED); /* no-op when the last motion collided */
 }
 
-static void pose_to_msg(const double *pose, pb_sim_pose *out)
+void sim_planar_pose_to_msg(const double *pose, pb_sim_pose *out)
 {
     *out = (pb_sim_pose){.position = {pose[0], pose[1], 0.0}, .qz = sin(pose[2] / 2), .qw = cos(pose[2] / 2)};
 }
 
 static void state(const sim_entity *e, pb_sim_pose *pose, pb_sim_twist *twist)
 {
-    pose_to_msg(e->pose, pose);
+    sim_planar_pose_to_msg(e->pose, pose);
     memset(twist, 0, sizeof *twist);
     if (e->commanded) { /* the body-frame command, in the world frame now */
         const double c = cos(e->pose[2]), s = sin(e->pose[2]);
@@ -280,7 +280,7 @@ static void set_state(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request
     double pose[3];
     if (set_pose) {
         char why[PB_SIM_MESSAGE_SIZE];
-        if (!pose_from_msg(sim, &rq->state.pose, rq->state.frame_id, pose, why, sizeof why) ||
+        if (!sim_planar_pose_from_msg(sim, &rq->state.pose, rq->state.frame_id, pose, why, sizeof why) ||
             !fits(sim, e, pose, why, sizeof why)) {
             sim_set_result(r, PB_SIM_SET_STATE_INVALID_POSE, "%s", why);
             return;
@@ -299,7 +299,7 @@ static void set_state(pb_sim *sim, sim_entity *e, const pb_sim_set_state_request
 }
 
 /* The footprint in its own frame, as a box [min, max]. */
-static void bounds(const sim_entity *e, pb_sim_bounds *b)
+void sim_planar_bounds(const sim_entity *e, pb_sim_bounds *b)
 {
     static const double at_origin[3] = {0, 0, 0};
     double lo[2], hi[2];
@@ -311,7 +311,7 @@ static void bounds(const sim_entity *e, pb_sim_bounds *b)
     b->points[1] = (pb_sim_vec3){hi[0], hi[1], 0.0};
 }
 
-static bool overlaps(pb_sim *sim, const sim_entity *e, const sim_region *region)
+bool sim_planar_overlaps(pb_sim *sim, const sim_entity *e, const sim_region *region)
 {
     (void)sim;
     return pb_footprint_overlap(&region->footprint, region->pose, &e->footprint, e->pose);
@@ -322,7 +322,7 @@ static bool reset(pb_sim *sim, sim_entity *e, char *why, size_t size)
     const double start[SIM_Q] = {e->initial_pose[0], e->initial_pose[1], e->initial_pose[2], e->initial_joint2};
     const pb_footprint fp = sim_footprint_at(&e->footprint, start);
     char what[PB_SIM_MESSAGE_SIZE];
-    if (!pose_is_free(sim, &fp, e->initial_pose, e->obstacle, what, sizeof what)) {
+    if (!sim_footprint_free(sim, &fp, e->initial_pose, e->obstacle, what, sizeof what)) {
         snprintf(why, size, "kept its pose: start %s", what);
         return false;
     }
@@ -360,7 +360,7 @@ static void describe(const pb_sim *sim, const sim_entity *e, char *out, size_t s
 
 /* The entities other than `self` as obstacles of its C-space (a snapshot); `*index` (when
  * `index` is not NULL; the caller frees it) maps each back to its entity. */
-static bool others_of(const pb_sim *sim, const sim_entity *self, sim_obstacle **out, size_t **index,
+bool sim_planar_others(const pb_sim *sim, const sim_entity *self, sim_obstacle **out, size_t **index,
                       size_t *n)
 {
     *out = NULL;
@@ -401,7 +401,7 @@ static pb_engine *entity_space(pb_sim *sim, const sim_entity *e, size_t **index,
 {
     sim_obstacle *others;
     size_t n;
-    if (!others_of(sim, e, &others, index, &n)) {
+    if (!sim_planar_others(sim, e, &others, index, &n)) {
         snprintf(why, size, "out of memory");
         return NULL;
     }
@@ -472,12 +472,9 @@ static bool path_is_free(pb_sim *sim, const sim_entity *e, const double *from, c
     return ok;
 }
 
-static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq, const char *planner,
-                       pb_sim_plan_job **out, pb_sim_plan_response *rs)
+bool sim_planar_goal(pb_sim *sim, const pb_sim_plan_request *rq, double *goal, pb_sim_plan_response *rs)
 {
     pb_sim_result *r = &rs->result;
-    double goal[SIM_Q];
-    config(sim, e, goal); /* joints not given keep their values */
     char why[PB_SIM_MESSAGE_SIZE];
     if (sim_str(rq->goal_name)[0]) {
         const sim_named_pose *p = sim_find_named_pose(sim, rq->goal_name);
@@ -486,10 +483,26 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
             return false;
         }
         memcpy(goal, p->pose, 3 * sizeof *goal);
-    } else if (!pose_from_msg(sim, &rq->goal, "", goal, why, sizeof why)) {
+    } else if (!sim_planar_pose_from_msg(sim, &rq->goal, "", goal, why, sizeof why)) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
         return false;
     }
+    if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
+        return false;
+    }
+    return true;
+}
+
+static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq, const char *planner,
+                       pb_sim_plan_job **out, pb_sim_plan_response *rs)
+{
+    pb_sim_result *r = &rs->result;
+    double goal[SIM_Q];
+    config(sim, e, goal); /* joints not given keep their values */
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (!sim_planar_goal(sim, rq, goal, rs))
+        return false;
     const size_t n_joints = joints(sim, e, NULL, NULL);
     if (rq->n_goal_joints != 0 && rq->n_goal_joints != n_joints) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
@@ -506,19 +519,15 @@ static bool plan_begin(pb_sim *sim, sim_entity *e, const pb_sim_plan_request *rq
     }
     /* the planner runs off the server thread, but a client still waits for its answer */
     const double time_limit = rq->time_limit > 0 ? fmin(rq->time_limit, sim->plan_time_limit) : 1.0;
-    if (!(rq->time_limit >= 0) || !(rq->speed >= 0) || !isfinite(rq->speed)) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "time_limit and speed must be >= 0");
-        return false;
-    }
     const pb_footprint goal_fp = sim_footprint_at(&e->footprint, goal);
-    if (!pose_is_free(sim, &goal_fp, goal, e->obstacle, why, sizeof why)) {
+    if (!sim_footprint_free(sim, &goal_fp, goal, e->obstacle, why, sizeof why)) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "goal: %s", why);
         rs->outcome = pb_outcome_str(PB_OUTCOME_INVALID_GOAL);
         return false;
     }
     pb_sim_plan_job *job = calloc(1, sizeof *job);
     if (!job || !(job->entity = sim_strdup(e->name)) || pb_engine_share(&job->map, sim->plan_map) != PB_OK ||
-        !others_of(sim, e, &job->others, NULL, &job->n_others)) {
+        !sim_planar_others(sim, e, &job->others, NULL, &job->n_others)) {
         pb_sim_plan_job_destroy(job);
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "out of memory");
         return false;
@@ -584,7 +593,7 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
     for (size_t i = 0; i < rq->n_path; i++) {
         double *q = path + SIM_Q * i;
         q[3] = now[3]; /* joints not given keep their values */
-        bool ok = pose_from_msg(sim, &rq->path[i], "", q, why, sizeof why);
+        bool ok = sim_planar_pose_from_msg(sim, &rq->path[i], "", q, why, sizeof why);
         for (size_t k = 0; ok && k < n_given; k++) {
             ok = isfinite(joint_values[n_given * i + k]);
             if (!ok)
@@ -593,7 +602,7 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
                 q[3 + k] = sim_wrap_angle(joint_values[n_given * i + k]);
         }
         const pb_footprint fp = sim_footprint_at(&e->footprint, q);
-        if (!ok || !pose_is_free(sim, &fp, q, e->obstacle, why, sizeof why)) {
+        if (!ok || !sim_footprint_free(sim, &fp, q, e->obstacle, why, sizeof why)) {
             sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "waypoint %zu: %s", i, why);
             free(path);
             return false;
@@ -650,7 +659,7 @@ static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_resul
         target[3] = q[0] >= -M_PI && q[0] < M_PI ? q[0] : sim_wrap_angle(q[0]);
     const pb_footprint fp = sim_footprint_at(&e->footprint, target);
     char why[PB_SIM_MESSAGE_SIZE];
-    if (!pose_is_free(sim, &fp, target, e->obstacle, why, sizeof why)) {
+    if (!sim_footprint_free(sim, &fp, target, e->obstacle, why, sizeof why)) {
         sim_set_result(r, PB_SIM_SET_STATE_INVALID_POSE, "%s", why);
         return;
     }
@@ -660,7 +669,7 @@ static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_resul
 }
 
 /* A planar pose (x, y, yaw) as a transform. */
-static pb_pose planar_pose(double x, double y, double yaw)
+pb_pose sim_planar_pose(double x, double y, double yaw)
 {
     const double c = cos(yaw), s = sin(yaw);
     return (pb_pose){.r = {c, -s, 0, s, c, 0, 0, 0, 1}, .t = {x, y, 0}};
@@ -676,10 +685,10 @@ static size_t frames(const pb_sim *sim, const sim_entity *e, pb_frame *out, size
     if (!out)
         return n;
     if (max >= 1)
-        out[0] = (pb_frame){"base_link", -1, false, planar_pose(e->pose[0], e->pose[1], e->pose[2])};
+        out[0] = (pb_frame){"base_link", -1, false, sim_planar_pose(e->pose[0], e->pose[1], e->pose[2])};
     if (n == 3 && max >= 3) {
-        out[1] = (pb_frame){"link1", 0, true, planar_pose(0, 0, fp->joint1)};
-        out[2] = (pb_frame){"link2", 1, false, planar_pose(fp->link1, 0, fp->joint2)};
+        out[1] = (pb_frame){"link1", 0, true, sim_planar_pose(0, 0, fp->joint1)};
+        out[2] = (pb_frame){"link2", 1, false, sim_planar_pose(fp->link1, 0, fp->joint2)};
     }
     return n;
 }
@@ -688,16 +697,16 @@ const sim_kind sim_kind_body = {
     .name = "body",
     .accepts = accepts,
     .init = init,
-    .pose_from_msg = pose_from_msg,
+    .pose_from_msg = sim_planar_pose_from_msg,
     .fits = fits,
     .attach = attach,
     .detach = detach,
     .step = step,
-    .pose_to_msg = pose_to_msg,
+    .pose_to_msg = sim_planar_pose_to_msg,
     .state = state,
     .set_state = set_state,
-    .bounds = bounds,
-    .overlaps = overlaps,
+    .bounds = sim_planar_bounds,
+    .overlaps = sim_planar_overlaps,
     .reset = reset,
     .joints = joints,
     .config = config,

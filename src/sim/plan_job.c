@@ -299,6 +299,10 @@ void sim_plan_run(pb_sim_plan_job *job)
             if (reached || job->status != PB_OK || atomic_load(&job->cancel))
                 break;
         }
+    } else if (job->space) {
+        if (solve(job, job->space, job->start, job->goal, 0.0, job->time_limit, &result))
+            keep_path(job, &result.path, SIM_Q, &job->footprint);
+        pb_result_finish(&result);
     } else {
         const pb_footprint *fp = &job->footprint;
         pb_engine *space = NULL;
@@ -324,6 +328,7 @@ void pb_sim_plan_job_destroy(pb_sim_plan_job *job)
     if (!job)
         return;
     pb_engine_destroy(job->arm_engine);
+    pb_engine_destroy(job->space);
     pb_engine_destroy(job->map);
     free(job->others);
     free(job->entity);

@@ -134,6 +134,18 @@ static json_t *all_topics(pb_sim *sim, const char *only_type)
             json_array_append_new(topics, json_sprintf("/%s/%s", names[i], per[k].suffix));
             json_array_append_new(types, json_string(rb_topic_type(per[k].topic)));
         }
+    /* a vehicle's: Autoware's command and status topics */
+    for (size_t i = 0; i < n; i++) {
+        pb_sim_vehicle_status status;
+        if (!pb_sim_get_vehicle_status(sim, names[i], &status))
+            continue;
+        for (int t = 0; t < RB_TOPIC_COUNT; t++) {
+            if (!rb_topic_is_vehicle((rb_topic)t) || (only_type && strcmp(rb_topic_type((rb_topic)t), only_type) != 0))
+                continue;
+            json_array_append_new(topics, json_sprintf("/%s/%s", names[i], rb_topic_suffix((rb_topic)t)));
+            json_array_append_new(types, json_string(rb_topic_type((rb_topic)t)));
+        }
+    }
     return json_pack("{s:o,s:o}", "topics", topics, "types", types);
 }
 
@@ -192,6 +204,9 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
             rb_topic_parse(str_arg(args, "topic"), &t, entity, sizeof entity) &&
             (!rb_topic_is_per_entity(t) || pb_sim_get_entity_joints(sim, entity, NULL, NULL) > 0 ||
              t != RB_TOPIC_JOINT_STATES);
+        pb_sim_vehicle_status status;
+        if (known && rb_topic_is_vehicle(t) && !pb_sim_get_vehicle_status(sim, entity, &status))
+            return json_pack("{s:s}", "type", "");
         return json_pack("{s:s}", "type", known ? rb_topic_type(t) : "");
     }
     if (strcmp(call, "message_details") == 0) {

@@ -1145,7 +1145,7 @@ static char *handle_subscribe(json_t *msg, const rb_session *session, bool on)
         return NULL;
     rb_topic t;
     char entity[PB_SIM_FRAME_ID_SIZE];
-    if (rb_topic_parse(json_string_value(topic), &t, entity, sizeof entity) && t != RB_TOPIC_CMD_VEL &&
+    if (rb_topic_parse(json_string_value(topic), &t, entity, sizeof entity) && !rb_topic_is_command(t) &&
         session && session->subscribe)
         session->subscribe(session->payload, t, entity, on);
     /* rosbridge answers nothing to subscribe/unsubscribe, also for unknown topics */
@@ -1222,6 +1222,37 @@ static char *handle_joint_commands(pb_sim *sim, json_t *msg, const json_t *id, c
     return NULL;
 }
 
+/* A vehicle's command on one of Autoware's topics ("/<entity>/control/command/gear_cmd"...),
+ * checked against its message type like a service request. */
+static char *handle_vehicle_command(pb_sim *sim, json_t *msg, const json_t *id, const char *name, rb_topic t,
+                                    const char *entity)
+{
+    static const field *const schemas[] = {f_control, f_command_u8, f_command_u8, f_command_u8, f_emergency};
+    static const char *const types[] = {"autoware_control_msgs/Control", "autoware_vehicle_msgs/GearCommand",
+                                        "autoware_vehicle_msgs/TurnIndicatorsCommand",
+                                        "autoware_vehicle_msgs/HazardLightsCommand",
+                                        "tier4_vehicle_msgs/VehicleEmergencyStamped"};
+    const size_t k = (size_t)(t - RB_TOPIC_CONTROL_CMD);
+    const json_t *body = json_object_get(msg, "msg");
+    char err[PB_SIM_MESSAGE_SIZE];
+    if (!json_is_object(body))
+        return status_error(id, "%s: msg must be a %s", name, types[k]);
+    if (!check_msg(schemas[k], body, types[k], "", err, sizeof err))
+        return status_error(id, "%s: %s", name, err);
+    pb_sim_vehicle_command c = {.topic = (pb_sim_vehicle_topic)((int)PB_SIM_VEHICLE_CONTROL + (int)k)};
+    const json_t *lateral = get(body, "lateral"), *longitudinal = get(body, "longitudinal");
+    c.steering_tire_angle = get_f64(lateral, "steering_tire_angle", 0);
+    c.acceleration = get_f64(longitudinal, "acceleration", 0);
+    c.velocity = get_f64(longitudinal, "velocity", 0);
+    c.command = (uint8_t)get_u64(body, "command", 0);
+    c.emergency = get_bool(body, "emergency");
+    pb_sim_result r;
+    pb_sim_command_vehicle(sim, entity, &c, &r);
+    if (r.result != PB_SIM_RESULT_OK)
+        return status_error(id, "%s: %s", name, r.error_message);
+    return NULL;
+}
+
 /* A client's publish: velocity commands on "/<entity>/cmd_vel" (geometry_msgs/Twist), checked
  * like a service request; anything else gets a status error (the server subscribes to no
  * other topic). Advertising one of the server's own topics with another type, too. */
@@ -1240,9 +1271,12 @@ static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise)
     }
     if (known && t == RB_TOPIC_JOINT_COMMANDS)
         return handle_joint_commands(sim, msg, id, name, entity);
+    if (known && rb_topic_is_command(t) && rb_topic_is_vehicle(t))
+        return handle_vehicle_command(sim, msg, id, name, t, entity);
     if (!known || t != RB_TOPIC_CMD_VEL)
         return status_error(id, "the server takes no messages on '%.200s'%s", name,
-                            " (it listens on /<entity>/cmd_vel and /<entity>/joint_commands)");
+                            " (it listens on /<entity>/cmd_vel, /<entity>/joint_commands and a vehicle's "
+                            "/<entity>/control/command/* topics)");
     const json_t *body = json_object_get(msg, "msg");
     char err[PB_SIM_MESSAGE_SIZE];
     if (!json_is_object(body) || !check_msg(f_twist, body, "geometry_msgs/Twist", "", err, sizeof err))

@@ -219,9 +219,51 @@ const field f_entity_states[] = {{"stamp", T_TIME, 0, 0, "builtin_interfaces/Tim
                                  {"entities", T_STR, 1, 0, 0},
                                  {"states", T_MSG, 1, f_state, "simulation_interfaces/EntityState"},
                                  END};
+/* a vehicle's topics: Autoware's messages (autoware_msgs, tier4_autoware_msgs); float32
+ * fields are JSON numbers as float64 ones are */
+#define STAMP {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"}
+const field f_control_lateral[] = {STAMP,
+                                   {"steering_tire_angle", T_F64, 0, 0, 0},
+                                   {"steering_tire_rotation_rate", T_F64, 0, 0, 0},
+                                   {"is_defined_steering_tire_rotation_rate", T_BOOL, 0, 0, 0},
+                                   END};
+const field f_control_longitudinal[] = {STAMP,
+                                        {"velocity", T_F64, 0, 0, 0},
+                                        {"acceleration", T_F64, 0, 0, 0},
+                                        {"jerk", T_F64, 0, 0, 0},
+                                        {"is_defined_acceleration", T_BOOL, 0, 0, 0},
+                                        {"is_defined_jerk", T_BOOL, 0, 0, 0},
+                                        END};
+const field f_control[] = {STAMP,
+                           {"control_time", T_TIME, 0, 0, "builtin_interfaces/Time"},
+                           {"lateral", T_MSG, 0, f_control_lateral, "autoware_control_msgs/Lateral"},
+                           {"longitudinal", T_MSG, 0, f_control_longitudinal, "autoware_control_msgs/Longitudinal"},
+                           END};
+const field f_command_u8[] = {STAMP, {"command", T_U8, 0, 0, 0}, END};
+const field f_report_u8[] = {STAMP, {"report", T_U8, 0, 0, 0}, END};
+const field f_emergency[] = {STAMP, {"emergency", T_BOOL, 0, 0, 0}, END};
+const field f_velocity_report[] = {{"header", T_MSG, 0, f_header, "std_msgs/Header"},
+                                   {"longitudinal_velocity", T_F64, 0, 0, 0},
+                                   {"lateral_velocity", T_F64, 0, 0, 0},
+                                   {"heading_rate", T_F64, 0, 0, 0},
+                                   END};
+const field f_steering_report[] = {STAMP, {"steering_tire_angle", T_F64, 0, 0, 0}, END};
+#undef STAMP
 #undef END
 
 const schema_type schema_types[] = {
+    {"autoware_control_msgs/msg/Control", f_control},
+    {"autoware_control_msgs/msg/Lateral", f_control_lateral},
+    {"autoware_control_msgs/msg/Longitudinal", f_control_longitudinal},
+    {"autoware_vehicle_msgs/msg/GearCommand", f_command_u8},
+    {"autoware_vehicle_msgs/msg/TurnIndicatorsCommand", f_command_u8},
+    {"autoware_vehicle_msgs/msg/HazardLightsCommand", f_command_u8},
+    {"tier4_vehicle_msgs/msg/VehicleEmergencyStamped", f_emergency},
+    {"autoware_vehicle_msgs/msg/VelocityReport", f_velocity_report},
+    {"autoware_vehicle_msgs/msg/SteeringReport", f_steering_report},
+    {"autoware_vehicle_msgs/msg/GearReport", f_report_u8},
+    {"autoware_vehicle_msgs/msg/TurnIndicatorsReport", f_report_u8},
+    {"autoware_vehicle_msgs/msg/HazardLightsReport", f_report_u8},
     {"builtin_interfaces/msg/Time", f_time},
     {"std_msgs/msg/Header", f_header},
     {"geometry_msgs/msg/Vector3", f_vec3},

@@ -71,6 +71,8 @@ extern const field f_odometry[];
 extern const field f_joint_state[];
 extern const field f_entity_event[];
 extern const field f_entity_states[];
+extern const field f_control_lateral[], f_control_longitudinal[], f_control[], f_command_u8[], f_report_u8[],
+    f_emergency[], f_velocity_report[], f_steering_report[];
 
 /** A named message type and its fields, for rosapi. */
 typedef struct schema_type {

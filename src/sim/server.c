@@ -204,12 +204,18 @@ static void publish_world_topic(server *s, rb_topic topic)
     free(text);
 }
 
-static void publish_entity_topics(server *s)
+/* Each entity's subscribed topics: odometry and joint states (`status` false), or a
+ * vehicle's status topics (`status` true). */
+static void publish_entity_topics(server *s, bool status)
 {
     for (conn *c = s->conns; c; c = c->next_conn)
         for (size_t i = 0; i < c->n_entity_subs && c->n_queued <= BACKLOG; i++) {
             const entity_sub *e = &c->entity_subs[i];
-            char *text = e->topic == RB_TOPIC_ODOM ? rb_odom(s->sim, e->entity) : rb_joint_states(s->sim, e->entity);
+            if (rb_topic_is_vehicle_status(e->topic) != status)
+                continue;
+            char *text = status                     ? rb_vehicle_status(s->sim, e->topic, e->entity)
+                         : e->topic == RB_TOPIC_ODOM ? rb_odom(s->sim, e->entity)
+                                                     : rb_joint_states(s->sim, e->entity);
             if (text)
                 enqueue(c, text);
         }
@@ -218,7 +224,7 @@ static void publish_entity_topics(server *s)
 static void publish_tf(server *s)
 {
     publish_world_topic(s, RB_TOPIC_TF);
-    publish_entity_topics(s);
+    publish_entity_topics(s, false);
     s->tf_pending = false;
     s->last_tf = pb_clock_seconds();
 }
@@ -230,7 +236,7 @@ static void flush_tf(server *s)
         publish_tf(s);
 }
 
-/* After every step: the clock and the entity states; /tf, odometry and joint states at most
+/* After every step: the clock, the entity states and vehicles' status; /tf, odometry and joint states at most
  * every tf_period (flush_tf() sends the last); /tf_static only when asked for, and when a
  * world loads (see handle_text). */
 static void on_step(pb_sim *sim, void *payload)
@@ -239,6 +245,7 @@ static void on_step(pb_sim *sim, void *payload)
     server *s = payload;
     publish_world_topic(s, RB_TOPIC_CLOCK);
     publish_world_topic(s, RB_TOPIC_ENTITY_STATES);
+    publish_entity_topics(s, true); /* vehicles' status: at the sim's rate, as AWSIM publishes it */
     s->tf_pending = true;
     if (s->tf_period <= 0 || pb_clock_seconds() - s->last_tf >= s->tf_period)
         publish_tf(s);

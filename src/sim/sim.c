@@ -45,10 +45,28 @@ void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind, const char *
     sim->n_events = 0;
 }
 
-/* The kind of entity a spawnable makes: a body (a footprint) or an object (a solid). */
-static const sim_kind *kind_of(const sim_robot *robot)
+/* The kinds of entity a world makes from its spawnables, in the order they are asked: on a
+ * map a vehicle or a body (a footprint), in a scene an object (a solid). */
+static const sim_kind *const map_kinds[] = {&sim_kind_vehicle, &sim_kind_body, NULL};
+static const sim_kind *const scene_kinds[] = {&sim_kind_object, NULL};
+
+/* The kind a spawnable makes in this world: the first of the world's kinds that accepts it;
+ * NULL with why (the last kind's reason) when none does. */
+static const sim_kind *kind_for(const pb_sim *sim, const sim_robot *robot, char *why, size_t size)
 {
-    return robot->solid ? &sim_kind_object : &sim_kind_body;
+    const sim_kind *const *kinds = sim->spawn_kind == &sim_kind_object ? scene_kinds : map_kinds;
+    for (size_t i = 0; kinds[i]; i++)
+        if (kinds[i]->accepts(robot, why, size))
+            return kinds[i];
+    return NULL;
+}
+
+/* The kind of entity a spawnable makes, as the world's spawnables list shows it. */
+static const sim_kind *kind_of(const pb_sim *sim, const sim_robot *robot)
+{
+    char why[PB_SIM_MESSAGE_SIZE];
+    const sim_kind *kind = kind_for(sim, robot, why, sizeof why);
+    return kind ? kind : robot->solid ? &sim_kind_object : &sim_kind_body;
 }
 
 static bool reserve_scratch(pb_sim *sim, size_t n)
@@ -94,9 +112,10 @@ static bool install_entities(pb_sim *sim, char *why, size_t size)
         const sim_world_entity *we = &sim->world.entities[i];
         const sim_robot *robot = &sim->world.robots[we->robot];
         sim_entity candidate;
-        sim_entity_prepare(&candidate, sim, sim->spawn_kind, robot);
-        if (sim_find_entity(sim, we->name) || !sim->spawn_kind->accepts(robot, why, size) ||
-            !candidate.kind->fits(sim, &candidate, we->pose, why, size) ||
+        const sim_kind *kind = kind_for(sim, robot, why, size);
+        if (kind)
+            sim_entity_prepare(&candidate, sim, kind, robot);
+        if (sim_find_entity(sim, we->name) || !kind || !candidate.kind->fits(sim, &candidate, we->pose, why, size) ||
             !sim_add_entity(sim, &candidate, we->name, robot, we->pose, false, we->is_static)) {
             char inner[PB_SIM_MESSAGE_SIZE];
             snprintf(inner, sizeof inner, "%s", why);
@@ -354,8 +373,8 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
     const char *base = sim_str(rq->name)[0] ? rq->name : robot->name;
     char why[PB_SIM_MESSAGE_SIZE];
     double pose[SIM_POSE_MAX];
-    const sim_kind *kind = sim->spawn_kind;
-    if (!kind->accepts(robot, why, sizeof why)) {
+    const sim_kind *kind = kind_for(sim, robot, why, sizeof why);
+    if (!kind) {
         sim_set_result(r, PB_SIM_SPAWN_UNSUPPORTED_ASSETS, "%s", why);
         goto done;
     }
@@ -528,6 +547,8 @@ static void fill_state(const pb_sim *sim, const sim_entity *e, pb_sim_entity_sta
     st->stamp_sec = (int32_t)(sim->time_ns / 1000000000u);
     st->stamp_nanosec = (uint32_t)(sim->time_ns % 1000000000u);
     e->kind->state(e, &st->pose, &st->twist);
+    if (e->kind->acceleration)
+        e->kind->acceleration(sim, e, &st->acceleration);
 }
 
 /* Collect the matching entities into sim->names (and states when wanted). */
@@ -859,7 +880,7 @@ void pb_sim_get_spawnables(pb_sim *sim, const char *const *sources, size_t n_sou
         sim->spawnables[i].uri = robot->uri;
         sim->spawnables[i].description = robot->description;
         sim_entity e;
-        sim_entity_prepare(&e, sim, kind_of(robot), robot);
+        sim_entity_prepare(&e, sim, kind_of(sim, robot), robot);
         e.kind->bounds(&e, &sim->spawnables[i].spawn_bounds);
     }
     *spawnables = sim->spawnables;

@@ -4,6 +4,7 @@
 
 #include "planbench/planbench.h"
 #include "planbench/sim.h"
+#include "planbench/vehicle.h"
 
 /** A list of owned strings. */
 typedef struct sim_strings {
@@ -21,6 +22,9 @@ typedef struct sim_robot {
     pb_footprint footprint;
     bool solid;     /* a 3-D object (<box>, <cylinder>, <sphere>) for manipulator scenes */
     pb_solid shape; /* solid: its type and size (metres), centred on its frame */
+    bool vehicle;   /* a <vehicle> file (docs/vehicles.md): a car driven by Autoware's commands */
+    pb_vehicle_config vehicle_config;
+    char *vehicle_path; /* vehicle: the file it was read from (NULL: a resource string) */
 } sim_robot;
 
 typedef struct sim_named_pose {
@@ -145,6 +149,18 @@ typedef struct sim_entity {
     double body_twist3[6]; /* a velocity command in the object's frame */
     /* the robot: its joint vector (sim->arm_dim values) */
     double joints[PB_MAX_DIM], initial_joints[PB_MAX_DIM];
+    /* vehicles (entity_vehicle.c): the model, its state (`pose` mirrors x, y, yaw), the
+     * inputs Autoware's command topics set, and the path tracker's reference */
+    pb_vehicle_config vehicle;
+    pb_vehicle_state drive;
+    double control_acceleration, control_steer; /* the last control_cmd */
+    pb_gear gear_command;
+    pb_turn_signal turn_command; /* NONE, LEFT or RIGHT */
+    bool hazard_command, emergency;
+    bool blocked;               /* the last step ran into something */
+    double last_yaw_rate;       /* for the angular acceleration */
+    uint64_t track_goal;        /* the follow goal whose path was made the tracker's reference */
+    const char *vehicle_path;   /* its <vehicle> file, borrowed from the world's spawnable (NULL: a resource string) */
 } sim_entity;
 
 typedef struct sim_event {
@@ -272,11 +288,17 @@ struct sim_kind {
     void (*set_joints)(pb_sim *sim, sim_entity *e, const double *q, pb_sim_result *r);
     /* NULL, or why an entity of this kind cannot be deleted. */
     const char *undeletable;
+    /* Optional (NULL: the kind has none): its acceleration (world frame), a vehicle's command
+     * from Autoware's topics after the shared checks, and a vehicle's status. */
+    void (*acceleration)(const pb_sim *sim, const sim_entity *e, pb_sim_twist *accel);
+    void (*command_vehicle)(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_command *command, pb_sim_result *r);
+    void (*vehicle_status)(const pb_sim *sim, const sim_entity *e, pb_sim_vehicle_status *status);
 };
 
 extern const sim_kind sim_kind_body;   /* entity_body.c: a planar footprint on a map */
 extern const sim_kind sim_kind_object; /* entity_object.c: a solid in a manipulator scene */
 extern const sim_kind sim_kind_robot;  /* entity_robot.c: a manipulator scene's robot */
+extern const sim_kind sim_kind_vehicle; /* entity_vehicle.c: a car on a metric map */
 
 /* Helpers the kinds share with the simulation (sim.c). */
 
@@ -421,6 +443,10 @@ bool sim_space_segment(pb_engine *space, const double *a, const double *b, doubl
 struct pb_sim_plan_job {
     /* inputs, fixed when the job begins */
     pb_engine *map; /* own handle onto the world's obstacle-free map engine */
+    /* a C-space the entity's kind made on the sim's thread, the other entities in it (a
+     * vehicle's car engine): the run plans on it as it is, stride SIM_Q rows kept through
+     * `footprint`'s dimension */
+    pb_engine *space;
     pb_footprint footprint;
     sim_obstacle *others;
     size_t n_others;
@@ -461,5 +487,32 @@ struct pb_sim_plan_job {
 
 /** Run a job's planner (any thread): fills the outputs. */
 void sim_plan_run(pb_sim_plan_job *job);
+
+/* ---- planar entities on a map (entity_body.c), shared with vehicles (entity_vehicle.c) ---- */
+
+/** Is footprint `fp` free at `pose` (x, y, yaw) of the world's engine, ignoring obstacle
+ * `self`? False with what it hits in `why` (nothing formatted when `why` is NULL). */
+bool sim_footprint_free(pb_sim *sim, const pb_footprint *fp, const double *pose, uint32_t self, char *why,
+                        size_t size);
+/** A pose message to (x, y, yaw) in the world frame. False with why: a bad quaternion, roll
+ * or pitch, a non-finite position, an unknown frame. */
+bool sim_planar_pose_from_msg(pb_sim *sim, const pb_sim_pose *p, const char *frame, double *out, char *why,
+                              size_t size);
+/** (x, y, yaw) as a pose message. */
+void sim_planar_pose_to_msg(const double *pose, pb_sim_pose *out);
+/** A planar entity's footprint box in its own frame, and its overlap with a filter's region. */
+void sim_planar_bounds(const sim_entity *e, pb_sim_bounds *b);
+bool sim_planar_overlaps(pb_sim *sim, const sim_entity *e, const sim_region *region);
+/** The entities other than `self` as obstacles (a snapshot, owned by the caller); `*index`
+ * (when `index` is not NULL; the caller frees it) maps each back to its entity. False when
+ * out of memory. */
+bool sim_planar_others(const pb_sim *sim, const sim_entity *self, sim_obstacle **out, size_t **index, size_t *n);
+/** The name of the entity that is obstacle `id` of the world's engine ("?" when none). */
+const char *sim_entity_by_obstacle(const pb_sim *sim, uint32_t id);
+/** A PlanPath request's planar goal (x, y, yaw into `goal`: a named pose or `goal`), and its
+ * time limit and speed checked: false with the response's result set. */
+bool sim_planar_goal(pb_sim *sim, const pb_sim_plan_request *rq, double *goal, pb_sim_plan_response *rs);
+/** A planar pose (x, y, yaw) as a transform. */
+pb_pose sim_planar_pose(double x, double y, double yaw);
 
 #endif

@@ -147,8 +147,55 @@ void sim_robot_finish(sim_robot *robot)
     free(robot->name);
     free(robot->uri);
     free(robot->description);
+    free(robot->vehicle_path);
     sim_strings_finish(&robot->tags);
     memset(robot, 0, sizeof *robot);
+}
+
+/* A <vehicle> file (docs/vehicles.md) as a spawnable: a robot whose footprint is the
+ * vehicle's rectangle about its rear axle, driven by Autoware's topics (entity_vehicle.c).
+ * Read from `path`, or from `xml` (`size` bytes) when it is not NULL. */
+static sim_load_error robot_from_vehicle(sim_robot *robot, const xmlNode *root, const char *path, const char *xml,
+                                         size_t size, char *message, size_t message_size)
+{
+    memset(robot, 0, sizeof *robot);
+    pb_diag diag = {0};
+    if (pb_vehicle_parse(&robot->vehicle_config, xml, size, path, &diag) != PB_OK) {
+        set_message(message, message_size, "%s", diag.message);
+        return SIM_LOAD_PARSE;
+    }
+    robot->vehicle = true;
+    robot->category = PB_SIM_CATEGORY_ROBOT;
+    robot->footprint = pb_vehicle_footprint(&robot->vehicle_config);
+    robot->name = attr(root, "name");
+    char tags[] = "vehicle,car";
+    const pb_vehicle_config *c = &robot->vehicle_config;
+    char description[PB_SIM_MESSAGE_SIZE];
+    snprintf(description, sizeof description,
+             "a vehicle %.3g x %.3g m, wheelbase %.3g m, max steer %.3g rad: Autoware's control/command topics "
+             "drive it",
+             c->length, c->width, c->wheelbase, c->max_steer);
+    robot->description = sim_strdup(description);
+    robot->vehicle_path = xml ? NULL : sim_strdup(path);
+    if (!robot->name || !robot->description || (!xml && !robot->vehicle_path) || !split_tags(tags, &robot->tags)) {
+        set_message(message, message_size, "out of memory");
+        sim_robot_finish(robot);
+        return SIM_LOAD_PARSE;
+    }
+    if (!robot->name[0]) {
+        set_message(message, message_size, "<vehicle> needs a name attribute");
+        sim_robot_finish(robot);
+        return SIM_LOAD_PARSE;
+    }
+    const size_t len = strlen(robot->name) + sizeof "model://";
+    robot->uri = malloc(len);
+    if (!robot->uri) {
+        set_message(message, message_size, "out of memory");
+        sim_robot_finish(robot);
+        return SIM_LOAD_PARSE;
+    }
+    snprintf(robot->uri, len, "model://%s", robot->name);
+    return SIM_LOAD_OK;
 }
 
 static sim_load_error robot_from_node(sim_robot *robot, const xmlNode *root, char *message,
@@ -266,8 +313,14 @@ sim_load_error sim_robot_parse(sim_robot *robot, const char *xml, size_t size, c
     pb_status status;
     xmlDoc *doc = pb_xml_read(xml, size, "resource.xml", &diag, &status);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (root && name_is(root, "vehicle")) {
+        sim_load_error err = robot_from_vehicle(robot, root, "resource_string", xml, size, message, message_size);
+        xmlFreeDoc(doc);
+        return err;
+    }
     if (!root || !name_is(root, "simrobot")) {
-        set_message(message, message_size, "%s", doc ? "the root element must be <simrobot>" : diag.message);
+        set_message(message, message_size, "%s",
+                    doc ? "the root element must be <simrobot> or <vehicle>" : diag.message);
         xmlFreeDoc(doc);
         return SIM_LOAD_PARSE;
     }
@@ -289,9 +342,14 @@ static sim_load_error robot_load_file(sim_robot *robot, const char *robots_dir, 
     pb_status status;
     xmlDoc *doc = pb_xml_read(NULL, 0, path, &diag, &status);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (root && name_is(root, "vehicle")) {
+        sim_load_error err = robot_from_vehicle(robot, root, path, NULL, 0, message, message_size);
+        xmlFreeDoc(doc);
+        return err;
+    }
     if (!root || !name_is(root, "simrobot")) {
         set_message(message, message_size, "%s: %s", path,
-                    doc ? "the root element must be <simrobot>" : diag.message);
+                    doc ? "the root element must be <simrobot> or <vehicle>" : diag.message);
         xmlFreeDoc(doc);
         return SIM_LOAD_PARSE;
     }

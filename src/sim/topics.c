@@ -16,6 +16,14 @@
  *   /<entity>/joint_commands trajectory_msgs/JointTrajectory for articulated entities
  *                           (pb_sim_command_joints())
  *
+ * and a vehicle's, with Autoware's names and types (pb_sim_command_vehicle(),
+ * pb_sim_get_vehicle_status()):
+ *
+ *   /<entity>/control/command/{control_cmd,gear_cmd,turn_indicators_cmd,hazard_lights_cmd,
+ *                              emergency_cmd}             published by clients
+ *   /<entity>/vehicle/status/{velocity_status,steering_status,gear_status,
+ *                             turn_indicators_status,hazard_lights_status}  after every step
+ *
  * Stamps are sim time, exact (pb_sim_time_ns()). */
 #include "json_text.h"
 #include "topics.h"
@@ -32,10 +40,43 @@ static const char *const fixed_names[RB_TOPIC_COUNT] = {
     [RB_TOPIC_TF] = "tf",
     [RB_TOPIC_TF_STATIC] = "tf_static",
 };
-static const char *const entity_suffixes[RB_TOPIC_COUNT] = {[RB_TOPIC_ODOM] = "odom",
-                                                            [RB_TOPIC_JOINT_STATES] = "joint_states",
-                                                            [RB_TOPIC_CMD_VEL] = "cmd_vel",
-                                                            [RB_TOPIC_JOINT_COMMANDS] = "joint_commands"};
+static const char *const entity_suffixes[RB_TOPIC_COUNT] = {
+    [RB_TOPIC_ODOM] = "odom",
+    [RB_TOPIC_JOINT_STATES] = "joint_states",
+    [RB_TOPIC_CMD_VEL] = "cmd_vel",
+    [RB_TOPIC_JOINT_COMMANDS] = "joint_commands",
+    [RB_TOPIC_CONTROL_CMD] = "control/command/control_cmd",
+    [RB_TOPIC_GEAR_CMD] = "control/command/gear_cmd",
+    [RB_TOPIC_TURN_INDICATORS_CMD] = "control/command/turn_indicators_cmd",
+    [RB_TOPIC_HAZARD_LIGHTS_CMD] = "control/command/hazard_lights_cmd",
+    [RB_TOPIC_EMERGENCY_CMD] = "control/command/emergency_cmd",
+    [RB_TOPIC_VELOCITY_STATUS] = "vehicle/status/velocity_status",
+    [RB_TOPIC_STEERING_STATUS] = "vehicle/status/steering_status",
+    [RB_TOPIC_GEAR_STATUS] = "vehicle/status/gear_status",
+    [RB_TOPIC_TURN_INDICATORS_STATUS] = "vehicle/status/turn_indicators_status",
+    [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "vehicle/status/hazard_lights_status",
+};
+
+const char *rb_topic_suffix(rb_topic topic)
+{
+    return topic < RB_TOPIC_COUNT && entity_suffixes[topic] ? entity_suffixes[topic] : "";
+}
+
+bool rb_topic_is_command(rb_topic topic)
+{
+    return topic == RB_TOPIC_CMD_VEL || topic == RB_TOPIC_JOINT_COMMANDS ||
+           (topic >= RB_TOPIC_CONTROL_CMD && topic <= RB_TOPIC_EMERGENCY_CMD);
+}
+
+bool rb_topic_is_vehicle(rb_topic topic)
+{
+    return topic >= RB_TOPIC_CONTROL_CMD && topic <= RB_TOPIC_HAZARD_LIGHTS_STATUS;
+}
+
+bool rb_topic_is_vehicle_status(rb_topic topic)
+{
+    return topic >= RB_TOPIC_VELOCITY_STATUS && topic <= RB_TOPIC_HAZARD_LIGHTS_STATUS;
+}
 
 const char *rb_topic_type(rb_topic topic)
 {
@@ -49,6 +90,16 @@ const char *rb_topic_type(rb_topic topic)
         [RB_TOPIC_JOINT_STATES] = "sensor_msgs/msg/JointState",
         [RB_TOPIC_CMD_VEL] = "geometry_msgs/msg/Twist",
         [RB_TOPIC_JOINT_COMMANDS] = "trajectory_msgs/msg/JointTrajectory",
+        [RB_TOPIC_CONTROL_CMD] = "autoware_control_msgs/msg/Control",
+        [RB_TOPIC_GEAR_CMD] = "autoware_vehicle_msgs/msg/GearCommand",
+        [RB_TOPIC_TURN_INDICATORS_CMD] = "autoware_vehicle_msgs/msg/TurnIndicatorsCommand",
+        [RB_TOPIC_HAZARD_LIGHTS_CMD] = "autoware_vehicle_msgs/msg/HazardLightsCommand",
+        [RB_TOPIC_EMERGENCY_CMD] = "tier4_vehicle_msgs/msg/VehicleEmergencyStamped",
+        [RB_TOPIC_VELOCITY_STATUS] = "autoware_vehicle_msgs/msg/VelocityReport",
+        [RB_TOPIC_STEERING_STATUS] = "autoware_vehicle_msgs/msg/SteeringReport",
+        [RB_TOPIC_GEAR_STATUS] = "autoware_vehicle_msgs/msg/GearReport",
+        [RB_TOPIC_TURN_INDICATORS_STATUS] = "autoware_vehicle_msgs/msg/TurnIndicatorsReport",
+        [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "autoware_vehicle_msgs/msg/HazardLightsReport",
     };
     return topic < RB_TOPIC_COUNT ? types[topic] : "";
 }
@@ -63,16 +114,20 @@ bool rb_topic_parse(const char *name, rb_topic *topic, char *entity, size_t size
             *topic = (rb_topic)t;
             return true;
         }
-    const char *slash = strrchr(name, '/');
-    if (!slash || slash == name || (size_t)(slash - name) >= size)
-        return false;
-    for (int t = 0; t < RB_TOPIC_COUNT; t++)
-        if (entity_suffixes[t] && strcmp(slash + 1, entity_suffixes[t]) == 0) {
-            memcpy(entity, name, (size_t)(slash - name));
-            entity[slash - name] = '\0';
-            *topic = (rb_topic)t;
-            return true;
-        }
+    /* "<entity>/<suffix>": the suffix may have slashes of its own, the entity too (a namespace) */
+    const size_t len = strlen(name);
+    for (int t = 0; t < RB_TOPIC_COUNT; t++) {
+        const size_t n = entity_suffixes[t] ? strlen(entity_suffixes[t]) : 0;
+        if (!n || len < n + 2 || name[len - n - 1] != '/' || strcmp(name + len - n, entity_suffixes[t]) != 0)
+            continue;
+        const size_t entity_len = len - n - 1;
+        if (entity_len >= size)
+            return false;
+        memcpy(entity, name, entity_len);
+        entity[entity_len] = '\0';
+        *topic = (rb_topic)t;
+        return true;
+    }
     return false;
 }
 
@@ -255,5 +310,43 @@ char *rb_joint_states(pb_sim *sim, const char *entity)
         jt_real(&t, values[i]);
     }
     JT_LIT(&t, "],\"velocity\":[],\"effort\":[]}}");
+    return jt_finish(&t);
+}
+
+char *rb_vehicle_status(pb_sim *sim, rb_topic topic, const char *entity)
+{
+    pb_sim_vehicle_status st;
+    if (!rb_topic_is_vehicle_status(topic) || !pb_sim_get_vehicle_status(sim, entity, &st))
+        return NULL;
+    char name[PB_SIM_FRAME_ID_SIZE + 64], frame[PB_SIM_FRAME_ID_SIZE];
+    snprintf(name, sizeof name, "/%s/%s", entity, entity_suffixes[topic]);
+    snprintf(frame, sizeof frame, "%s/base_link", entity);
+    const uint64_t now = pb_sim_time_ns(sim);
+    json_text t = {0};
+    jt_topic(&t, name);
+    if (topic == RB_TOPIC_VELOCITY_STATUS) {
+        JT_LIT(&t, "{\"header\":");
+        jt_header(&t, now, frame);
+        JT_LIT(&t, ",\"longitudinal_velocity\":");
+        jt_real(&t, st.longitudinal_velocity);
+        JT_LIT(&t, ",\"lateral_velocity\":");
+        jt_real(&t, st.lateral_velocity);
+        JT_LIT(&t, ",\"heading_rate\":");
+        jt_real(&t, st.heading_rate);
+        JT_LIT(&t, "}}");
+        return jt_finish(&t);
+    }
+    JT_LIT(&t, "{\"stamp\":");
+    jt_stamp(&t, now);
+    if (topic == RB_TOPIC_STEERING_STATUS) {
+        JT_LIT(&t, ",\"steering_tire_angle\":");
+        jt_real(&t, st.steering_tire_angle);
+    } else {
+        JT_LIT(&t, ",\"report\":");
+        jt_int(&t, topic == RB_TOPIC_GEAR_STATUS              ? st.gear
+                   : topic == RB_TOPIC_TURN_INDICATORS_STATUS ? st.turn_indicators
+                                                              : st.hazard_lights);
+    }
+    JT_LIT(&t, "}}");
     return jt_finish(&t);
 }

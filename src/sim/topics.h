@@ -17,6 +17,18 @@ typedef enum rb_topic {
     RB_TOPIC_JOINT_STATES,
     RB_TOPIC_CMD_VEL,
     RB_TOPIC_JOINT_COMMANDS,
+    /* a vehicle's (Autoware's names, under "/<entity>/"): the commands clients publish */
+    RB_TOPIC_CONTROL_CMD,
+    RB_TOPIC_GEAR_CMD,
+    RB_TOPIC_TURN_INDICATORS_CMD,
+    RB_TOPIC_HAZARD_LIGHTS_CMD,
+    RB_TOPIC_EMERGENCY_CMD,
+    /* and its status, published after every step */
+    RB_TOPIC_VELOCITY_STATUS,
+    RB_TOPIC_STEERING_STATUS,
+    RB_TOPIC_GEAR_STATUS,
+    RB_TOPIC_TURN_INDICATORS_STATUS,
+    RB_TOPIC_HAZARD_LIGHTS_STATUS,
     RB_TOPIC_COUNT
 } rb_topic;
 
@@ -27,6 +39,14 @@ bool rb_topic_parse(const char *name, rb_topic *topic, char *entity, size_t size
 bool rb_topic_is_per_entity(rb_topic topic);
 /** The ROS type of a topic ("nav_msgs/msg/Odometry"). */
 const char *rb_topic_type(rb_topic topic);
+/** A per-entity topic's name after "/<entity>/" ("odom", "control/command/gear_cmd"). */
+const char *rb_topic_suffix(rb_topic topic);
+/** Do clients publish on `topic` (cmd_vel, joint_commands, a vehicle's commands)? */
+bool rb_topic_is_command(rb_topic topic);
+/** Is `topic` a vehicle's (a command or a status)? */
+bool rb_topic_is_vehicle(rb_topic topic);
+/** Is `topic` a vehicle's status, published after every step? */
+bool rb_topic_is_vehicle_status(rb_topic topic);
 
 /** The standard topics (topics.c): /clock, /tf or /tf_static (`fixed`), and an entity's
  * odometry and joint states (NULL when the entity does not exist or has no joints). */
@@ -34,5 +54,8 @@ char *rb_clock(pb_sim *sim);
 char *rb_tf(pb_sim *sim, bool fixed);
 char *rb_odom(pb_sim *sim, const char *entity);
 char *rb_joint_states(pb_sim *sim, const char *entity);
+/** A vehicle's status topic `topic` (Autoware's vehicle/status messages); NULL when the entity
+ * is not a vehicle. */
+char *rb_vehicle_status(pb_sim *sim, rb_topic topic, const char *entity);
 
 #endif
