@@ -77,6 +77,9 @@ PB_API pb_status pb_tracker_save_csv(const pb_tracker *tracker, const char *path
 PB_API pb_status pb_tracker_load_csv(pb_tracker **out, const pb_vehicle_config *vehicle,
                                      const pb_tracker_params *params, const char *path, pb_diag *diag);
 
+/** The index of the path's sampled pose nearest the vehicle (it never decreases): progress. */
+PB_API size_t pb_tracker_progress(const pb_tracker *tracker);
+
 /** How far the rear axle is from the path (the nearest sampled pose of the stretch being
  * tracked), metres. */
 PB_API double pb_tracker_cross_track_error(const pb_tracker *tracker, const pb_vehicle_state *state);

@@ -186,6 +186,7 @@ static void entity_free(sim_entity *e)
     free(e->description);
     sim_strings_finish(&e->tags);
     free(e->path);
+    pb_tracker_destroy(e->tracker);
 }
 
 bool sim_strings_copy(sim_strings *dst, const char *const *tags, size_t n)

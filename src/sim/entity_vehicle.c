@@ -22,19 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tracker: cruise speed along a path when the request gives none (m/s), the spacing of its
- * reference's samples (m), its lookahead (at least LOOKAHEAD_MIN m, LOOKAHEAD_TIME seconds of
- * travel), how hard it speeds up and when it starts braking (m/s^2), the gain of its speed
- * loop (1/s), and how near a stop point counts as there (m) at what speed (m/s). */
-#define VEHICLE_SPEED      3.0
-#define TRACK_SPACING      0.05
-#define LOOKAHEAD_MIN      2.0
-#define LOOKAHEAD_TIME     0.5
-#define TRACK_ACCELERATION 2.0
-#define TRACK_DECELERATION 2.0
-#define SPEED_GAIN         2.0
-#define ARRIVE_DISTANCE    0.1
-#define ARRIVE_SPEED       0.05
+/* The path tracker (pb_tracker: pure pursuit, a speed profile, gears at cusps) drives a path:
+ * its cruise speed when the request gives none (m/s), and the spacing of its reference's
+ * samples along the curves (m). */
+#define VEHICLE_SPEED 3.0
+#define TRACK_SPACING 0.05
 /* Most samples of a reference (100 km at TRACK_SPACING). */
 #define MAX_TRACK_SAMPLES 2000000
 
@@ -192,85 +184,41 @@ static bool make_track(sim_entity *e)
     e->path_stride = SIM_Q;
     e->path_next = 0;
     e->track_goal = e->follow_id;
-    return true;
+    /* the tracker's poses and directions, from the reference's rows */
+    double *poses = malloc(e->n_path * 3 * sizeof *poses);
+    bool *reverse = malloc(e->n_path * sizeof *reverse);
+    pb_tracker_params params = pb_tracker_params_default();
+    params.cruise_speed = fmax(fmin(e->follow_speed, e->vehicle.max_speed), 1e-3);
+    params.reverse_speed = fmax(fmin(e->follow_speed, -e->vehicle.min_speed), 1e-3);
+    pb_tracker_destroy(e->tracker);
+    e->tracker = NULL;
+    bool ok = poses && reverse;
+    for (size_t i = 0; ok && i < e->n_path; i++) {
+        memcpy(poses + 3 * i, e->path + SIM_Q * i, 3 * sizeof *poses);
+        reverse[i] = e->path[SIM_Q * i + 3] < 0;
+    }
+    ok = ok && pb_tracker_create(&e->tracker, &e->vehicle, &params, poses, reverse, e->n_path, NULL) == PB_OK;
+    free(poses);
+    free(reverse);
+    return ok;
 }
 
-/* The inputs that follow the reference one step: the vehicle's progress is the last sample it
- * has passed; the stretch ahead runs to the next change of direction (a cusp) or the end. The
- * steer is pure pursuit's towards the sample a lookahead away on the stretch (beyond its end,
- * along its last heading), the acceleration brings the speed to the cruise speed and brakes
- * to stop at the stretch's end. Stopped there, the next stretch begins in the other gear; at
- * the end the vehicle parks and the goal is REACHED. */
+/* The inputs that follow the reference one step: the tracker's (pure pursuit on the steer, the
+ * speed profile on the acceleration, a stop and the other gear at each cusp). Stopped at the
+ * end, the vehicle parks and the goal is REACHED. */
 static void track(sim_entity *e)
 {
-    const double *T = e->path;
-    const size_t n = e->n_path;
-    const double x = e->drive.x, y = e->drive.y, speed = fabs(e->drive.v);
-    size_t i = e->path_next;
-    for (;;) {
-        const double dir = T[SIM_Q * i + 3];
-        size_t end = i;
-        while (end + 1 < n && T[SIM_Q * end + 3] == dir)
-            end++;
-        /* progress: past sample i + 1 when behind the vehicle along its direction of travel */
-        while (i < end) {
-            const double *q = T + SIM_Q * (i + 1);
-            if ((x - q[0]) * dir * cos(q[2]) + (y - q[1]) * dir * sin(q[2]) < 0)
-                break;
-            i++;
-        }
-        const double *stop = T + SIM_Q * end;
-        double to_stop = (stop[0] - x) * dir * cos(stop[2]) + (stop[1] - y) * dir * sin(stop[2]);
-        if (i < end) {
-            to_stop = hypot(T[SIM_Q * (i + 1)] - x, T[SIM_Q * (i + 1) + 1] - y);
-            for (size_t k = i + 1; k < end; k++)
-                to_stop +=
-                    hypot(T[SIM_Q * (k + 1)] - T[SIM_Q * k], T[SIM_Q * (k + 1) + 1] - T[SIM_Q * k + 1]);
-        }
-        if (to_stop <= ARRIVE_DISTANCE && speed <= ARRIVE_SPEED) {
-            if (end + 1 >= n) {
-                e->control_acceleration = 0.0;
-                e->gear_command = PB_GEAR_PARKING;
-                sim_stop_following(e, SIM_FOLLOW_REACHED);
-                return;
-            }
-            if (i != end) {
-                i = end; /* at the cusp: the next stretch */
-                continue;
-            }
-        }
-        e->path_next = i;
-        /* pure pursuit: the arc through the lookahead point, tangent to the heading */
-        const double lookahead = fmax(LOOKAHEAD_MIN, LOOKAHEAD_TIME * speed);
-        double target[2] = {stop[0], stop[1]};
-        size_t k = i;
-        while (k < end && hypot(T[SIM_Q * k] - x, T[SIM_Q * k + 1] - y) < lookahead)
-            k++;
-        const double left = lookahead - hypot(T[SIM_Q * k] - x, T[SIM_Q * k + 1] - y);
-        target[0] = T[SIM_Q * k];
-        target[1] = T[SIM_Q * k + 1];
-        if (k == end && left > 0) {
-            target[0] += left * dir * cos(stop[2]);
-            target[1] += left * dir * sin(stop[2]);
-        }
-        const double c = cos(e->drive.yaw), s = sin(e->drive.yaw);
-        const double dx = c * (target[0] - x) + s * (target[1] - y),
-                     dy = -s * (target[0] - x) + c * (target[1] - y);
-        const double d2 = dx * dx + dy * dy;
-        e->control_steer = d2 > 1e-12 ? atan(2.0 * dy / d2 * e->vehicle.wheelbase) : 0.0;
-        /* the speed profile: cruise, or the deceleration that stops at the stretch's end */
-        const double cruise = fmin(e->follow_speed, dir > 0 ? e->vehicle.max_speed : -e->vehicle.min_speed);
-        const double limit = fmin(TRACK_ACCELERATION, e->vehicle.max_acceleration);
-        const double brake = to_stop > 1e-6 ? speed * speed / (2.0 * to_stop) : e->vehicle.max_acceleration;
-        if (to_stop <= ARRIVE_DISTANCE / 2)
-            e->control_acceleration = -e->vehicle.max_acceleration;
-        else if (brake >= TRACK_DECELERATION)
-            e->control_acceleration = -fmin(brake, e->vehicle.max_acceleration);
-        else
-            e->control_acceleration = fmax(-limit, fmin(limit, SPEED_GAIN * (cruise - speed)));
-        e->gear_command = dir > 0 ? PB_GEAR_DRIVE : PB_GEAR_REVERSE;
+    pb_vehicle_input in;
+    if (!pb_tracker_command(e->tracker, &e->drive, &in, NULL)) {
+        e->control_acceleration = 0.0;
+        e->gear_command = PB_GEAR_PARKING;
+        sim_stop_following(e, SIM_FOLLOW_REACHED);
         return;
     }
+    e->path_next = pb_tracker_progress(e->tracker);
+    e->control_acceleration = in.acceleration;
+    e->control_steer = in.steer_angle;
+    e->gear_command = in.gear;
 }
 
 /* One time step of the model under its inputs (the tracker's while it follows a path),

@@ -4,6 +4,7 @@
 
 #include "planbench/planbench.h"
 #include "planbench/sim.h"
+#include "planbench/tracker.h"
 #include "planbench/vehicle.h"
 
 /** A list of owned strings. */
@@ -160,6 +161,7 @@ typedef struct sim_entity {
     bool blocked;               /* the last step ran into something */
     double last_yaw_rate;       /* for the angular acceleration */
     uint64_t track_goal;        /* the follow goal whose path was made the tracker's reference */
+    pb_tracker *tracker;        /* the path tracker of that goal (include/planbench/tracker.h), owned */
     const char *vehicle_path;   /* its <vehicle> file, borrowed from the world's spawnable (NULL: a resource string) */
 } sim_entity;
 

@@ -217,6 +217,11 @@ static void update_nearest(pb_tracker *t, double x, double y)
     t->nearest = best;
 }
 
+size_t pb_tracker_progress(const pb_tracker *t)
+{
+    return t->nearest;
+}
+
 double pb_tracker_cross_track_error(const pb_tracker *t, const pb_vehicle_state *state)
 {
     double best = INFINITY;
@@ -244,11 +249,13 @@ bool pb_tracker_command(pb_tracker *t, const pb_vehicle_state *state, pb_vehicle
     const bool reverse = t->reverse[t->stretch_begin];
     const double dir = reverse ? -1.0 : 1.0;
     const double speed = fabs(state->v);
-    /* how far the rear axle still is from the stretch's end, along the end's direction of travel */
+    /* how far the rear axle still is from the stretch's end: along the path while the end is
+     * samples away (a stretch may turn back on itself), then along the end's direction of travel */
+    const bool at_last = t->nearest + 1 >= e;
     const double ahead =
         dir * ((t->x[e] - state->x) * cos(t->yaw[e]) + (t->y[e] - state->y) * sin(t->yaw[e]));
-    const double remaining = fmax(ahead, 0.0);
-    if (ahead <= t->params.stop_tolerance || t->nearest == e)
+    const double remaining = at_last ? fmax(ahead, 0.0) : t->s[e] - t->s[t->nearest];
+    if ((at_last && ahead <= t->params.stop_tolerance) || t->nearest == e)
         t->braking = true;
     if (t->braking && speed <= STOPPED_SPEED) {
         if (e + 1 >= t->n) {
@@ -322,8 +329,8 @@ pb_status pb_tracker_save_csv(const pb_tracker *t, const char *path, pb_diag *di
     return pb_atomic_file_commit(&f, diag);
 }
 
-pb_status pb_tracker_load_csv(pb_tracker **out, const pb_vehicle_config *vehicle, const pb_tracker_params *params,
-                              const char *path, pb_diag *diag)
+pb_status pb_tracker_load_csv(pb_tracker **out, const pb_vehicle_config *vehicle,
+                              const pb_tracker_params *params, const char *path, pb_diag *diag)
 {
     *out = NULL;
     FILE *f = fopen(path, "r");
@@ -340,8 +347,10 @@ pb_status pb_tracker_load_csv(pb_tracker **out, const pb_vehicle_config *vehicle
             continue; /* the header */
         double pose[3];
         int reverse = 0, used = 0;
-        const int n = sscanf(line, "%lf,%lf,%lf%n,%d%n", &pose[0], &pose[1], &pose[2], &used, &reverse, &used);
-        if (n < 3 || !isfinite(pose[0]) || !isfinite(pose[1]) || !isfinite(pose[2]) || (n == 4 && reverse != 0 && reverse != 1)) {
+        const int n =
+            sscanf(line, "%lf,%lf,%lf%n,%d%n", &pose[0], &pose[1], &pose[2], &used, &reverse, &used);
+        if (n < 3 || !isfinite(pose[0]) || !isfinite(pose[1]) || !isfinite(pose[2]) ||
+            (n == 4 && reverse != 0 && reverse != 1)) {
             pb_diag_set(diag, path, line_no, 0, "expected x,y,yaw[,reverse] (numbers, reverse 0 or 1)");
             st = PB_ERR_INVALID;
         } else if (!push(&all, pose, reverse == 1)) {
