@@ -639,6 +639,9 @@ typedef struct pb_sim_serve_config {
      * socket), and `payload`. May be NULL. */
     void (*on_ready)(const char *address, int port, void *payload);
     void *payload;
+    /** The scenario worker's id: its RunScenario service and topics live under
+     * /asg_worker<worker_id>/ (docs/scenarios.md). Default 0. */
+    int worker_id;
 } pb_sim_serve_config;
 
 /** The defaults: 127.0.0.1:9090, loopback origins, no token, 64 connections, 32 MiB per client and

@@ -12,11 +12,12 @@
 #include <unistd.h>
 
 static const char serve_usage[] =
-    "usage: planbench serve [WORLD.xml | MAP.yaml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] [--dt "
+    "usage: planbench serve [WORLD.xml | MAP.yaml] [--host ADDR] [--port N] [--worlds DIR] [--robots DIR] "
+    "[--dt "
     "SECONDS]\n"
     "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients "
     "N]\n"
-    "                       [--plan-time-limit SECONDS] [--tf-rate HZ]\n"
+    "                       [--plan-time-limit SECONDS] [--tf-rate HZ] [--worker-id N]\n"
     "  Serve a <simworld> (or a map_server map, in metres, with metric spawnables) as a rosbridge v2\n"
     "  WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
     "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
@@ -35,6 +36,8 @@ static const char serve_usage[] =
     "  planners use its whole time_limit).\n"
     "  /clock and /entity_states follow every step; /tf, odometry and joint states at most --tf-rate\n"
     "  times per second of wall time (100; 0: every step), always for the last step.\n"
+    "  The auto_scene_gen worker: /asg_worker<N>/services/run_scenario (RunScenario; --worker-id N,\n"
+    "  default 0), results on /asg_worker<N>/analyze_scenario, status on /asg_worker<N>/status.\n"
     "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
 
 #if PB_HAVE_SIM
@@ -87,6 +90,7 @@ int cli_serve(int argc, char **argv)
     uint64_t port = 9090, max_clients = 64, client_queue_kb = 32 * 1024, total_queue_kb = 256 * 1024;
     bool confine = false;
     double dt = 0.05, plan_time_limit = 60.0, tf_rate = 100.0;
+    int worker_id = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -141,6 +145,13 @@ int cli_serve(int argc, char **argv)
         } else if (strcmp(a, "--tf-rate") == 0 && has_value) {
             if (!cli_parse_double("--tf-rate", argv[++i], &tf_rate))
                 return PB_EXIT_BAD_INPUT;
+        } else if (strcmp(a, "--worker-id") == 0 && has_value) {
+            uint64_t id = 0;
+            if (!cli_parse_u64("--worker-id", argv[++i], &id) || id > 255) {
+                cli_error("--worker-id: expected 0..255 (auto_scene_gen's uint8)");
+                return PB_EXIT_BAD_INPUT;
+            }
+            worker_id = (int)id;
         } else if (strcmp(a, "--plan-time-limit") == 0 && has_value) {
             if (!cli_parse_double("--plan-time-limit", argv[++i], &plan_time_limit))
                 return PB_EXIT_BAD_INPUT;
@@ -170,6 +181,7 @@ int cli_serve(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
     pb_sim_serve_config serve = pb_sim_serve_config_default();
+    serve.worker_id = worker_id;
     serve.host = host;
     serve.port = (int)port;
     serve.allow_origins = origins;
@@ -191,9 +203,9 @@ int cli_serve(int argc, char **argv)
     }
     return 0;
 #else
-    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)plan_time_limit, (void)tf_rate, (void)token,
-        (void)origins, (void)n_origins, (void)confine, (void)max_clients, (void)client_queue_kb,
-        (void)total_queue_kb;
+    (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)plan_time_limit,
+        (void)tf_rate, (void)token, (void)origins, (void)n_origins, (void)confine, (void)max_clients,
+        (void)client_queue_kb, (void)total_queue_kb;
     cli_error("this build has no simulation service (configure with -Dsim=enabled; needs libwebsockets-dev, "
               "libjansson-dev, libxml2-dev)");
     return PB_EXIT_BAD_INPUT;

@@ -9,6 +9,7 @@
 #include "json_text.h"
 #include "rosapi.h"
 #include "rosbridge.h"
+#include "asg_worker.h"
 #include "schema.h"
 
 #include <math.h>
@@ -864,6 +865,19 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         return service_failure(id, "", "Expected a service field but none was found.");
     const char *name = json_string_value(svc);
     const char *bare = name + (name[0] == '/');
+    if (session && session->start_scenario && asg_service_name(name, session->worker_id)) {
+        /* the scenario worker: answered at once, the run's result published when it ends */
+        char err[700];
+        pb_scenario *scenario = asg_parse_request(sim, json_object_get(msg, "args"), err, sizeof err);
+        if (!scenario)
+            return service_failure(id, name, err);
+        session->start_scenario(session->payload, scenario);
+        json_t *reply = json_pack("{s:s,s:O,s:{s:b},s:b}", "op", "service_response", "service", svc, "values",
+                                  "received", 1, "result", 1);
+        if (id && reply)
+            json_object_set(reply, "id", id);
+        return dump(reply);
+    }
     const service_def *sv = NULL;
     for (size_t i = 0; i < N_SERVICES && !sv; i++)
         if (strcmp(services[i].name, bare) == 0)

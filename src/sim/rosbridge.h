@@ -5,6 +5,7 @@
 
 #include "planbench/sim.h"
 #include "topics.h"
+#include "planbench/scenario.h"
 
 #include <jansson.h>
 
@@ -29,6 +30,10 @@ typedef struct rb_session {
      * `service` are borrowed JSON values to echo. NULL: plans run at once on this thread. */
     void (*start_plan)(void *payload, json_t *id, json_t *service, pb_sim_plan_job *job);
     void *payload;
+    /** A RunScenario request for the scenario worker (asg_worker.h): the session owns
+     * `scenario` from now on and runs it off the server thread. NULL: no worker. */
+    void (*start_scenario)(void *payload, pb_scenario *scenario);
+    int worker_id; /**< the worker's services and topics live under /asg_worker<worker_id>/ */
 } rb_session;
 
 /** Handle one text message; `*reply` gets a JSON text (malloc'd) or NULL. */

@@ -10,6 +10,7 @@
  * the world as it is then). Each connection has a bounded queue of outgoing messages: a
  * client that never reads is dropped when its queue is full, and never slows the others. */
 #include "rosbridge.h"
+#include "asg_worker.h"
 #include "sim_internal.h"
 
 #include <arpa/inet.h>
@@ -18,6 +19,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,19 @@ typedef struct plan_call {
     bool started, threaded; /* threaded: `thread` runs it and must be joined */
 } plan_call;
 
+/* A RunScenario request of the scenario worker: run one at a time, in order, on a thread. */
+typedef struct scenario_call {
+    struct scenario_call *next;
+    pb_scenario *scenario;
+    pb_scenario_result result;
+    pb_status status;
+    char error[600];
+    struct lws_context *ctx;
+    pthread_t thread;
+    bool started;
+    atomic_bool done;
+} scenario_call;
+
 typedef struct server {
     pb_sim *sim;
     struct lws_context *ctx;
@@ -101,6 +116,7 @@ typedef struct server {
     goal *goals;
     plan_call *plans;
     int n_plan_threads;
+    scenario_call *scenarios; /* the worker's queue: the head runs */
     double next_play_step;
     const volatile int *stop;
     bool quit;
@@ -211,9 +227,9 @@ static void publish_entity_topics(server *s, bool status)
     for (conn *c = s->conns; c; c = c->next_conn)
         for (size_t i = 0; i < c->n_entity_subs && c->n_queued <= BACKLOG; i++) {
             const entity_sub *e = &c->entity_subs[i];
-            if (rb_topic_is_vehicle_status(e->topic) != status)
+            if (rb_topic_is_vehicle_status(e->topic) != status || rb_topic_is_worker(e->topic))
                 continue;
-            char *text = status                     ? rb_vehicle_status(s->sim, e->topic, e->entity)
+            char *text = status                      ? rb_vehicle_status(s->sim, e->topic, e->entity)
                          : e->topic == RB_TOPIC_ODOM ? rb_odom(s->sim, e->entity)
                                                      : rb_joint_states(s->sim, e->entity);
             if (text)
@@ -363,6 +379,8 @@ static void subscribe(void *payload, rb_topic topic, const char *entity, bool on
             enqueue(c, rb_tf(p->s->sim, true));
         return;
     }
+    if (on && topic == RB_TOPIC_WORKER_STATUS) /* latched: the worker's status at once */
+        enqueue(c, asg_status_message(p->s->config->worker_id, p->s->scenarios != NULL));
     for (size_t i = 0; i < c->n_entity_subs; i++)
         if (c->entity_subs[i].topic == topic && strcmp(c->entity_subs[i].entity, entity) == 0) {
             if (!on) {
@@ -467,6 +485,84 @@ static void start_plan(void *payload, json_t *id, json_t *service, pb_sim_plan_j
     service_plans(p->s);
 }
 
+/* ---- the scenario worker (asg_worker.h) ---- */
+
+/* Send `text` to every connection subscribed to the worker's `topic`. Takes `text`. */
+static void publish_worker(server *s, rb_topic topic, char *text)
+{
+    char entity[32];
+    snprintf(entity, sizeof entity, "asg_worker%d", s->config->worker_id);
+    for (conn *c = s->conns; c && text; c = c->next_conn)
+        for (size_t i = 0; i < c->n_entity_subs; i++)
+            if (c->entity_subs[i].topic == topic && strcmp(c->entity_subs[i].entity, entity) == 0) {
+                enqueue(c, strdup(text));
+                break;
+            }
+    free(text);
+}
+
+static void *scenario_worker(void *arg)
+{
+    scenario_call *sc = arg;
+    pb_diag diag = {0};
+    sc->status = pb_scenario_run(sc->scenario, &sc->result, &diag);
+    if (sc->status != PB_OK)
+        pb_diag_format(&diag, sc->error, sizeof sc->error);
+    atomic_store(&sc->done, true);
+    lws_cancel_service(sc->ctx); /* wake the loop */
+    return NULL;
+}
+
+static void scenario_call_free(scenario_call *sc)
+{
+    if (sc->status == PB_OK && atomic_load(&sc->done))
+        pb_scenario_result_finish(&sc->result);
+    pb_scenario_destroy(sc->scenario);
+    free(sc);
+}
+
+/* Publish the finished scenario at the head of the queue, then start the next. */
+static void service_scenarios(server *s)
+{
+    const int worker = s->config->worker_id;
+    scenario_call *sc = s->scenarios;
+    if (sc && sc->started && atomic_load(&sc->done)) {
+        pthread_join(sc->thread, NULL);
+        publish_worker(
+            s, RB_TOPIC_WORKER_ANALYZE,
+            asg_analyze_message(worker, sc->scenario, &sc->result, sc->status == PB_OK ? NULL : sc->error));
+        s->scenarios = sc->next;
+        scenario_call_free(sc);
+        if (!s->scenarios)
+            publish_worker(s, RB_TOPIC_WORKER_STATUS, asg_status_message(worker, false));
+    }
+    sc = s->scenarios;
+    if (sc && !sc->started) {
+        sc->started = true;
+        publish_worker(s, RB_TOPIC_WORKER_STATUS, asg_status_message(worker, true));
+        if (pthread_create(&sc->thread, NULL, scenario_worker, sc) != 0)
+            scenario_worker(sc); /* no thread: run here rather than never */
+    }
+}
+
+static void start_scenario(void *payload, pb_scenario *scenario)
+{
+    session_payload *p = payload;
+    scenario_call *sc = calloc(1, sizeof *sc);
+    if (!sc) {
+        pb_scenario_destroy(scenario);
+        return;
+    }
+    sc->scenario = scenario;
+    sc->ctx = p->s->ctx;
+    atomic_init(&sc->done, false);
+    scenario_call **tail = &p->s->scenarios;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = sc;
+    service_scenarios(p->s);
+}
+
 /* The secret compared in constant time. */
 static bool token_matches(const char *given, const char *secret)
 {
@@ -507,7 +603,14 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
     if (gate(s, c, data, len))
         return;
     session_payload p = {s, c};
-    const rb_session session = {start_goal, start_follow, cancel_goal, subscribe, start_plan, &p};
+    const rb_session session = {.start_goal = start_goal,
+                                .start_follow = start_follow,
+                                .cancel_goal = cancel_goal,
+                                .subscribe = subscribe,
+                                .start_plan = start_plan,
+                                .payload = &p,
+                                .start_scenario = start_scenario,
+                                .worker_id = s->config->worker_id};
     char *reply = NULL;
     pb_sim_world_info before;
     pb_sim_result r;
@@ -697,6 +800,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         s = server_of(wsi);
         if (s) {
             service_plans(s);
+            service_scenarios(s);
             publish_events(s);
         }
         break;
@@ -816,6 +920,7 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, sul);
     service_plans(s); /* in case a wake-up was missed */
+    service_scenarios(s);
     run_goals(s);
     const double now = pb_clock_seconds();
     if (pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING) {
@@ -961,7 +1066,8 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
         return PB_ERR_INVALID;
     }
     if (!(cfg.tf_rate >= 0.0) || !isfinite(cfg.tf_rate)) {
-        pb_diag_set(diag, NULL, 0, 0, "--tf-rate %g: expected a rate >= 0 per second (0: every step)", cfg.tf_rate);
+        pb_diag_set(diag, NULL, 0, 0, "--tf-rate %g: expected a rate >= 0 per second (0: every step)",
+                    cfg.tf_rate);
         return PB_ERR_INVALID;
     }
     struct sockaddr_storage want;
@@ -980,7 +1086,8 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
     }
     if (cfg.token && !cfg.token[0])
         cfg.token = NULL;
-    server s = {.sim = sim, .stop = cfg.stop, .config = &cfg, .tf_period = cfg.tf_rate > 0 ? 1.0 / cfg.tf_rate : 0.0};
+    server s = {
+        .sim = sim, .stop = cfg.stop, .config = &cfg, .tf_period = cfg.tf_rate > 0 ? 1.0 / cfg.tf_rate : 0.0};
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = cfg.port;
@@ -1043,6 +1150,13 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
         if (pc->threaded)
             pthread_join(pc->thread, NULL);
         plan_call_free(pc);
+    }
+    while (s.scenarios) { /* the running scenario ends by itself: wait for it */
+        scenario_call *sc = s.scenarios;
+        s.scenarios = sc->next;
+        if (sc->started)
+            pthread_join(sc->thread, NULL);
+        scenario_call_free(sc);
     }
     lws_sul_cancel(&s.sul);
     lws_context_destroy(s.ctx);

@@ -55,6 +55,8 @@ static const char *const entity_suffixes[RB_TOPIC_COUNT] = {
     [RB_TOPIC_GEAR_STATUS] = "vehicle/status/gear_status",
     [RB_TOPIC_TURN_INDICATORS_STATUS] = "vehicle/status/turn_indicators_status",
     [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "vehicle/status/hazard_lights_status",
+    [RB_TOPIC_WORKER_STATUS] = "status",
+    [RB_TOPIC_WORKER_ANALYZE] = "analyze_scenario",
 };
 
 const char *rb_topic_suffix(rb_topic topic)
@@ -71,6 +73,11 @@ bool rb_topic_is_command(rb_topic topic)
 bool rb_topic_is_vehicle(rb_topic topic)
 {
     return topic >= RB_TOPIC_CONTROL_CMD && topic <= RB_TOPIC_HAZARD_LIGHTS_STATUS;
+}
+
+bool rb_topic_is_worker(rb_topic topic)
+{
+    return topic == RB_TOPIC_WORKER_STATUS || topic == RB_TOPIC_WORKER_ANALYZE;
 }
 
 bool rb_topic_is_vehicle_status(rb_topic topic)
@@ -99,6 +106,8 @@ const char *rb_topic_type(rb_topic topic)
         [RB_TOPIC_STEERING_STATUS] = "autoware_vehicle_msgs/msg/SteeringReport",
         [RB_TOPIC_GEAR_STATUS] = "autoware_vehicle_msgs/msg/GearReport",
         [RB_TOPIC_TURN_INDICATORS_STATUS] = "autoware_vehicle_msgs/msg/TurnIndicatorsReport",
+        [RB_TOPIC_WORKER_STATUS] = "auto_scene_gen_msgs/msg/StatusCode",
+        [RB_TOPIC_WORKER_ANALYZE] = "planbench_interfaces/msg/AnalyzeScenario",
         [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "autoware_vehicle_msgs/msg/HazardLightsReport",
     };
     return topic < RB_TOPIC_COUNT ? types[topic] : "";
@@ -123,6 +132,9 @@ bool rb_topic_parse(const char *name, rb_topic *topic, char *entity, size_t size
         const size_t entity_len = len - n - 1;
         if (entity_len >= size)
             return false;
+        /* the worker's topics belong to "asg_worker<ID>" only */
+        if (rb_topic_is_worker((rb_topic)t) && strncmp(name, "asg_worker", 10) != 0)
+            continue;
         memcpy(entity, name, entity_len);
         entity[entity_len] = '\0';
         *topic = (rb_topic)t;

@@ -29,6 +29,10 @@ typedef enum rb_topic {
     RB_TOPIC_GEAR_STATUS,
     RB_TOPIC_TURN_INDICATORS_STATUS,
     RB_TOPIC_HAZARD_LIGHTS_STATUS,
+    /* the auto_scene_gen worker's (under "/asg_worker<ID>/"): its StatusCode and the
+     * AnalyzeScenario request of each scenario it ran (asg_worker.h) */
+    RB_TOPIC_WORKER_STATUS,
+    RB_TOPIC_WORKER_ANALYZE,
     RB_TOPIC_COUNT
 } rb_topic;
 
@@ -45,6 +49,8 @@ const char *rb_topic_suffix(rb_topic topic);
 bool rb_topic_is_command(rb_topic topic);
 /** Is `topic` a vehicle's (a command or a status)? */
 bool rb_topic_is_vehicle(rb_topic topic);
+/** Is `topic` the scenario worker's (published when a scenario starts or ends)? */
+bool rb_topic_is_worker(rb_topic topic);
 /** Is `topic` a vehicle's status, published after every step? */
 bool rb_topic_is_vehicle_status(rb_topic topic);
 

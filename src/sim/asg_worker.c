@@ -1,0 +1,115 @@
+/* The auto_scene_gen worker over rosbridge (issue 19): a client calls
+ * /asg_worker<ID>/services/run_scenario with a RunScenario request (the scenario file's JSON:
+ * docs/scenarios.md), is answered `received` at once, and the scenario runs off the loop's
+ * thread; its AnalyzeScenario request is then published on /asg_worker<ID>/analyze_scenario
+ * and the worker's StatusCode on /asg_worker<ID>/status (ONLINE_AND_RUNNING while a scenario
+ * runs, ONLINE_AND_READY otherwise). Bad requests get an error reply naming the field; the
+ * worker stays ready. Files a request names (a catalogue, a vehicle, an inputs or path CSV, a
+ * map) resolve against the worlds folder, and with --confine-worlds only inside it. */
+#include "asg_worker.h"
+
+#include <jansson.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool asg_service_name(const char *name, int worker)
+{
+    char want[96];
+    snprintf(want, sizeof want, "asg_worker%d/services/run_scenario", worker);
+    return strcmp(name + (name[0] == '/'), want) == 0;
+}
+
+/* A path a request names: relative to the worlds folder; confined, inside it. */
+static bool path_allowed(const char *path, bool confine)
+{
+    if (!confine)
+        return true;
+    return path[0] != '/' && strstr(path, "..") == NULL;
+}
+
+static const char *first_bad_path(const json_t *args, bool confine)
+{
+    static const char *const fields[] = {"vehicle", "map", "catalogue"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const char *v = json_string_value(json_object_get(args, fields[i]));
+        if (v && !path_allowed(v, confine))
+            return fields[i];
+    }
+    const json_t *driver = json_object_get(args, "driver");
+    static const char *const driver_fields[] = {"inputs", "path"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *v = json_string_value(json_object_get(driver, driver_fields[i]));
+        if (v && !path_allowed(v, confine))
+            return driver_fields[i];
+    }
+    return NULL;
+}
+
+pb_scenario *asg_parse_request(const pb_sim *sim, const json_t *args, char *err, size_t size)
+{
+    if (!json_is_object(args)) {
+        snprintf(err, size, "RunScenario: expected the request's fields as an object");
+        return NULL;
+    }
+    const char *bad = first_bad_path(args, sim->confine_worlds);
+    if (bad) {
+        snprintf(err, size,
+                 "RunScenario: %s: this server reads files only inside its worlds folder (--confine-worlds)",
+                 bad);
+        return NULL;
+    }
+    char *text = json_dumps(args, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    if (!text) {
+        snprintf(err, size, "RunScenario: out of memory");
+        return NULL;
+    }
+    pb_scenario *scenario = NULL;
+    pb_diag diag = {0};
+    const pb_status st =
+        pb_scenario_parse(&scenario, text, strlen(text), "RunScenario", sim->worlds_dir, &diag);
+    free(text);
+    if (st != PB_OK) {
+        char message[600];
+        pb_diag_format(&diag, message, sizeof message);
+        snprintf(err, size, "%s", message);
+        return NULL;
+    }
+    return scenario;
+}
+
+char *asg_analyze_message(int worker, const pb_scenario *scenario, const pb_scenario_result *result,
+                          const char *error)
+{
+    char *body = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&body, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "{\"op\":\"publish\",\"topic\":\"/asg_worker%d/analyze_scenario\",\"msg\":", worker);
+    if (error) { /* the scenario could not start (a driver's file, a scene): say so */
+        fputs("{\"worker_id\":", f);
+        fprintf(f, "%d,\"error\":", worker);
+        pb_json_write_string(f, error);
+        fputc('}', f);
+    } else {
+        pb_scenario_result_write_json(f, scenario, result);
+    }
+    fputc('}', f);
+    if (fclose(f) != 0) {
+        free(body);
+        return NULL;
+    }
+    return body;
+}
+
+char *asg_status_message(int worker, bool running)
+{
+    char *text = malloc(128);
+    if (text)
+        snprintf(text, 128, "{\"op\":\"publish\",\"topic\":\"/asg_worker%d/status\",\"msg\":{\"status\":%d}}",
+                 worker, running ? 2 : 1);
+    return text;
+}

@@ -1,0 +1,27 @@
+/* The auto_scene_gen worker over rosbridge (asg_worker.c, private to src/sim). */
+#ifndef PB_SIM_ASG_WORKER_H
+#define PB_SIM_ASG_WORKER_H
+
+#include "planbench/scenario.h"
+#include "sim_internal.h"
+
+#include <jansson.h>
+
+/** Is `name` ("/asg_worker0/services/run_scenario") worker `worker`'s RunScenario service? */
+bool asg_service_name(const char *name, int worker);
+
+/** A RunScenario request's arguments as a scenario (its files resolved against the worlds
+ * folder; refused outside it on a confined server), or NULL with one sentence in `err`. */
+pb_scenario *asg_parse_request(const pb_sim *sim, const json_t *args, char *err, size_t size);
+
+/** The rosbridge publish of a finished scenario's AnalyzeScenario request on
+ * /asg_worker<worker>/analyze_scenario, or of `error` when it could not start (`result`
+ * unused then). Owned by the caller. */
+char *asg_analyze_message(int worker, const pb_scenario *scenario, const pb_scenario_result *result,
+                          const char *error);
+
+/** The publish of the worker's StatusCode on /asg_worker<worker>/status: ONLINE_AND_RUNNING (2)
+ * or ONLINE_AND_READY (1). Owned by the caller. */
+char *asg_status_message(int worker, bool running);
+
+#endif
