@@ -7,8 +7,15 @@
 
 #include <jansson.h>
 
-/** Is `name` ("/asg_worker0/services/run_scenario") worker `worker`'s RunScenario service? */
-bool asg_service_name(const char *name, int worker);
+typedef struct rb_session rb_session;
+
+/** Is `name` one of worker `worker`'s services ("/asg_worker0/services/...")? */
+bool asg_is_worker_service(const char *name, int worker);
+
+/** Answer a call of one of the worker's services (asg_is_worker_service()): RunScenario
+ * (`session->start_scenario`), RegisterVehicleNode, NotifyReady (a rerun of the last scenario
+ * through `session->rerun_scenario`) and WorkerIssueNotification. The reply, owned. */
+char *asg_handle_call(pb_sim *sim, const json_t *msg, const rb_session *session);
 
 /** A RunScenario request's arguments as a scenario (its files resolved against the worlds
  * folder; refused outside it on a confined server), or NULL with one sentence in `err`. */
@@ -23,5 +30,9 @@ char *asg_analyze_message(int worker, const pb_scenario *scenario, const pb_scen
 /** The publish of the worker's StatusCode on /asg_worker<worker>/status: ONLINE_AND_RUNNING (2)
  * or ONLINE_AND_READY (1). Owned by the caller. */
 char *asg_status_message(int worker, bool running);
+
+/** The publish of the scenario vehicle's VehicleStatus on /asg_worker<worker>/vehicle_status:
+ * enabled while a scenario runs (never preempted: a run ends by its termination rules). */
+char *asg_vehicle_status_message(int worker, bool enabled);
 
 #endif

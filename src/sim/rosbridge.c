@@ -821,7 +821,7 @@ static char *dump(json_t *msg)
     return text;
 }
 
-static char *service_failure(const json_t *id, const char *service, const char *message)
+char *rb_service_failure(const json_t *id, const char *service, const char *message)
 {
     json_t *m = json_pack("{s:s,s:s,s:s,s:b}", "op", "service_response", "service", service, "values",
                           message, "result", 0);
@@ -862,22 +862,11 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
     json_t *id = json_object_get(msg, "id");
     json_t *svc = json_object_get(msg, "service");
     if (!json_is_string(svc))
-        return service_failure(id, "", "Expected a service field but none was found.");
+        return rb_service_failure(id, "", "Expected a service field but none was found.");
     const char *name = json_string_value(svc);
     const char *bare = name + (name[0] == '/');
-    if (session && session->start_scenario && asg_service_name(name, session->worker_id)) {
-        /* the scenario worker: answered at once, the run's result published when it ends */
-        char err[700];
-        pb_scenario *scenario = asg_parse_request(sim, json_object_get(msg, "args"), err, sizeof err);
-        if (!scenario)
-            return service_failure(id, name, err);
-        session->start_scenario(session->payload, scenario);
-        json_t *reply = json_pack("{s:s,s:O,s:{s:b},s:b}", "op", "service_response", "service", svc, "values",
-                                  "received", 1, "result", 1);
-        if (id && reply)
-            json_object_set(reply, "id", id);
-        return dump(reply);
-    }
+    if (session && session->start_scenario && asg_is_worker_service(name, session->worker_id))
+        return asg_handle_call(sim, msg, session); /* the scenario worker's services */
     const service_def *sv = NULL;
     for (size_t i = 0; i < N_SERVICES && !sv; i++)
         if (strcmp(services[i].name, bare) == 0)
@@ -894,7 +883,7 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         values = rosapi_call(sim, bare, json_is_object(args) ? args : NULL, list, N_SERVICES);
         if (!values) {
             snprintf(err, sizeof err, "Service %.400s does not exist", name);
-            return service_failure(id, name, err);
+            return rb_service_failure(id, name, err);
         }
     } else {
         char root[160];
@@ -904,10 +893,10 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
             memmove(slash, slash + 4, strlen(slash + 4) + 1);
         json_t *args = normalise_args(json_object_get(msg, "args"), sv->request, root, err, sizeof err);
         if (!args)
-            return service_failure(id, name, err);
+            return rb_service_failure(id, name, err);
         if (!check_msg(sv->request, args, root, "", err, sizeof err)) {
             json_decref(args);
-            return service_failure(id, name, err);
+            return rb_service_failure(id, name, err);
         }
         scratch s = {.id = id, .service = svc};
         const json_t *timeout = json_object_get(msg, "timeout");
@@ -938,12 +927,12 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         json_decref(args);
         if (sv->writer) {
             char *reply = jt_finish(&text);
-            return reply ? reply : service_failure(id, name, "out of memory");
+            return reply ? reply : rb_service_failure(id, name, "out of memory");
         }
         if (s.deferred)
             return NULL;
         if (!values)
-            return service_failure(id, name, "out of memory");
+            return rb_service_failure(id, name, "out of memory");
         /* an id-less cancel_goal (roslib cancelAllGoals) gets no reply */
         if (!id && (sv->fn == sv_cancel || sv->fn == sv_cancel_follow)) {
             json_decref(values);
@@ -961,7 +950,7 @@ char *rb_plan_reply(json_t *id, json_t *service, const pb_sim_plan_response *res
 {
     json_t *values = plan_values(response);
     if (!values)
-        return service_failure(id, json_string_value(service), "out of memory");
+        return rb_service_failure(id, json_string_value(service), "out of memory");
     json_t *reply = json_pack("{s:s,s:O,s:o,s:b}", "op", "service_response", "service", service, "values",
                               values, "result", 1);
     if (id && reply)
@@ -1308,7 +1297,7 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
 {
     *reply = NULL;
     if (size > MAX_MESSAGE_BYTES) {
-        *reply = service_failure(NULL, "", "message too large");
+        *reply = rb_service_failure(NULL, "", "message too large");
         return;
     }
     json_error_t jerr;
@@ -1317,13 +1306,13 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
         char err[300];
         snprintf(err, sizeof err, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
                  jerr.column);
-        *reply = service_failure(NULL, "", err);
+        *reply = rb_service_failure(NULL, "", err);
         return;
     }
     json_t *op = json_object_get(msg, "op");
     json_t *id = json_object_get(msg, "id");
     if (!json_is_object(msg) || !json_is_string(op)) {
-        *reply = service_failure(id, "", "a rosbridge message is a JSON object with a string 'op'");
+        *reply = rb_service_failure(id, "", "a rosbridge message is a JSON object with a string 'op'");
         json_decref(msg);
         return;
     }
@@ -1346,7 +1335,7 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
     } else {
         char err[200];
         snprintf(err, sizeof err, "Unknown operation: %.100s", o);
-        *reply = service_failure(id, "", err);
+        *reply = rb_service_failure(id, "", err);
     }
     json_decref(msg);
 }

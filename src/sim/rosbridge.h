@@ -32,12 +32,17 @@ typedef struct rb_session {
     void *payload;
     /** A RunScenario request for the scenario worker (asg_worker.h): the session owns
      * `scenario` from now on and runs it off the server thread. NULL: no worker. */
-    void (*start_scenario)(void *payload, pb_scenario *scenario);
+    void (*start_scenario)(void *payload, pb_scenario *scenario, char *request);
+    /** Run the last scenario again (NotifyReady's request_rerun): false when there was none. */
+    bool (*rerun_scenario)(void *payload);
     int worker_id; /**< the worker's services and topics live under /asg_worker<worker_id>/ */
 } rb_session;
 
 /** Handle one text message; `*reply` gets a JSON text (malloc'd) or NULL. */
 void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *session, char **reply);
+
+/** rosbridge's failed service_response (`result` false, `values` the message). Owned by the caller. */
+char *rb_service_failure(const json_t *id, const char *service, const char *message);
 
 /** Messages the transport sends on its own; each returns a malloc'd JSON text or NULL. */
 char *rb_action_feedback(json_t *id, json_t *action, uint64_t completed, uint64_t remaining);

@@ -117,6 +117,7 @@ typedef struct server {
     plan_call *plans;
     int n_plan_threads;
     scenario_call *scenarios; /* the worker's queue: the head runs */
+    char *last_request;       /* the last RunScenario request (JSON), for NotifyReady's reruns */
     double next_play_step;
     const volatile int *stop;
     bool quit;
@@ -533,6 +534,7 @@ static void service_scenarios(server *s)
             asg_analyze_message(worker, sc->scenario, &sc->result, sc->status == PB_OK ? NULL : sc->error));
         s->scenarios = sc->next;
         scenario_call_free(sc);
+        publish_worker(s, RB_TOPIC_WORKER_VEHICLE, asg_vehicle_status_message(worker, false));
         if (!s->scenarios)
             publish_worker(s, RB_TOPIC_WORKER_STATUS, asg_status_message(worker, false));
     }
@@ -540,14 +542,19 @@ static void service_scenarios(server *s)
     if (sc && !sc->started) {
         sc->started = true;
         publish_worker(s, RB_TOPIC_WORKER_STATUS, asg_status_message(worker, true));
+        publish_worker(s, RB_TOPIC_WORKER_VEHICLE, asg_vehicle_status_message(worker, true));
         if (pthread_create(&sc->thread, NULL, scenario_worker, sc) != 0)
             scenario_worker(sc); /* no thread: run here rather than never */
     }
 }
 
-static void start_scenario(void *payload, pb_scenario *scenario)
+static void start_scenario(void *payload, pb_scenario *scenario, char *request)
 {
     session_payload *p = payload;
+    if (request) {
+        free(p->s->last_request);
+        p->s->last_request = request;
+    }
     scenario_call *sc = calloc(1, sizeof *sc);
     if (!sc) {
         pb_scenario_destroy(scenario);
@@ -561,6 +568,19 @@ static void start_scenario(void *payload, pb_scenario *scenario)
         tail = &(*tail)->next;
     *tail = sc;
     service_scenarios(p->s);
+}
+
+/* NotifyReady's request_rerun: the last request, parsed again (its files may have changed). */
+static bool rerun_scenario(void *payload)
+{
+    session_payload *p = payload;
+    json_t *args = p->s->last_request ? json_loads(p->s->last_request, 0, NULL) : NULL;
+    char err[700];
+    pb_scenario *scenario = args ? asg_parse_request(p->s->sim, args, err, sizeof err) : NULL;
+    json_decref(args);
+    if (scenario)
+        start_scenario(payload, scenario, NULL);
+    return scenario != NULL;
 }
 
 /* The secret compared in constant time. */
@@ -610,6 +630,7 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
                                 .start_plan = start_plan,
                                 .payload = &p,
                                 .start_scenario = start_scenario,
+                                .rerun_scenario = rerun_scenario,
                                 .worker_id = s->config->worker_id};
     char *reply = NULL;
     pb_sim_world_info before;
@@ -1158,6 +1179,7 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
             pthread_join(sc->thread, NULL);
         scenario_call_free(sc);
     }
+    free(s.last_request);
     lws_sul_cancel(&s.sul);
     lws_context_destroy(s.ctx);
     while (s.goals) {

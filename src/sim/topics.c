@@ -57,6 +57,7 @@ static const char *const entity_suffixes[RB_TOPIC_COUNT] = {
     [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "vehicle/status/hazard_lights_status",
     [RB_TOPIC_WORKER_STATUS] = "status",
     [RB_TOPIC_WORKER_ANALYZE] = "analyze_scenario",
+    [RB_TOPIC_WORKER_VEHICLE] = "vehicle_status",
 };
 
 const char *rb_topic_suffix(rb_topic topic)
@@ -77,7 +78,7 @@ bool rb_topic_is_vehicle(rb_topic topic)
 
 bool rb_topic_is_worker(rb_topic topic)
 {
-    return topic == RB_TOPIC_WORKER_STATUS || topic == RB_TOPIC_WORKER_ANALYZE;
+    return topic >= RB_TOPIC_WORKER_STATUS && topic <= RB_TOPIC_WORKER_VEHICLE;
 }
 
 bool rb_topic_is_vehicle_status(rb_topic topic)
@@ -108,6 +109,7 @@ const char *rb_topic_type(rb_topic topic)
         [RB_TOPIC_TURN_INDICATORS_STATUS] = "autoware_vehicle_msgs/msg/TurnIndicatorsReport",
         [RB_TOPIC_WORKER_STATUS] = "auto_scene_gen_msgs/msg/StatusCode",
         [RB_TOPIC_WORKER_ANALYZE] = "planbench_interfaces/msg/AnalyzeScenario",
+        [RB_TOPIC_WORKER_VEHICLE] = "auto_scene_gen_msgs/msg/VehicleStatus",
         [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "autoware_vehicle_msgs/msg/HazardLightsReport",
     };
     return topic < RB_TOPIC_COUNT ? types[topic] : "";

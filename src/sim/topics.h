@@ -33,6 +33,7 @@ typedef enum rb_topic {
      * AnalyzeScenario request of each scenario it ran (asg_worker.h) */
     RB_TOPIC_WORKER_STATUS,
     RB_TOPIC_WORKER_ANALYZE,
+    RB_TOPIC_WORKER_VEHICLE,
     RB_TOPIC_COUNT
 } rb_topic;
 

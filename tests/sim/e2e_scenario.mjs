@@ -16,7 +16,9 @@ const deadline = setTimeout(() => { console.error('e2e_scenario: timed out'); pr
 
 const ros = new Ros({ url: `ws://127.0.0.1:${port}` });
 await new Promise((ok, fail) => { ros.on('connection', ok); ros.on('error', fail); });
-const statuses = [], results = [];
+const statuses = [], results = [], vehicle = [];
+const vehicleTopic = new Topic({ ros, name: '/asg_worker0/vehicle_status', messageType: 'auto_scene_gen_msgs/msg/VehicleStatus' });
+vehicleTopic.subscribe((m) => vehicle.push(m.enabled));
 const statusTopic = new Topic({ ros, name: '/asg_worker0/status', messageType: 'auto_scene_gen_msgs/msg/StatusCode' });
 statusTopic.subscribe((m) => statuses.push(m.status));
 const resultTopic = new Topic({ ros, name: '/asg_worker0/analyze_scenario', messageType: 'planbench_interfaces/msg/AnalyzeScenario' });
@@ -52,6 +54,23 @@ check(second.ok, 'the worker takes the next scenario');
 await until(() => results.length > 1, 10000);
 check(results[1] && results[1].scenario_number === 43 && results[1].termination_reason === 3, `a timeout: ${results[1] && results[1].termination_reason}`);
 
+check(vehicle.length >= 4 && vehicle[0] === true && vehicle[1] === false, `VehicleStatus enabled, then not: ${vehicle}`);
+
+// the vehicle node's services: register, then ask for a rerun of the last scenario
+const svc = (name, type) => new Service({ ros, name: `/asg_worker0/services/${name}`, serviceType: `auto_scene_gen_msgs/srv/${type}` });
+const callSvc = (s, req) => new Promise((ok) => s.callService(req, (r) => ok({ ok: true, r }), (e) => ok({ ok: false, e })));
+let r = await callSvc(svc('register_vehicle_node', 'RegisterVehicleNode'), { worker_id: 0, node_name: 'vehicle_node' });
+check(r.ok && r.r.received, `register_vehicle_node: ${JSON.stringify(r)}`);
+r = await callSvc(svc('register_vehicle_node', 'RegisterVehicleNode'), { worker_id: 3, node_name: 'vehicle_node' });
+check(!r.ok && /worker_id/.test(r.e), `another worker's id is refused: ${JSON.stringify(r)}`);
+r = await callSvc(svc('notify_ready', 'NotifyReady'), { worker_id: 0, node_name: 'vehicle_node', last_scenario_number: 43,
+  request_rerun: true, reason_for_rerun: 'the test asks' });
+check(r.ok && r.r.received && r.r.accepted, `notify_ready with a rerun: ${JSON.stringify(r)}`);
+await until(() => results.length > 2, 10000);
+check(results[2] && results[2].scenario_number === 43, 'the rerun ran the last scenario again');
+r = await callSvc(svc('worker_issue_notification', 'WorkerIssueNotification'), { worker_id: 0, issue_id: 1, message: 'a test' });
+check(r.ok && r.r.received, 'worker_issue_notification');
+vehicleTopic.unsubscribe();
 statusTopic.unsubscribe();
 resultTopic.unsubscribe();
 ros.close();
