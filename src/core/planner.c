@@ -223,6 +223,11 @@ pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, 
                     impl->name, pb_engine_name(engine));
         return PB_ERR_INVALID;
     }
+    char why[400];
+    if (impl->accepts && !impl->accepts(engine, why, sizeof why)) {
+        pb_diag_set(diag, NULL, 0, 0, "%s", why);
+        return PB_ERR_INVALID;
+    }
     pb_planner *p = calloc(1, sizeof *p);
     void *params = calloc(1, impl->params_size ? impl->params_size : 1);
     if (!p || !params) {

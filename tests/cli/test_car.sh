@@ -122,7 +122,7 @@ assert result["engine"] == "car" and result["edge_check"] == "certified"
 PY
 }
 
-for planner in rrt birrt rrtstar informedrrt prm lazyprm bitstar rrdt; do
+for planner in rrt birrt rrtstar informedrrt prm lazyprm bitstar rrdt hybrid_astar; do
     expect 0 "$planner on the car" -- "$PB" "$planner" maps/wall40.yaml --robot robots/lexus_rx450h.xml \
         start 5,5,0 goal 35,5,0 --goal-radius 1 --max-iterations 3000 --time-limit 120 --json
     cp "$T/out" "$T/$planner.json"
@@ -137,6 +137,14 @@ expect 0 "rrt again" -- "$PB" rrt maps/wall40.yaml --robot robots/lexus_rx450h.x
     --goal-radius 1 --max-iterations 3000 --time-limit 120 --json
 python3 -c "import json,sys; sys.exit(json.load(open('$T/rrt.json'))['path'] != json.load(open('$T/out'))['path'])" ||
     fail "rrt on the car is not repeatable"
+expect 0 "hybrid_astar again" -- "$PB" hybrid_astar maps/wall40.yaml --robot robots/lexus_rx450h.xml start 5,5,0 \
+    goal 35,5,0 --goal-radius 1 --time-limit 120 --json
+python3 -c "import json,sys; sys.exit(json.load(open('$T/hybrid_astar.json'))['path'] != json.load(open('$T/out'))['path'])" ||
+    fail "hybrid_astar is not repeatable"
+expect 0 "hybrid_astar with Dubins curves" -- "$PB" hybrid_astar maps/wall40.yaml --robot robots/lexus_rx450h.xml \
+    --engine-option curve=dubins start 5,5,0 goal 35,5,0 --goal-radius 1 --time-limit 120 --json
+cp "$T/out" "$T/ha_dubins.json"
+check_car "$T/ha_dubins.json" dubins
 expect 0 "--save-image" -- "$PB" birrt maps/wall40.yaml --robot robots/lexus_rx450h.xml start 5,5,0 \
     goal 35,5,0 --goal-radius 1 --max-iterations 3000 --time-limit 120 --save-image "$T/car.png"
 [ -s "$T/car.png" ] || fail "--save-image wrote nothing"
@@ -145,6 +153,7 @@ bad "a pose in the wall" "start.*(obstacle|infeasible|collision)" -- rrt maps/wa
     start 20,5,0 goal 35,5,0
 bad "a pixel map" "metres" -- rrt maps/room1.png --robot robots/lexus_rx450h.xml
 bad "a missing vehicle" "nowhere.xml" -- rrt maps/wall40.yaml --robot nowhere.xml
+bad "hybrid_astar on a pixel map" "car-like" -- hybrid_astar maps/room1.png
 bad "an unknown curve" "curve" -- rrt maps/wall40.yaml --robot robots/lexus_rx450h.xml --engine-option curve=clothoid
 bad "prm with one-way edges" "one-way" -- prm maps/wall40.yaml --robot robots/lexus_rx450h.xml \
     --engine-option curve=dubins start 5,5,0 goal 35,5,0

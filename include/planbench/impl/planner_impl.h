@@ -41,6 +41,9 @@ struct pb_planner_impl {
      * engine whose edges are one-way (pb_engine_is_symmetric() false: Dubins curves); others
      * are refused there. */
     bool one_way_edges;
+    /** Optional: can the planner run on `engine`? False with one sentence in `why` (`size`
+     * bytes) refuses it when the planner is made (a car-only planner on a 2-D map). */
+    bool (*accepts)(const pb_engine *engine, char *why, size_t size);
     /** Solve. `params` points to the planner's parameter struct. Fill result->path (from the
      * exact start to the exact goal), result->iterations and ->nodes, the cost trace, and
      * return PB_OK; the core sets the outcome's time, cost and counters. Set
