@@ -141,8 +141,8 @@ static pb_status obstacle_remove(void *self, uint32_t id)
     return c->map_impl->obstacle_remove(c->map, id);
 }
 
-static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose, uint32_t ignore_id,
-                            pb_hit *hit, pb_engine_counters *counters)
+static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose,
+                            uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters)
 {
     const car *c = self;
     c->map_impl->footprint_check(c->map, footprint, pose, ignore_id, hit, counters);
@@ -179,8 +179,8 @@ static bool explain(const void *self, const double *q, char *buf, size_t size)
         snprintf(buf, size, "the vehicle's footprint reaches outside the map");
         return true;
     case PB_HIT_MAP:
-        snprintf(buf, size, "the vehicle's footprint covers the blocked cell (%d, %d) of the image", hit.pixel_x,
-                 hit.pixel_y);
+        snprintf(buf, size, "the vehicle's footprint covers the blocked cell (%d, %d) of the image",
+                 hit.pixel_x, hit.pixel_y);
         return true;
     case PB_HIT_OBSTACLE:
         snprintf(buf, size, "the vehicle's footprint touches obstacle %u", (unsigned)hit.obstacle_id);
@@ -209,7 +209,8 @@ static void draw_config(const void *self, pb_image *image, double scale, const d
     const double local[5][2] = {{front, hw}, {rear, hw}, {rear, -hw}, {front, -hw}, {front, 0.0}};
     double px[5][2];
     for (int i = 0; i < 5; i++) {
-        const double xy[2] = {q[0] + cs * local[i][0] - sn * local[i][1], q[1] + sn * local[i][0] + cs * local[i][1]};
+        const double xy[2] = {q[0] + cs * local[i][0] - sn * local[i][1],
+                              q[1] + sn * local[i][0] + cs * local[i][1]};
         pb_map_frame_to_pixel(&c->frame, xy, px[i]);
         px[i][0] *= scale;
         px[i][1] *= scale;
@@ -224,7 +225,7 @@ static void draw_config(const void *self, pb_image *image, double scale, const d
 /* ---- loading ---- */
 
 /* The options the map reads, passed through. */
-static const char *const map_option_names[] = {"resolution", "origin", "frame", "free_threshold",
+static const char *const map_option_names[] = {"resolution",         "origin", "frame", "free_threshold",
                                                "occupied_threshold", NULL};
 
 static bool is_map_option(const char *name)
@@ -247,8 +248,10 @@ static pb_status read_options(car *c, const pb_option *options, size_t n_options
     if (text) {
         const int family = pb_curve_family_from_name(text);
         if (family < 0) {
-            pb_diag_set_option(diag, "curve", "expected 'reeds_shepp' (forward and reverse) or 'dubins' "
-                                              "(forward only), got '%s'", text);
+            pb_diag_set_option(diag, "curve",
+                               "expected 'reeds_shepp' (forward and reverse) or 'dubins' "
+                               "(forward only), got '%s'",
+                               text);
             return PB_ERR_INVALID;
         }
         c->family = (pb_curve_family)family;
@@ -259,16 +262,27 @@ static pb_status read_options(car *c, const pb_option *options, size_t n_options
         pb_diag_set_option(diag, "turning_radius", "expected metres > 0, got '%s'", text);
         return PB_ERR_INVALID;
     }
+    /* a safety margin grows the footprint on every side (a plan that a tracker will follow,
+     * off the path by a little, keeps that much away from everything) */
+    double margin = 0.0;
+    text = pb_option_find(options, n_options, "margin");
+    if (text && (pb_parse_doubles(text, &margin, 1) != 1 || !(margin >= 0.0) || margin > 1e3)) {
+        pb_diag_set_option(diag, "margin", "expected metres >= 0, got '%s'", text);
+        return PB_ERR_INVALID;
+    }
     c->footprint = pb_vehicle_footprint(&c->vehicle);
-    c->reach = pb_vehicle_reach(&c->vehicle);
+    c->footprint.half_length += margin;
+    c->footprint.half_width += margin;
+    c->reach = pb_vehicle_reach(&c->vehicle) + margin * M_SQRT2;
     return PB_OK;
 }
 
 static pb_status load(void **self_out, pb_engine_config *setup, const char *path, const pb_option *options,
                       size_t n_options, pb_diag *diag)
 {
-    static const char *const known[] = {"robot",  "curve", "turning_radius",     "resolution",
-                                        "origin", "frame", "free_threshold", "occupied_threshold", NULL};
+    static const char *const known[] = {
+        "robot", "curve",          "turning_radius",     "margin", "resolution", "origin",
+        "frame", "free_threshold", "occupied_threshold", NULL};
     *self_out = NULL;
     pb_status st = pb_option_check_known(options, n_options, known, "car", diag);
     if (st != PB_OK)
@@ -326,7 +340,8 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
     setup->clearance_floor = c->floor;
     /* a tree step of a turning radius (at least 5 % of the map's diagonal): shorter curves
      * between poses of different headings are mostly turning on the spot */
-    setup->step_size = fmax(c->radius, 0.05 * hypot(setup->upper[0] - setup->lower[0], setup->upper[1] - setup->lower[1]));
+    setup->step_size =
+        fmax(c->radius, 0.05 * hypot(setup->upper[0] - setup->lower[0], setup->upper[1] - setup->lower[1]));
     if (map_setup.has_defaults) {
         setup->has_defaults = true;
         memcpy(setup->default_start, map_setup.default_start, 2 * sizeof(double));
@@ -337,9 +352,11 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
 }
 
 static const char *const options_help[] = {
-    "robot=FILE          the vehicle: a <vehicle> file (default: AWSIM's Lexus RX450h, robots/lexus_rx450h.xml)",
+    "robot=FILE          the vehicle: a <vehicle> file (default: AWSIM's Lexus RX450h, "
+    "robots/lexus_rx450h.xml)",
     "curve=CURVE         reeds_shepp (default: forward and reverse) or dubins (forward only)",
     "turning_radius=R    metres (default: wheelbase / tan(max_steer))",
+    "margin=M            grow the footprint by M metres on every side (default 0): room for a path tracker",
     "resolution=R, origin=X,Y[,YAW], frame=ros, free_threshold=F, occupied_threshold=O  the map, as image2d",
     NULL,
 };

@@ -597,12 +597,18 @@ pb_status pb_scenario_parse(pb_scenario **out, const char *json, size_t size, co
     s->nominal_speed = 5.0;
     s->max_sim_time = 3600.0;
     s->tracker = pb_tracker_params_default();
-    /* the driver plans with a quarter of margin on the turning radius for its tracker; the
-     * reference is the vehicle's best */
+    /* the driver plans with a quarter of margin on the turning radius and 30 cm around the
+     * footprint for its tracker; the
+     * reference is the vehicle's best: hybrid A* unweighted, at the least radius */
     s->plan = (scenario_plan_config){
-        .planner = "rrtstar", .seed = 1, .radius_margin = 1.25, .max_iterations = 3000};
-    s->reference_plan =
-        (scenario_plan_config){.planner = "rrtstar", .seed = 1, .radius_margin = 1.0, .max_iterations = 3000};
+        .planner = "rrtstar", .seed = 1, .radius_margin = 1.25, .margin = 0.3, .max_iterations = 3000};
+    s->reference_plan = (scenario_plan_config){.planner = "hybrid_astar",
+                                               .seed = 1,
+                                               .radius_margin = 1.0,
+                                               .max_iterations = 200000,
+                                               .param_names = {"weight"},
+                                               .param_values = {1.0},
+                                               .n_params = 1};
     s->reference = true;
     s->sim_timeout_period = -1;
     s->vehicle_idling_timeout_period = -1;

@@ -53,6 +53,7 @@ typedef struct scenario_plan_config {
     char planner[64];
     uint64_t seed;
     double radius_margin; /* plan with turning radius this times the least (a tracker needs steer to spare) */
+    double margin;        /* plan with the footprint grown by this, m (a tracker strays a little) */
     uint64_t max_iterations; /* 0: none */
     double time_limit;       /* s; 0: none */
     char param_names[16][64];

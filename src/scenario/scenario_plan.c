@@ -13,11 +13,12 @@ pb_status scenario_plan(const pb_scenario *s, const scenario_plan_config *config
 {
     if (engine_out)
         *engine_out = NULL;
-    char radius[64];
+    char radius[64], margin[64];
     snprintf(radius, sizeof radius, "%.17g", config->radius_margin * pb_vehicle_turning_radius(&s->vehicle));
-    const pb_option options[2] = {{"turning_radius", radius}, {"robot", s->vehicle_path}};
+    snprintf(margin, sizeof margin, "%.17g", config->margin);
+    const pb_option options[3] = {{"turning_radius", radius}, {"margin", margin}, {"robot", s->vehicle_path}};
     pb_engine *engine = NULL;
-    pb_status st = scene_build_engine(s, "car", options, s->vehicle_path[0] ? 2 : 1, &engine, diag);
+    pb_status st = scene_build_engine(s, "car", options, s->vehicle_path[0] ? 3 : 2, &engine, diag);
     if (st != PB_OK)
         return st;
     pb_planner *planner = NULL;

@@ -6,8 +6,8 @@
  * [1, 1.5]) placed uniformly, none within 10 m of the start or the goal (an actor drawn there is
  * drawn again); the Lexus starts at (10, 10) facing 45 degrees, the goal is (50, 50) with a 5 m
  * radius; sim timeout 17 s, idling and stuck timeouts 5 s, roll and pitch limits 70 degrees,
- * nominal speed 5 m/s. A scene is kept when the reference planner (RRT* on the car's C-space,
- * 3000 iterations, seed 1) finds a path it can drive within the timeout at the nominal speed;
+ * nominal speed 5 m/s. A scene is kept when the reference planner (hybrid A* on the car's
+ * C-space, unweighted) finds a path it can drive within the timeout at the nominal speed;
  * otherwise the scene is drawn again from the same stream (at most 100 times). */
 #include "scenario_internal.h"
 
@@ -85,7 +85,8 @@ static json_t *draw(pb_rng *rng)
     json_t *point_start =
         json_pack("{s:f, s:f, s:f}", "x", start[0] * 100.0, "y", -start[1] * 100.0, "z", 0.0);
     json_t *point_goal = json_pack("{s:f, s:f, s:f}", "x", goal[0] * 100.0, "y", -goal[1] * 100.0, "z", 0.0);
-    json_t *driver = json_pack("{s:s, s:i, s:i}", "planner", "rrtstar", "max_iterations", 3000, "seed", 1);
+    json_t *driver =
+        json_pack("{s:s, s:i, s:i}", "planner", "hybrid_astar", "max_iterations", 100000, "seed", 1);
     json_t *req = json_object();
     json_object_set_new(req, "scenario_number", json_integer(0));
     json_object_set_new(req, "sim_timeout_period", json_real(17.0));
