@@ -7,7 +7,6 @@
  * worker stays ready. Files a request names (a catalogue, a vehicle, an inputs or path CSV, a
  * map) resolve against the worlds folder, and with --confine-worlds only inside it. */
 #include "asg_worker.h"
-#include "rosbridge.h"
 
 #include <jansson.h>
 
@@ -133,17 +132,6 @@ char *asg_vehicle_status_message(int worker, bool enabled)
     return text;
 }
 
-static char *reply(const json_t *id, json_t *svc, json_t *values)
-{
-    json_t *m = json_pack("{s:s,s:O,s:o,s:b}", "op", "service_response", "service", svc, "values", values,
-                          "result", 1);
-    if (id && m)
-        json_object_set(m, "id", (json_t *)id);
-    char *text = m ? json_dumps(m, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
-    json_decref(m);
-    return text;
-}
-
 /* A request's worker_id, when it gives one, must be this worker's. */
 static bool for_this_worker(const json_t *args, int worker, char *err, size_t size)
 {
@@ -154,48 +142,47 @@ static bool for_this_worker(const json_t *args, int worker, char *err, size_t si
     return false;
 }
 
-char *asg_handle_call(pb_sim *sim, const json_t *msg, const rb_session *session)
+json_t *asg_handle_call(pb_sim *sim, const char *name, const json_t *args, const asg_hooks *hooks, char *err,
+                        size_t size)
 {
-    const json_t *id = json_object_get(msg, "id");
-    json_t *svc = json_object_get(msg, "service");
-    const char *name = json_string_value(svc);
-    const char *service = worker_service(name, session->worker_id);
-    const json_t *args = json_object_get(msg, "args");
-    char err[700];
-    if (args && !json_is_object(args))
-        return rb_service_failure(id, name, "expected the request's fields as an object");
-    if (strcmp(service, "run_scenario") == 0) {
-        pb_scenario *scenario = asg_parse_request(sim, args, err, sizeof err);
-        if (!scenario)
-            return rb_service_failure(id, name, err);
-        session->start_scenario(session->payload, scenario,
-                                json_dumps(args, JSON_COMPACT | JSON_REAL_PRECISION(17)));
-        return reply(id, svc, json_pack("{s:b}", "received", 1));
+    const char *service = worker_service(name, hooks->worker_id);
+    if (args && !json_is_object(args)) {
+        snprintf(err, size, "expected the request's fields as an object");
+        return NULL;
     }
-    if (!for_this_worker(args, session->worker_id, err, sizeof err))
-        return rb_service_failure(id, name, err);
+    if (strcmp(service, "run_scenario") == 0) {
+        pb_scenario *scenario = asg_parse_request(sim, args, err, size);
+        if (!scenario)
+            return NULL;
+        hooks->start(hooks->payload, scenario, json_dumps(args, JSON_COMPACT | JSON_REAL_PRECISION(17)));
+        return json_pack("{s:b}", "received", 1);
+    }
+    if (!for_this_worker(args, hooks->worker_id, err, size))
+        return NULL;
     if (strcmp(service, "register_vehicle_node") == 0) { /* nothing waits on vehicle nodes here */
-        if (!json_is_string(json_object_get(args, "node_name")))
-            return rb_service_failure(id, name, "node_name: expected the node's name (a string)");
-        return reply(id, svc, json_pack("{s:b}", "received", 1));
+        if (!json_is_string(json_object_get(args, "node_name"))) {
+            snprintf(err, size, "node_name: expected the node's name (a string)");
+            return NULL;
+        }
+        return json_pack("{s:b}", "received", 1);
     }
     if (strcmp(service, "notify_ready") == 0) {
         /* a vehicle node may ask for the last scenario again (request_rerun) */
         bool accepted = true;
         if (json_is_true(json_object_get(args, "request_rerun")))
-            accepted = session->rerun_scenario(session->payload);
-        return reply(id, svc, json_pack("{s:b,s:b}", "received", 1, "accepted", accepted));
+            accepted = hooks->rerun(hooks->payload);
+        return json_pack("{s:b,s:b}", "received", 1, "accepted", accepted);
     }
     if (strcmp(service, "worker_issue_notification") == 0) {
         const char *text = json_string_value(json_object_get(args, "message"));
         fprintf(stderr, "planbench serve: worker issue %lld: %s\n",
                 (long long)json_integer_value(json_object_get(args, "issue_id")), text ? text : "");
-        return reply(id, svc, json_pack("{s:b}", "received", 1));
+        return json_pack("{s:b}", "received", 1);
     }
     snprintf(
-        err, sizeof err,
+        err, size,
         "Service %.300s does not exist (the worker has run_scenario, register_vehicle_node, notify_ready, "
         "worker_issue_notification)",
         name);
-    return rb_service_failure(id, name, err);
+    return NULL;
 }

@@ -7,15 +7,25 @@
 
 #include <jansson.h>
 
-typedef struct rb_session rb_session;
-
 /** Is `name` one of worker `worker`'s services ("/asg_worker0/services/...")? */
 bool asg_is_worker_service(const char *name, int worker);
 
-/** Answer a call of one of the worker's services (asg_is_worker_service()): RunScenario
- * (`session->start_scenario`), RegisterVehicleNode, NotifyReady (a rerun of the last scenario
- * through `session->rerun_scenario`) and WorkerIssueNotification. The reply, owned. */
-char *asg_handle_call(pb_sim *sim, const json_t *msg, const rb_session *session);
+/** What the worker's services need of the transport. */
+typedef struct asg_hooks {
+    int worker_id;
+    /** Run `scenario` (owned from now on); `request` its JSON (owned), kept for reruns. */
+    void (*start)(void *payload, pb_scenario *scenario, char *request);
+    /** Run the last scenario again: false when there was none. */
+    bool (*rerun)(void *payload);
+    void *payload;
+} asg_hooks;
+
+/** Answer a call of service `name` (asg_is_worker_service()) with `args`: RunScenario
+ * (`hooks->start`), RegisterVehicleNode, NotifyReady (a rerun of the last scenario through
+ * `hooks->rerun`) and WorkerIssueNotification. The response's values (owned), or NULL with
+ * one sentence in `err`. */
+json_t *asg_handle_call(pb_sim *sim, const char *name, const json_t *args, const asg_hooks *hooks, char *err,
+                        size_t size);
 
 /** A RunScenario request's arguments as a scenario (its files resolved against the worlds
  * folder; refused outside it on a confined server), or NULL with one sentence in `err`. */

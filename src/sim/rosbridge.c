@@ -865,8 +865,20 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         return rb_service_failure(id, "", "Expected a service field but none was found.");
     const char *name = json_string_value(svc);
     const char *bare = name + (name[0] == '/');
-    if (session && session->start_scenario && asg_is_worker_service(name, session->worker_id))
-        return asg_handle_call(sim, msg, session); /* the scenario worker's services */
+    if (session && session->start_scenario && asg_is_worker_service(name, session->worker_id)) {
+        /* the scenario worker's services */
+        const asg_hooks hooks = {session->worker_id, session->start_scenario, session->rerun_scenario,
+                                 session->payload};
+        char err[700];
+        json_t *values = asg_handle_call(sim, name, json_object_get(msg, "args"), &hooks, err, sizeof err);
+        if (!values)
+            return rb_service_failure(id, name, err);
+        json_t *reply = json_pack("{s:s,s:O,s:o,s:b}", "op", "service_response", "service", svc, "values",
+                                  values, "result", 1);
+        if (id && reply)
+            json_object_set(reply, "id", id);
+        return dump(reply);
+    }
     const service_def *sv = NULL;
     for (size_t i = 0; i < N_SERVICES && !sv; i++)
         if (strcmp(services[i].name, bare) == 0)
