@@ -1,7 +1,7 @@
 /* Scenarios per second (issue 19) on BACRE-sized scenes (planbench scene gen's bacre family:
  * 60 m, 6 trees and 6 bushes, 17 s timeout): with a precomputed plan (the path driver: the
  * tracker follows a path planned beforehand) and with planning included (the planner driver:
- * RRT* on the car's C-space, 3000 iterations, then the tracker), reported separately, per core
+ * hybrid A* on the car's C-space, then the tracker), reported separately, per core
  * (CPU time) and on WORKERS worker processes (wall clock, the machine's cores). The reference
  * plan is off: it is the regret's, not the run's. Counts (steps, sim seconds) beside times.
  *   usage: bench_scenario SCENES [WORKERS]   e.g. bench_scenario 40 2 */
@@ -59,14 +59,14 @@ static void run_range(int first, int count, int stride, bool precomputed, tally 
         char plan_path[64], driver[128];
         snprintf(plan_path, sizeof plan_path, "/tmp/bench_scenario_%d_%d.csv", (int)getpid(), i);
         if (precomputed) { /* plan beforehand, not timed */
-            pb_scenario *planner = scene((uint64_t)i + 1, "{\"planner\": \"rrtstar\", \"max_iterations\": 3000}");
+            pb_scenario *planner = scene((uint64_t)i + 1, "{\"planner\": \"hybrid_astar\", \"max_iterations\": 100000}");
             pb_diag diag = {0};
             if (pb_scenario_save_plan(planner, plan_path, &diag) != PB_OK)
                 fprintf(stderr, "plan %d: %s\n", i, diag.message);
             pb_scenario_destroy(planner);
             snprintf(driver, sizeof driver, "{\"path\": \"%s\"}", plan_path);
         } else {
-            snprintf(driver, sizeof driver, "{\"planner\": \"rrtstar\", \"max_iterations\": 3000}");
+            snprintf(driver, sizeof driver, "{\"planner\": \"hybrid_astar\", \"max_iterations\": 100000}");
         }
         pb_scenario *s = scene((uint64_t)i + 1, driver);
         pb_scenario_result r;
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
         const double wall = parallel(scenes, workers, precomputed, &t);
         const double per_core = t.runs / t.cpu;
         printf("| %s | %d | %d | %.0f | %.1f | %.3f | %.1f | %.2f | %.1f | %.0f |\n",
-               precomputed ? "precomputed plan (path)" : "planning included (rrtstar 3000)", t.runs, t.successes,
+               precomputed ? "precomputed plan (path)" : "planning included (hybrid_astar)", t.runs, t.successes,
                t.steps, t.sim_time, t.cpu, per_core, wall, precomputed ? workers * per_core : t.runs / wall,
                (precomputed ? t.sim_time / t.cpu * workers : t.sim_time / wall));
     }
