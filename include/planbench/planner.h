@@ -63,6 +63,15 @@ typedef struct pb_extra_stat {
 
 #define PB_MAX_EXTRA_STATS 8
 
+/** One control of a kinodynamic plan on a vehicle (include/planbench/vehicle.h): inputs held
+ * for `duration` seconds, in steps of the result's `control_dt`. */
+typedef struct pb_control {
+    double acceleration; /**< m/s^2, the vehicle model's input */
+    double steer_angle;  /**< radians, positive left */
+    int gear;            /**< a pb_gear value */
+    double duration;     /**< seconds, a whole number of control_dt steps */
+} pb_control;
+
 /** What a solve produced. Caller storage: pb_result_init() / pb_result_finish(). */
 typedef struct pb_result {
     pb_outcome outcome;
@@ -79,12 +88,20 @@ typedef struct pb_result {
     size_t cost_trace_capacity;
     pb_extra_stat extra[PB_MAX_EXTRA_STATS];
     size_t n_extra;
+    /** Kinodynamic planners (sst, rrt_control): the controls that drive the vehicle model from
+     * the start (at rest, awake, in DRIVE: planbench simulate's --state X,Y,YAW) through the path's states, path.q[i + 1] being where
+     * control i ends; `cost` is then the distance driven. Owned; empty for other planners. */
+    pb_control *controls;
+    size_t n_controls, controls_capacity;
+    double control_dt; /**< seconds per model step of the controls */
 } pb_result;
 
 PB_API void pb_result_init(pb_result *result, int dim);
 PB_API void pb_result_finish(pb_result *result);
 /** Append (time_s, cost) to the cost trace. */
 PB_API pb_status pb_result_trace(pb_result *result, double time_s, double cost);
+/** Append a control to `result->controls`. */
+PB_API pb_status pb_result_add_control(pb_result *result, const pb_control *control);
 /** Set (or add) the named extra statistic; `name` must be a static string. */
 PB_API void pb_result_set_extra(pb_result *result, const char *name, double value);
 

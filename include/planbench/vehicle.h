@@ -142,6 +142,15 @@ PB_API bool pb_vehicle_step_checked(const pb_vehicle_config *config, pb_vehicle_
                                     const pb_vehicle_input *input, double dt, pb_engine *engine,
                                     uint32_t ignore_id, pb_hit *hit);
 
+/** `steps` steps of `dt` under `input` from `*state`, validated as one swept motion against
+ * `engine` (every obstacle but `ignore_id`): the steps before the first one that touches anything
+ * are kept. Returns how many; `*state` is then the state after them, bit for bit the state
+ * pb_vehicle_step() reaches step by step (the motion is that of the single steps, so one sweep
+ * certifies them all: fewer poses than a sweep per step in open space). */
+PB_API int pb_vehicle_drive_checked(const pb_vehicle_config *config, pb_vehicle_state *state,
+                                    const pb_vehicle_input *input, double dt, int steps, pb_engine *engine,
+                                    uint32_t ignore_id, pb_hit *hit);
+
 /** The steering curve an engine's edges follow from `a` to `b` (3 values each): the car
  * engine's Reeds-Shepp or Dubins curve. False for engines whose edges are not curves. */
 PB_API bool pb_engine_curve(const pb_engine *engine, const double *a, const double *b, pb_curve *out);

@@ -57,6 +57,7 @@ static const char help_text[] =
     "Output:\n"
     "  --json                      one JSON object on stdout\n"
     "  --save-path FILE            the path as CSV (x,y per line)\n"
+    "  --save-inputs FILE          a kinodynamic plan's controls (sst, rrt_control) as planbench simulate's inputs\n"
     "  --save-image FILE           a PNG of the map with the tree, start, goal and path\n"
     "  --display                   watch the planning in a window (keys: h); needs a build with SDL2\n"
     "  --screenshot FILE           with --display: save the window as a PNG at the end, then exit\n"

@@ -32,6 +32,7 @@ typedef struct plan_args {
     bool robot_given; /* --robot: the car engine by default */
     bool quiet;
     const char *save_path;
+    const char *save_inputs; /* a kinodynamic plan's controls as planbench simulate's inputs CSV */
     const char *save_image;
     bool simplify;               /* --simplify: shortcut the path after planning */
     double cost_before_simplify; /* set when the path was simplified */
@@ -210,6 +211,8 @@ static int parse_args(int argc, char **argv, plan_args *a)
                 return PB_EXIT_BAD_INPUT;
         } else if (take_value(argc, argv, &i, "--save-path", &v, &err)) {
             a->save_path = v;
+        } else if (take_value(argc, argv, &i, "--save-inputs", &v, &err)) {
+            a->save_inputs = v;
         } else if (take_value(argc, argv, &i, "--save-image", &v, &err)) {
             a->save_image = v;
         } else if (take_value(argc, argv, &i, "--screenshot", &v, &err)) {
@@ -398,6 +401,30 @@ static bool check_endpoint(pb_engine *engine, const char *what, const double *q,
     return true;
 }
 
+/* A kinodynamic plan's controls as the inputs CSV of `planbench simulate` (t, acceleration,
+ * steer_angle, gear, signal; each row held from its t), so the simulator replays the plan. */
+static pb_status save_inputs(const pb_result *r, const char *path, pb_diag *diag)
+{
+    static const char *const gears[] = {"PARKING", "REVERSE", "NEUTRAL", "DRIVE"};
+    pb_atomic_file f;
+    pb_status st = pb_atomic_file_open(&f, path, diag);
+    if (st != PB_OK)
+        return st;
+    fputs("t,acceleration,steer_angle,gear,signal\n", f.fp);
+    /* times as whole steps times dt: planbench simulate steps at k * dt and takes the row whose t
+     * it has reached, so the rows land on the same steps */
+    long long steps = 0;
+    for (size_t i = 0; i < r->n_controls; i++) {
+        const pb_control *c = &r->controls[i];
+        fprintf(f.fp, "%.17g,%.17g,%.17g,%s,NONE\n", (double)steps * r->control_dt, c->acceleration,
+                c->steer_angle, c->gear >= 0 && c->gear < 4 ? gears[c->gear] : "PARKING");
+        steps += llround(c->duration / r->control_dt);
+    }
+    /* the end: the vehicle parks where the plan ends */
+    fprintf(f.fp, "%.17g,0,0,PARKING,NONE\n", (double)steps * r->control_dt);
+    return pb_atomic_file_commit(&f, diag);
+}
+
 /* For engines whose edges are steering curves (the car): `"edges": [[{"type": "L", "length":
  * 1.2}, ...], ...]`, one curve word per edge of the path, so anyone can re-integrate it. */
 static void print_json_curves(FILE *out, const pb_engine *engine, const pb_path *path)
@@ -442,7 +469,8 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
         pb_json_write_number(out, a->cost_before_simplify);
     }
     pb_result_write_json(out, r, true);
-    print_json_curves(out, engine, &r->path);
+    if (r->n_controls == 0) /* a kinodynamic plan's motion is its controls, printed with the result */
+        print_json_curves(out, engine, &r->path);
     fputs("}\n", out);
 }
 
@@ -645,6 +673,17 @@ int cli_plan(int argc, char **argv)
             if (!a.quiet)
                 fprintf(stderr, "planbench: note: no path, so %s was not written\n", a.save_path);
         } else if (pb_path_save_csv(&result.path, a.save_path, &diag) != PB_OK) {
+            cli_diag(&diag);
+            exit_code = PB_EXIT_BAD_INPUT;
+        }
+    }
+    if (a.save_inputs) {
+        if (result.n_controls == 0) {
+            if (!a.quiet)
+                fprintf(stderr,
+                        "planbench: note: no controls (not a kinodynamic plan), so %s was not written\n",
+                        a.save_inputs);
+        } else if (save_inputs(&result, a.save_inputs, &diag) != PB_OK) {
             cli_diag(&diag);
             exit_code = PB_EXIT_BAD_INPUT;
         }

@@ -52,6 +52,23 @@ void pb_result_finish(pb_result *result)
     free(result->cost_trace);
     result->cost_trace = NULL;
     result->n_cost_trace = result->cost_trace_capacity = 0;
+    free(result->controls);
+    result->controls = NULL;
+    result->n_controls = result->controls_capacity = 0;
+}
+
+pb_status pb_result_add_control(pb_result *result, const pb_control *control)
+{
+    if (result->n_controls == result->controls_capacity) {
+        const size_t cap = result->controls_capacity ? 2 * result->controls_capacity : 64;
+        pb_control *grown = realloc(result->controls, cap * sizeof *grown);
+        if (!grown)
+            return PB_ERR_NOMEM;
+        result->controls = grown;
+        result->controls_capacity = cap;
+    }
+    result->controls[result->n_controls++] = *control;
+    return PB_OK;
 }
 
 void pb_result_write_json(FILE *out, const pb_result *r, bool with_path)
@@ -78,6 +95,25 @@ void pb_result_write_json(FILE *out, const pb_result *r, bool with_path)
         pb_json_write_number(out, r->extra[i].value);
     }
     pb_cost_trace_write_json(out, r->cost_trace, r->n_cost_trace);
+    if (r->n_controls > 0) { /* a kinodynamic plan: the inputs that replay it */
+        static const char *const gears[] = {"PARKING", "REVERSE", "NEUTRAL", "DRIVE"};
+        fputs(", \"control_dt\": ", out);
+        pb_json_write_number(out, r->control_dt);
+        fputs(", \"controls\": [", out);
+        for (size_t i = 0; i < r->n_controls; i++) {
+            const pb_control *c = &r->controls[i];
+            fputs(i ? ", {\"acceleration\": " : "{\"acceleration\": ", out);
+            pb_json_write_number(out, c->acceleration);
+            fputs(", \"steer_angle\": ", out);
+            pb_json_write_number(out, c->steer_angle);
+            fputs(", \"gear\": ", out);
+            pb_json_write_string(out, c->gear >= 0 && c->gear < 4 ? gears[c->gear] : "?");
+            fputs(", \"duration\": ", out);
+            pb_json_write_number(out, c->duration);
+            fputc('}', out);
+        }
+        fputc(']', out);
+    }
     if (!with_path)
         return;
     const int dim = r->path.dim;
@@ -422,6 +458,8 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
     result->iterations = result->nodes = 0;
     result->n_cost_trace = 0;
     result->n_extra = 0;
+    result->n_controls = 0;
+    result->control_dt = 0.0;
 
     const pb_engine_counters before = pb_engine_get_counters(planner->engine);
     const double cpu_start = thread_cpu_seconds();
@@ -456,9 +494,14 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
             result->outcome =
                 ctx.stop_reason == PB_OUTCOME_EXACT ? PB_OUTCOME_NO_SOLUTION : (pb_outcome)ctx.stop_reason;
     }
-    if (result->outcome != PB_OUTCOME_EXACT && result->outcome != PB_OUTCOME_APPROXIMATE)
+    if (result->outcome != PB_OUTCOME_EXACT && result->outcome != PB_OUTCOME_APPROXIMATE) {
         pb_path_clear(&result->path);
-    result->cost = result->path.n > 0 ? pb_path_length(&result->path, planner->engine) : INFINITY;
+        result->n_controls = 0;
+    }
+    /* a kinodynamic plan's cost is the distance its controls drive (set by the planner): its
+     * states are joined by the model's motion, not by the engine's edges */
+    if (result->n_controls == 0 || result->path.n == 0)
+        result->cost = result->path.n > 0 ? pb_path_length(&result->path, planner->engine) : INFINITY;
     if (st == PB_OK && pb_engine_fault(planner->engine, NULL) != PB_OK) {
         /* an engine callback misbehaved: its answers, and so this path, cannot be trusted */
         pb_path_clear(&result->path);

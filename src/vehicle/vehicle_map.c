@@ -3,6 +3,7 @@
 #include "planbench/vehicle.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 pb_footprint pb_vehicle_footprint(const pb_vehicle_config *config)
@@ -69,8 +70,8 @@ bool pb_vehicle_step_checked(const pb_vehicle_config *config, pb_vehicle_state *
     const step_motion motion = {config, &start, input, dt};
     bool free = false;
     double t_free = -1.0;
-    const pb_status st = pb_engine_sweep(engine, &footprint, step_pose, &motion, step_rate(config, &start, &end, dt),
-                                         ignore_id, &free, &t_free, hit);
+    const pb_status st = pb_engine_sweep(engine, &footprint, step_pose, &motion,
+                                         step_rate(config, &start, &end, dt), ignore_id, &free, &t_free, hit);
     if (st == PB_OK && free) {
         *state = end;
         return true;
@@ -92,4 +93,66 @@ bool pb_vehicle_step_checked(const pb_vehicle_config *config, pb_vehicle_state *
         hit->obstacle_id = PB_OBSTACLE_NONE;
     }
     return false;
+}
+
+/* The motion of several steps: the state after t * steps steps, each from the boundary state
+ * before it (so every pose is the one step-by-step stepping reaches). */
+typedef struct drive_motion {
+    const pb_vehicle_config *config;
+    const pb_vehicle_state *states; /* steps + 1 boundary states */
+    const pb_vehicle_input *input;
+    double dt;
+    int steps;
+} drive_motion;
+
+static void drive_pose(const void *ctx, double t, double *pose)
+{
+    const drive_motion *m = ctx;
+    const double at = t * m->steps;
+    int i = (int)floor(at);
+    if (i >= m->steps)
+        i = m->steps - 1;
+    if (i < 0)
+        i = 0;
+    pb_vehicle_state s = m->states[i];
+    const double frac = at - i;
+    if (frac > 0.0)
+        pb_vehicle_step(m->config, &s, m->input, frac * m->dt);
+    pose[0] = s.x;
+    pose[1] = s.y;
+    pose[2] = s.yaw;
+}
+
+int pb_vehicle_drive_checked(const pb_vehicle_config *config, pb_vehicle_state *state,
+                             const pb_vehicle_input *input, double dt, int steps, pb_engine *engine,
+                             uint32_t ignore_id, pb_hit *hit)
+{
+    if (steps <= 0)
+        return 0;
+    pb_vehicle_state stack[64];
+    pb_vehicle_state *states = steps < 64 ? stack : malloc(((size_t)steps + 1) * sizeof *states);
+    if (!states)
+        return 0;
+    states[0] = *state;
+    double rate = 0.0;
+    for (int k = 0; k < steps; k++) {
+        states[k + 1] = states[k];
+        pb_vehicle_step(config, &states[k + 1], input, dt);
+        rate = fmax(rate, step_rate(config, &states[k], &states[k + 1], dt));
+    }
+    const pb_footprint footprint = pb_vehicle_footprint(config);
+    const drive_motion motion = {config, states, input, dt, steps};
+    bool is_free = false;
+    double t_free = -1.0;
+    const pb_status st = pb_engine_sweep(engine, &footprint, drive_pose, &motion, rate * steps, ignore_id,
+                                         &is_free, &t_free, hit);
+    int done = 0;
+    if (st == PB_OK && is_free)
+        done = steps;
+    else if (st == PB_OK && t_free > 0.0)
+        done = (int)floor(t_free * steps); /* the whole steps certified free */
+    *state = states[done];
+    if (states != stack)
+        free(states);
+    return done;
 }
