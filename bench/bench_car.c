@@ -24,19 +24,20 @@ static double cpu_seconds(void)
 }
 
 static const pb_vehicle_input phases[] = {
-    {3.0, 0.3, PB_GEAR_DRIVE, PB_SIGNAL_LEFT},     {0.0, -0.2, PB_GEAR_DRIVE, PB_SIGNAL_NONE},
-    {-4.0, 0.0, PB_GEAR_DRIVE, PB_SIGNAL_NONE},    {2.0, 0.4, PB_GEAR_REVERSE, PB_SIGNAL_HAZARD},
-    {-3.0, 0.0, PB_GEAR_REVERSE, PB_SIGNAL_NONE},  {0.0, 0.1, PB_GEAR_NEUTRAL, PB_SIGNAL_RIGHT},
-    {2.0, -0.5, PB_GEAR_DRIVE, PB_SIGNAL_NONE},    {-5.0, 0.0, PB_GEAR_DRIVE, PB_SIGNAL_NONE},
+    {3.0, 0.3, PB_GEAR_DRIVE, PB_SIGNAL_LEFT, 0.0},    {0.0, -0.2, PB_GEAR_DRIVE, PB_SIGNAL_NONE, 0.0},
+    {-4.0, 0.0, PB_GEAR_DRIVE, PB_SIGNAL_NONE, 0.0},   {2.0, 0.4, PB_GEAR_REVERSE, PB_SIGNAL_HAZARD, 0.0},
+    {-3.0, 0.0, PB_GEAR_REVERSE, PB_SIGNAL_NONE, 0.0}, {0.0, 0.1, PB_GEAR_NEUTRAL, PB_SIGNAL_RIGHT, 0.0},
+    {2.0, -0.5, PB_GEAR_DRIVE, PB_SIGNAL_NONE, 0.0},   {-5.0, 0.0, PB_GEAR_DRIVE, PB_SIGNAL_NONE, 0.0},
 };
-#define N_PHASES (sizeof phases / sizeof phases[0])
+#define N_PHASES    (sizeof phases / sizeof phases[0])
 #define PHASE_STEPS 300
 
 /* Circling at 5 m/s on full left steer (R = 3.98 m for the Lexus) in the open left half of
  * the map, its footprint 1.5 m and more from the wall and the map's edge. */
 static pb_vehicle_input circling(const pb_vehicle_state *s, const pb_vehicle_config *c)
 {
-    return (pb_vehicle_input){.acceleration = s->v < 5.0 ? 2.0 : 0.0, .steer_angle = c->max_steer, .gear = PB_GEAR_DRIVE};
+    return (pb_vehicle_input){
+        .acceleration = s->v < 5.0 ? 2.0 : 0.0, .steer_angle = c->max_steer, .gear = PB_GEAR_DRIVE};
 }
 
 /* Steps per second with and without the sweep, the same inputs: driving in open space (the
@@ -61,12 +62,15 @@ static void bench_steps(pb_engine *map, const pb_vehicle_config *c, uint64_t n_s
         pb_vehicle_step(c, &m, &in, 0.01);
     }
     const double model = pb_clock_seconds() - t0;
-    printf("%s: validated steps: %llu of 0.01 s in %.3f s: %.3g steps/s (%.3g x real time); %llu stopped by a "
-           "collision; %.2f sweep poses and %.1f cells read per step\n",
-           open ? "open space (circling)" : "into the walls (bench_vehicle's phases)", (unsigned long long)n_steps,
-           checked, (double)n_steps / checked, (double)n_steps / checked * 0.01, (unsigned long long)collisions,
-           (double)k.n_edge_states / (double)n_steps, (double)k.n_pixels / (double)n_steps);
-    printf("  model alone: %.3g steps/s; the sweep costs %.2fx the model\n", (double)n_steps / model, checked / model);
+    printf(
+        "%s: validated steps: %llu of 0.01 s in %.3f s: %.3g steps/s (%.3g x real time); %llu stopped by a "
+        "collision; %.2f sweep poses and %.1f cells read per step\n",
+        open ? "open space (circling)" : "into the walls (bench_vehicle's phases)",
+        (unsigned long long)n_steps, checked, (double)n_steps / checked, (double)n_steps / checked * 0.01,
+        (unsigned long long)collisions, (double)k.n_edge_states / (double)n_steps,
+        (double)k.n_pixels / (double)n_steps);
+    printf("  model alone: %.3g steps/s; the sweep costs %.2fx the model\n", (double)n_steps / model,
+           checked / model);
 }
 
 static void bench_planner(pb_engine *car, const char *name, uint64_t iterations, bool first)
@@ -89,7 +93,8 @@ static void bench_planner(pb_engine *car, const char *name, uint64_t iterations,
     const double c0 = cpu_seconds();
     pb_planner_solve(p, &problem, &stop, &r);
     const double cpu = cpu_seconds() - c0;
-    printf("%-12s %s: %s, %llu iterations in %.3f s CPU (%.3g iterations/s), first solution at %.3f s, cost %.2f m, "
+    printf("%-12s %s: %s, %llu iterations in %.3f s CPU (%.3g iterations/s), first solution at %.3f s, cost "
+           "%.2f m, "
            "%llu edge checks, %llu sweep poses\n",
            name, first ? "first" : "budget", pb_outcome_str(r.outcome), (unsigned long long)r.iterations, cpu,
            (double)r.iterations / cpu, r.time_to_first_s, r.cost, (unsigned long long)r.counters.n_visible,
@@ -108,7 +113,8 @@ int main(int argc, char **argv)
     const uint64_t n_iterations = argc > 3 ? strtoull(argv[3], NULL, 10) : 20000;
     char robot[1024];
     const char *slash = strrchr(argv[1], '/');
-    snprintf(robot, sizeof robot, "%.*s../robots/lexus_rx450h.xml", slash ? (int)(slash - argv[1] + 1) : 0, argv[1]);
+    snprintf(robot, sizeof robot, "%.*s../robots/lexus_rx450h.xml", slash ? (int)(slash - argv[1] + 1) : 0,
+             argv[1]);
     pb_diag d = {0};
     pb_engine *map = NULL, *car = NULL;
     const pb_option options[1] = {{"robot", robot}};
@@ -119,8 +125,9 @@ int main(int argc, char **argv)
         return 2;
     }
     const pb_vehicle_config *c = pb_engine_get_data(car, "vehicle");
-    printf("bench_car %s %llu %llu (vehicle %s, turning radius %.3f m)\n", argv[1], (unsigned long long)n_steps,
-           (unsigned long long)n_iterations, robot, pb_vehicle_turning_radius(c));
+    printf("bench_car %s %llu %llu (vehicle %s, turning radius %.3f m)\n", argv[1],
+           (unsigned long long)n_steps, (unsigned long long)n_iterations, robot,
+           pb_vehicle_turning_radius(c));
     bench_steps(map, c, n_steps, true);
     bench_steps(map, c, n_steps, false);
     bench_planner(car, "rrt", n_iterations, true);

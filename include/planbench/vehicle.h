@@ -50,6 +50,13 @@ typedef enum pb_turn_signal {
     PB_SIGNAL_COUNT
 } pb_turn_signal;
 
+/** A vehicle model: the step function behind pb_vehicle_step() (docs/vehicles.md, "Models").
+ * Opaque; find one by name with pb_vehicle_model_find(). */
+typedef struct pb_vehicle_model pb_vehicle_model;
+
+/** Most model steps a delay model's dead time spans (its FIFO lives in the state). */
+#define PB_VEHICLE_MAX_DELAY_STEPS 32
+
 /** A vehicle's description. Start from pb_vehicle_config_default() (AWSIM's Lexus RX450h). */
 typedef struct pb_vehicle_config {
     double length, width;        /**< footprint, metres */
@@ -64,7 +71,27 @@ typedef struct pb_vehicle_config {
     double min_speed, max_speed; /**< m/s, min_speed <= 0 <= max_speed */
     double sleep_velocity;       /**< m/s: below it the vehicle may fall asleep */
     double sleep_time;           /**< seconds below sleep_velocity before it sleeps */
+    /** The model (NULL: kinematic). Borrowed from the library's static tables. */
+    const pb_vehicle_model *model;
+    /* the delay model (Autoware's DELAY_STEER_ACC_GEARED): dead times and first-order lags */
+    double acceleration_time_delay;    /**< seconds (default 0.1) */
+    double acceleration_time_constant; /**< seconds (default 0.1) */
+    double steer_time_delay;           /**< seconds (default 0.24) */
+    double steer_time_constant;        /**< seconds (default 0.27) */
+    /* the dynamic model (a single track with linear tyres, Autoware's defaults) */
+    double cornering_stiffness_front; /**< N/rad (default 17000) */
+    double cornering_stiffness_rear;  /**< N/rad (default 20000) */
+    double inertia_z;                 /**< kg m^2 (default 2170) */
+    double cg_to_front; /**< metres from the centre of gravity to the front axle (default 1.228) */
+    /* commonroad_ks (CommonRoad's kinematic single track): the switching speed of its
+     * acceleration limit (a_max v_switch / v above it); max_steer_rate bounds the steer rate */
+    double v_switch; /**< m/s (default 7.319, CommonRoad's vehicles) */
 } pb_vehicle_config;
+
+/** A model by name: "kinematic", "delay", "dynamic", "commonroad_ks"; NULL for another. */
+PB_API const pb_vehicle_model *pb_vehicle_model_find(const char *name);
+/** The model's name ("kinematic" for NULL). */
+PB_API const char *pb_vehicle_model_name(const pb_vehicle_model *model);
 
 /** AWSIM's Lexus RX450h: footprint 4.89 x 1.896 m, rear overhang 1.1 m, wheelbase 2.79 m (the
  * value AWSIM's code uses, 2.787877 m rounded; its documentation says 2.5 m), tread 1.8 m,
@@ -92,6 +119,8 @@ typedef struct pb_vehicle_input {
     double steer_angle;  /**< radians, positive left (clamped to +-max_steer) */
     pb_gear gear;
     pb_turn_signal signal;
+    /** rad/s: commonroad_ks's input in place of steer_angle (its steering velocity) */
+    double steer_rate;
 } pb_vehicle_input;
 
 /** The state and the outputs. Start from pb_vehicle_state_at(). */
@@ -107,6 +136,12 @@ typedef struct pb_vehicle_state {
     double still_time; /**< seconds spent asleep-able (see the sleep rule) */
     double time;       /**< seconds since the start */
     double blink_time; /**< seconds since the signal last changed: its blink phase (0.5 s) */
+    /* the models' own states */
+    double lateral_velocity; /**< dynamic: the centre of gravity's lateral velocity in the body frame, m/s */
+    double actual_acceleration; /**< delay: the lagged acceleration the vehicle realises, m/s^2 */
+    double delay_acceleration[PB_VEHICLE_MAX_DELAY_STEPS]; /**< delay: the acceleration inputs in flight */
+    double delay_steer[PB_VEHICLE_MAX_DELAY_STEPS];        /**< delay: the steer inputs in flight */
+    int delay_head;                                        /**< delay: the FIFOs' next slot */
 } pb_vehicle_state;
 
 /** A vehicle at rest at (x, y, yaw) in PARKING, steer 0. */

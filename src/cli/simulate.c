@@ -12,22 +12,27 @@
 
 static const char simulate_usage[] =
     "usage: planbench simulate VEHICLE.xml [--state X,Y,YAW[,V[,STEER]]] [--inputs FILE.csv] [--duration T]\n"
-    "                          [--dt DT] [--json] [--csv FILE]\n"
+    "                          [--dt DT] [--model NAME] [--map MAP.yaml] [--json] [--csv FILE]\n"
     "  Run the vehicle model (kinematic single track, AWSIM's gear and sleep rules) from a state, for\n"
     "  --duration seconds (default: to the last input row, else 10) in steps of --dt (0.01). The inputs\n"
     "  CSV has the columns t,acceleration,steer_angle,gear,signal (a header line first); each row holds\n"
     "  from its t until the next; gear PARKING, REVERSE, NEUTRAL, DRIVE (or Autoware's 22, 20, 1, 2),\n"
     "  signal NONE, LEFT, RIGHT, HAZARD. Without --inputs: DRIVE, no acceleration, no steer. SI units,\n"
     "  radians, steer positive = left. --json prints {\"trajectory\": [...], \"events\": [...]}; --csv\n"
-    "  writes one row per step.\n";
+    "  writes one row per step. --model picks the model (kinematic, delay, dynamic, commonroad_ks; default "
+    "the\n"
+    "  file's); commonroad_ks's CSV has the columns t,steer_rate,acceleration. --map validates every step\n"
+    "  against a metric map (the footprint swept): a contact stops the vehicle at the last free pose and is "
+    "a\n"
+    "  collision event.\n";
 
 typedef struct input_row {
     double t;
     pb_vehicle_input input;
 } input_row;
 
-/* The inputs CSV: rows of increasing t. */
-static bool read_inputs(const char *path, input_row **rows, size_t *n)
+/* The inputs CSV: rows of increasing t; `rate_columns`: commonroad_ks's t,steer_rate,acceleration. */
+static bool read_inputs(const char *path, bool rate_columns, input_row **rows, size_t *n)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -56,12 +61,13 @@ static bool read_inputs(const char *path, input_row **rows, size_t *n)
             ok = i < k && end != fields[i] && *end == '\0' && isfinite(values[i]);
             if (!ok)
                 cli_error("%s line %zu: column %d (%s) must be a finite number", path, line_no, i + 1,
-                          i == 0   ? "t"
-                          : i == 1 ? "acceleration"
-                                   : "steer_angle");
+                          i == 0         ? "t"
+                          : rate_columns ? (i == 1 ? "steer_rate" : "acceleration")
+                          : i == 1       ? "acceleration"
+                                         : "steer_angle");
         }
-        const int gear = k > 3 ? pb_gear_from_name(fields[3]) : PB_GEAR_DRIVE;
-        const int signal = k > 4 ? pb_turn_signal_from_name(fields[4]) : PB_SIGNAL_NONE;
+        const int gear = k > 3 && !rate_columns ? pb_gear_from_name(fields[3]) : PB_GEAR_DRIVE;
+        const int signal = k > 4 && !rate_columns ? pb_turn_signal_from_name(fields[4]) : PB_SIGNAL_NONE;
         if (ok && gear < 0) {
             cli_error("%s line %zu: unknown gear '%s' (PARKING, REVERSE, NEUTRAL, DRIVE)", path, line_no,
                       fields[3]);
@@ -79,7 +85,14 @@ static bool read_inputs(const char *path, input_row **rows, size_t *n)
         if (!ok)
             break;
         row.t = values[0];
-        row.input = (pb_vehicle_input){values[1], values[2], (pb_gear)gear, (pb_turn_signal)signal};
+        row.input = rate_columns ? (pb_vehicle_input){.acceleration = values[2],
+                                                      .steer_rate = values[1],
+                                                      .gear = PB_GEAR_DRIVE,
+                                                      .signal = PB_SIGNAL_NONE}
+                                 : (pb_vehicle_input){.acceleration = values[1],
+                                                      .steer_angle = values[2],
+                                                      .gear = (pb_gear)gear,
+                                                      .signal = (pb_turn_signal)signal};
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
             input_row *grown = realloc(*rows, cap * sizeof *grown);
@@ -125,7 +138,8 @@ static void json_state(FILE *out, const pb_vehicle_state *s, bool first)
 
 int cli_simulate(int argc, char **argv)
 {
-    const char *vehicle_path = NULL, *inputs_path = NULL, *csv_path = NULL;
+    const char *vehicle_path = NULL, *inputs_path = NULL, *csv_path = NULL, *model_name = NULL,
+               *map_path = NULL;
     double state[5] = {0, 0, 0, 0, 0}, duration = -1, dt = 0.01;
     bool json = false;
     for (int i = 1; i < argc; i++) {
@@ -156,6 +170,10 @@ int cli_simulate(int argc, char **argv)
             }
         } else if (strcmp(a, "--json") == 0) {
             json = true;
+        } else if (strcmp(a, "--model") == 0 && has_value) {
+            model_name = argv[++i];
+        } else if (strcmp(a, "--map") == 0 && has_value) {
+            map_path = argv[++i];
         } else if (a[0] != '-' && !vehicle_path) {
             vehicle_path = a;
         } else {
@@ -174,10 +192,40 @@ int cli_simulate(int argc, char **argv)
         cli_diag(&diag);
         return PB_EXIT_BAD_INPUT;
     }
+    if (model_name) {
+        vehicle.model = pb_vehicle_model_find(model_name);
+        if (!vehicle.model) {
+            cli_error("--model %s: unknown model (kinematic, delay, dynamic, commonroad_ks)", model_name);
+            return PB_EXIT_BAD_INPUT;
+        }
+        if (pb_vehicle_config_check(&vehicle, &diag) != PB_OK) {
+            cli_error("--model %s: %s: %s", model_name, vehicle_path, diag.message);
+            return PB_EXIT_BAD_INPUT;
+        }
+    }
+    const bool rate_columns = strcmp(pb_vehicle_model_name(vehicle.model), "commonroad_ks") == 0;
+    /* a map to collide with: every step validated (the footprint swept), a contact an event */
+    pb_engine *engine = NULL;
+    if (map_path) {
+        char resolved[4096];
+        if (pb_engine_load(&engine, "image2d", cli_resolve_map(map_path, resolved, sizeof resolved), NULL, 0,
+                           &diag) != PB_OK) {
+            cli_diag(&diag);
+            return PB_EXIT_BAD_INPUT;
+        }
+        pb_map_frame frame;
+        if (!pb_engine_map_frame(engine, &frame) || !frame.metric) {
+            cli_error("--map %s: a vehicle drives on a map in metres (a map_server YAML map)", map_path);
+            pb_engine_destroy(engine);
+            return PB_EXIT_BAD_INPUT;
+        }
+    }
     input_row *rows = NULL;
     size_t n_rows = 0;
-    if (inputs_path && !read_inputs(inputs_path, &rows, &n_rows))
+    if (inputs_path && !read_inputs(inputs_path, rate_columns, &rows, &n_rows)) {
+        pb_engine_destroy(engine);
         return PB_EXIT_BAD_INPUT;
+    }
     if (duration < 0)
         duration = n_rows ? rows[n_rows - 1].t : 10.0;
     pb_vehicle_state s = pb_vehicle_state_at(state[0], state[1], state[2]);
@@ -200,9 +248,9 @@ int cli_simulate(int argc, char **argv)
         fputs("{\"vehicle\": ", stdout), pb_json_write_string(stdout, vehicle_path),
             fputs(", \"trajectory\": [", stdout);
     const uint64_t steps = (uint64_t)llround(duration / dt);
-    const pb_vehicle_input idle = {0.0, 0.0, PB_GEAR_DRIVE, PB_SIGNAL_NONE};
+    const pb_vehicle_input idle = {.gear = PB_GEAR_DRIVE, .signal = PB_SIGNAL_NONE};
     size_t row = 0;
-    bool was_sleeping = s.sleeping;
+    bool was_sleeping = s.sleeping, in_contact = false;
     char events[4096] = "";
     size_t events_len = 0;
     for (uint64_t k = 0; k <= steps; k++) {
@@ -218,7 +266,20 @@ int cli_simulate(int argc, char **argv)
         while (row + 1 < n_rows && rows[row + 1].t <= t + 1e-12)
             row++;
         const pb_vehicle_input *in = n_rows && rows[0].t <= t + 1e-12 ? &rows[row].input : &idle;
-        pb_vehicle_step(&vehicle, &s, in, dt);
+        if (engine) {
+            pb_hit hit;
+            const bool free = pb_vehicle_step_checked(&vehicle, &s, in, dt, engine, PB_OBSTACLE_NONE, &hit);
+            /* one event per contact, not one per step it keeps pushing */
+            if (!free && !in_contact && events_len < sizeof events - 200)
+                events_len +=
+                    (size_t)snprintf(events + events_len, sizeof events - events_len,
+                                     "%s{\"t\": %.17g, \"event\": \"collision\", \"x\": %.17g, \"y\": "
+                                     "%.17g, \"yaw\": %.17g}",
+                                     events_len ? ", " : "", s.time, s.x, s.y, s.yaw);
+            in_contact = !free;
+        } else {
+            pb_vehicle_step(&vehicle, &s, in, dt);
+        }
         if (s.sleeping != was_sleeping && events_len < sizeof events - 100)
             events_len += (size_t)snprintf(events + events_len, sizeof events - events_len,
                                            "%s{\"t\": %.17g, \"event\": \"%s\"}", events_len ? ", " : "",
@@ -231,6 +292,7 @@ int cli_simulate(int argc, char **argv)
         printf("%s: after %.6g s at (%.6f, %.6f), yaw %.6f, v %.6f, %s%s\n", vehicle_path, s.time, s.x, s.y,
                s.yaw, s.v, pb_gear_name(s.gear), s.sleeping ? ", asleep" : "");
     free(rows);
+    pb_engine_destroy(engine);
     if (csv && pb_atomic_file_commit(&csv_file, &diag) != PB_OK) {
         cli_diag(&diag);
         return PB_EXIT_BAD_INPUT;

@@ -13,6 +13,9 @@
 #define NEAREST_WINDOW 200
 /* Below this speed a stretch's end, once reached, counts as stopped at. */
 #define STOPPED_SPEED 0.02
+/* 1/s: a rate-steered model is asked for the steer rate that closes the gap in a tenth of a second
+ * (its own limit binds first) */
+#define STEER_RATE_GAIN 10.0
 /* The speed profile never asks less than this before the end is reached: the last metres are
  * crept, not stalled in. */
 #define CREEP_SPEED 0.3
@@ -309,8 +312,11 @@ bool pb_tracker_command(pb_tracker *t, const pb_vehicle_state *state, pb_vehicle
     double steer = atan(2.0 * t->vehicle.wheelbase * sin(alpha) / dist);
     if (reverse)
         steer = -steer;
+    steer = clamp(steer, -t->vehicle.max_steer, t->vehicle.max_steer);
+    /* models steered by the steer's rate (commonroad_ks) get the rate towards the same angle */
     *input = (pb_vehicle_input){.acceleration = accel,
-                                .steer_angle = clamp(steer, -t->vehicle.max_steer, t->vehicle.max_steer),
+                                .steer_angle = steer,
+                                .steer_rate = STEER_RATE_GAIN * (steer - state->steer),
                                 .gear = reverse ? PB_GEAR_REVERSE : PB_GEAR_DRIVE};
     if (target_speed)
         *target_speed = dir * v_target;

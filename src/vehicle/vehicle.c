@@ -1,20 +1,13 @@
-/* The vehicle model (see include/planbench/vehicle.h): the kinematic single-track model with
- * AWSIM's gear and sleep rules, every speed and steer event solved inside the step.
- *
- * A step is cut into phases at the events it holds (the steer reaching its input, the speed
- * reaching 0 against the gear or a speed limit); within a phase the acceleration and the steer
- * rate are constant, so the speed is linear and the events of the next phase are exact. A
- * phase of constant speed and steer is an exact circular arc (or a straight line); any other
- * is integrated by RK4 in PHASE_SUBSTEPS sub-steps (exact for the straight line under
- * constant acceleration, whose position is quadratic in time). */
+/* The vehicle (see include/planbench/vehicle.h): its description, the one step function that
+ * dispatches to the model (one file per model: model_kinematic.c, model_delay.c,
+ * model_dynamic.c, model_commonroad_ks.c), what the models share (the turn signal, AWSIM's sleep
+ * rule), and the names of gears and signals. */
 #include "planbench/vehicle.h"
+#include "vehicle_model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* RK4 sub-steps of a phase whose speed or steer changes. */
-#define PHASE_SUBSTEPS 8
 
 pb_vehicle_config pb_vehicle_config_default(void)
 {
@@ -31,7 +24,17 @@ pb_vehicle_config pb_vehicle_config_default(void)
                                .min_speed = -5.0,
                                .max_speed = 30.0,
                                .sleep_velocity = 0.02,
-                               .sleep_time = 0.5};
+                               .sleep_time = 0.5,
+                               /* Autoware simple_planning_simulator's defaults (README table) */
+                               .acceleration_time_delay = 0.1,
+                               .acceleration_time_constant = 0.1,
+                               .steer_time_delay = 0.24,
+                               .steer_time_constant = 0.27,
+                               .cornering_stiffness_front = 17000.0,
+                               .cornering_stiffness_rear = 20000.0,
+                               .inertia_z = 2170.0,
+                               .cg_to_front = 1.228,
+                               .v_switch = 7.319};
 }
 
 pb_status pb_vehicle_config_check(const pb_vehicle_config *c, pb_diag *diag)
@@ -55,7 +58,29 @@ pb_status pb_vehicle_config_check(const pb_vehicle_config *c, pb_diag *diag)
         {"tread", c->tread, c->tread >= 0},
         {"wheel_radius", c->wheel_radius, c->wheel_radius >= 0},
         {"mass", c->mass, c->mass >= 0},
+        {"acceleration_time_delay", c->acceleration_time_delay, c->acceleration_time_delay >= 0},
+        {"acceleration_time_constant", c->acceleration_time_constant, c->acceleration_time_constant >= 0},
+        {"steer_time_delay", c->steer_time_delay, c->steer_time_delay >= 0},
+        {"steer_time_constant", c->steer_time_constant, c->steer_time_constant >= 0},
+        {"cornering_stiffness_front", c->cornering_stiffness_front, c->cornering_stiffness_front > 0},
+        {"cornering_stiffness_rear", c->cornering_stiffness_rear, c->cornering_stiffness_rear > 0},
+        {"inertia_z", c->inertia_z, c->inertia_z > 0},
+        {"cg_to_front", c->cg_to_front, c->cg_to_front > 0 && c->cg_to_front < c->wheelbase},
+        {"v_switch", c->v_switch, c->v_switch > 0},
     };
+    /* commonroad_ks's input is the steer's rate: it needs a bound on it */
+    if (c->model == &pb_vehicle_model_commonroad_ks && !(c->max_steer_rate > 0)) {
+        pb_diag_set_option(diag, "max_steer_rate",
+                           "commonroad_ks needs max_steer_rate > 0 (its steering velocity limit)");
+        return PB_ERR_INVALID;
+    }
+    if (c->model == &pb_vehicle_model_delay &&
+        (c->acceleration_time_delay > 10.0 || c->steer_time_delay > 10.0)) {
+        pb_diag_set_option(
+            diag, c->acceleration_time_delay > 10.0 ? "acceleration_time_delay" : "steer_time_delay",
+            "at most 10 s (and at most %d steps of the step size in use)", PB_VEHICLE_MAX_DELAY_STEPS - 1);
+        return PB_ERR_INVALID;
+    }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!rules[i].ok || !isfinite(rules[i].value)) {
             pb_diag_set_option(
@@ -63,8 +88,12 @@ pb_status pb_vehicle_config_check(const pb_vehicle_config *c, pb_diag *diag)
                 strcmp(rules[i].name, "max_steer") == 0       ? "0 < max_steer < pi/2"
                 : strcmp(rules[i].name, "rear_overhang") == 0 ? "0 <= rear_overhang <= length"
                 : strcmp(rules[i].name, "min_speed") == 0     ? "min_speed <= 0"
+                : strcmp(rules[i].name, "cg_to_front") == 0   ? "0 < cg_to_front < wheelbase"
                 : strcmp(rules[i].name, "wheelbase") == 0 || strcmp(rules[i].name, "length") == 0 ||
-                        strcmp(rules[i].name, "width") == 0 || strcmp(rules[i].name, "max_acceleration") == 0
+                        strcmp(rules[i].name, "width") == 0 ||
+                        strcmp(rules[i].name, "max_acceleration") == 0 ||
+                        strncmp(rules[i].name, "cornering", 9) == 0 ||
+                        strcmp(rules[i].name, "inertia_z") == 0 || strcmp(rules[i].name, "v_switch") == 0
                     ? "positive"
                     : "not negative");
             return PB_ERR_INVALID;
@@ -77,150 +106,25 @@ pb_vehicle_state pb_vehicle_state_at(double x, double y, double yaw)
     return (pb_vehicle_state){.x = x, .y = y, .yaw = yaw, .gear = PB_GEAR_PARKING, .sleeping = true};
 }
 
-static double clamp(double v, double lo, double hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* `a` in [-pi, pi), unchanged (bit for bit) when it already is. */
-static double wrap(double a)
-{
-    if (a >= -M_PI && a < M_PI)
-        return a;
-    a = fmod(a + M_PI, 2 * M_PI);
-    if (a < 0)
-        a += 2 * M_PI;
-    return a - M_PI;
-}
-
-/* sin(h) / h, accurate near 0. */
-static double sinc(double h)
-{
-    return fabs(h) < 1e-4 ? 1.0 - h * h / 6.0 + h * h * h * h / 120.0 : sin(h) / h;
-}
-
-/* Move (x, y, yaw) for time T with speed v0 + a t and steer s0 + r t. */
-static void integrate(double wheelbase, double *x, double *y, double *yaw, double v0, double a, double s0,
-                      double r, double T)
-{
-    if (!(T > 0))
-        return;
-    if (a == 0 && r == 0) { /* an arc: chord 2 sin(th/2) / k along yaw + th/2 */
-        const double d = v0 * T, th = d * tan(s0) / wheelbase;
-        const double chord = d * sinc(th / 2);
-        *x += chord * cos(*yaw + th / 2);
-        *y += chord * sin(*yaw + th / 2);
-        *yaw += th;
-        return;
-    }
-    const double h = T / PHASE_SUBSTEPS;
-    for (int i = 0; i < PHASE_SUBSTEPS; i++) {
-        const double t = i * h;
-        /* the derivative depends on time and yaw only */
-        const double va = v0 + a * t, vm = v0 + a * (t + h / 2), vb = v0 + a * (t + h);
-        const double wa = va * tan(s0 + r * t) / wheelbase, wm = vm * tan(s0 + r * (t + h / 2)) / wheelbase,
-                     wb = vb * tan(s0 + r * (t + h)) / wheelbase;
-        const double y1 = *yaw, y2 = *yaw + h / 2 * wa, y3 = *yaw + h / 2 * wm, y4 = *yaw + h * wm;
-        *x += h / 6 * (va * cos(y1) + 2 * vm * cos(y2) + 2 * vm * cos(y3) + vb * cos(y4));
-        *y += h / 6 * (va * sin(y1) + 2 * vm * sin(y2) + 2 * vm * sin(y3) + vb * sin(y4));
-        *yaw += h / 6 * (wa + 4 * wm + wb);
-    }
-}
-
 void pb_vehicle_step(const pb_vehicle_config *c, pb_vehicle_state *s, const pb_vehicle_input *in, double dt)
 {
-    const double v_start = s->v;
-    const double a_in =
-        clamp(isfinite(in->acceleration) ? in->acceleration : 0.0, -c->max_acceleration, c->max_acceleration);
-    const double target =
-        clamp(isfinite(in->steer_angle) ? in->steer_angle : s->steer, -c->max_steer, c->max_steer);
-    if (in->signal != s->signal)
-        s->blink_time = 0.0;
-    else
-        s->blink_time += dt;
-    s->signal = in->signal;
-    s->gear = in->gear;
-    const bool drive = in->gear == PB_GEAR_DRIVE, reverse = in->gear == PB_GEAR_REVERSE;
-    /* the force the gear applies: REVERSE drives backwards under a positive input */
-    const double a_gear = drive ? a_in : reverse ? -a_in : 0.0;
-    bool moving = true;
-    if (in->gear == PB_GEAR_PARKING) { /* holds the pose; asleep at once */
-        s->v = 0.0;
-        s->sleeping = true;
-        moving = false;
-    } else if (s->sleeping) {
-        if ((drive || reverse) && a_in > 0) {
-            s->sleeping = false;
-            s->still_time = 0.0;
-        } else {
-            moving = false;
-        }
-    }
-    /* never against the gear: a vehicle moving the other way stops at once */
-    if ((drive && s->v < 0) || (reverse && s->v > 0))
-        s->v = 0.0;
-    double t = 0.0;
-    for (int phase = 0; phase < 8 && t < dt; phase++) {
-        /* this phase's steer rate, and when the steer reaches its input */
-        double r = 0.0, t_end = dt;
-        if (s->steer != target) {
-            if (c->max_steer_rate > 0) {
-                r = target > s->steer ? c->max_steer_rate : -c->max_steer_rate;
-                const double reach = t + (target - s->steer) / r;
-                if (reach < t_end)
-                    t_end = reach;
-            } else {
-                s->steer = target; /* at once */
-            }
-        }
-        /* this phase's acceleration, and when the speed meets 0 (against the gear) or a limit */
-        double a = moving ? a_gear : 0.0, v_event = 0.0;
-        bool speed_event = false;
-        if (a != 0) {
-            double bound;
-            bool has = false;
-            if (a < 0) {
-                bound = drive ? 0.0 : c->min_speed;
-                has = s->v > bound;
-                if (!has)
-                    a = 0.0; /* at 0 in DRIVE or at min_speed: held */
-            } else {
-                bound = reverse ? 0.0 : c->max_speed;
-                has = s->v < bound;
-                if (!has)
-                    a = 0.0;
-            }
-            if (has) {
-                const double reach = t + (bound - s->v) / a;
-                if (reach < t_end) {
-                    t_end = reach;
-                    speed_event = true;
-                    v_event = bound;
-                }
-            }
-        }
-        const double T = t_end - t;
-        if (moving)
-            integrate(c->wheelbase, &s->x, &s->y, &s->yaw, s->v, a, s->steer, r, T);
-        s->v = speed_event ? v_event : s->v + a * T;
-        s->steer = r != 0 && t_end < dt ? target : clamp(s->steer + r * T, -c->max_steer, c->max_steer);
-        t = t_end;
-    }
-    s->yaw = wrap(s->yaw);
-    /* AWSIM's sleep rule */
-    const bool can_sleep = in->gear == PB_GEAR_NEUTRAL || ((drive || reverse) && a_in <= 0);
-    if (!s->sleeping && can_sleep && fabs(s->v) < c->sleep_velocity) {
-        s->still_time += dt;
-        if (s->still_time >= c->sleep_time * (1 - 1e-9)) {
-            s->sleeping = true;
-            s->v = 0.0;
-        }
-    } else if (!s->sleeping) {
-        s->still_time = 0.0;
-    }
-    s->acceleration = (s->v - v_start) / dt;
-    s->angular_velocity = s->v * tan(s->steer) / c->wheelbase;
-    s->time += dt;
+    (c->model ? c->model : &pb_vehicle_model_kinematic)->step(c, s, in, dt);
+}
+
+static const pb_vehicle_model *const models[] = {&pb_vehicle_model_kinematic, &pb_vehicle_model_delay,
+                                                 &pb_vehicle_model_dynamic, &pb_vehicle_model_commonroad_ks};
+
+const pb_vehicle_model *pb_vehicle_model_find(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof models / sizeof models[0]; i++)
+        if (strcmp(models[i]->name, name) == 0)
+            return models[i];
+    return NULL;
+}
+
+const char *pb_vehicle_model_name(const pb_vehicle_model *model)
+{
+    return model ? model->name : pb_vehicle_model_kinematic.name;
 }
 
 bool pb_vehicle_signal_lit(const pb_vehicle_state *s)

@@ -53,14 +53,16 @@ pb_status pb_vehicle_parse(pb_vehicle_config *out, const char *data, size_t size
         pb_diag_set(diag, path, root ? (int)xmlGetLineNo(root) : 0, 0, "the root element must be <vehicle>");
         goto done;
     }
-    if (pb_xml_attr(root, "model", model, sizeof model) && strcmp(model, "kinematic") != 0) {
-        pb_diag_set(diag, path, (int)xmlGetLineNo(root), 0,
-                    "<vehicle model=\"%s\">: only the kinematic model is implemented (delay, dynamic and "
-                    "commonroad_ks are not yet)",
-                    model);
-        if (diag)
-            snprintf(diag->option, sizeof diag->option, "model");
-        goto done;
+    if (pb_xml_attr(root, "model", model, sizeof model)) {
+        out->model = pb_vehicle_model_find(model);
+        if (!out->model) {
+            pb_diag_set(diag, path, (int)xmlGetLineNo(root), 0,
+                        "<vehicle model=\"%s\">: unknown model (kinematic, delay, dynamic, commonroad_ks)",
+                        model);
+            if (diag)
+                snprintf(diag->option, sizeof diag->option, "model");
+            goto done;
+        }
     }
     for (const xmlNode *n = root->children; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
@@ -85,9 +87,24 @@ pb_status pb_vehicle_parse(pb_vehicle_config *out, const char *data, size_t size
         else if (strcmp(e, "sleep") == 0)
             ok = number(n, "velocity", &out->sleep_velocity, path, diag) &&
                  number(n, "time", &out->sleep_time, path, diag);
+        else if (strcmp(e, "delay") == 0) /* Autoware's names, less their prefixes */
+            ok = number(n, "acceleration_time_delay", &out->acceleration_time_delay, path, diag) &&
+                 number(n, "acceleration_time_constant", &out->acceleration_time_constant, path, diag) &&
+                 number(n, "steer_time_delay", &out->steer_time_delay, path, diag) &&
+                 number(n, "steer_time_constant", &out->steer_time_constant, path, diag);
+        else if (strcmp(e, "dynamic") == 0)
+            ok = number(n, "cornering_stiffness_front", &out->cornering_stiffness_front, path, diag) &&
+                 number(n, "cornering_stiffness_rear", &out->cornering_stiffness_rear, path, diag) &&
+                 number(n, "inertia_z", &out->inertia_z, path, diag) &&
+                 number(n, "cg_to_front", &out->cg_to_front, path, diag);
+        else if (strcmp(e, "commonroad") == 0)
+            ok = number(n, "v_switch", &out->v_switch, path, diag);
         else {
-            pb_diag_set(diag, path, (int)xmlGetLineNo(n), 0,
-                        "<%s>: not an element of <vehicle> (footprint, chassis, limits, sleep)", e);
+            pb_diag_set(
+                diag, path, (int)xmlGetLineNo(n), 0,
+                "<%s>: not an element of <vehicle> (footprint, chassis, limits, sleep, delay, dynamic, "
+                "commonroad)",
+                e);
             goto done;
         }
         if (!ok)

@@ -9,7 +9,8 @@ pb_status pb_vehicle_load(pb_vehicle_config *out, const char *path, pb_diag *dia
     return PB_ERR_UNSUPPORTED;
 }
 
-pb_status pb_vehicle_parse(pb_vehicle_config *out, const char *data, size_t size, const char *path, pb_diag *diag)
+pb_status pb_vehicle_parse(pb_vehicle_config *out, const char *data, size_t size, const char *path,
+                           pb_diag *diag)
 {
     (void)data;
     (void)size;

@@ -36,8 +36,36 @@ vehicle kinematic 5 2.5 0.5
 bad "the rear axle outside the footprint" "rear_overhang" -- simulate "$T/v.xml"
 vehicle kinematic 1 nan 0.5
 bad "NaN" "wheelbase.*not a finite number" -- simulate "$T/v.xml"
-vehicle delay 1 2.5 0.5
-bad "a model not implemented" "model=\"delay\"" -- simulate "$T/v.xml"
+vehicle warp 1 2.5 0.5
+bad "an unknown model" "model=\"warp\"" -- simulate "$T/v.xml"
+vehicle kinematic 1 2.5 0.5
+bad "an unknown --model" "warp" -- simulate "$T/v.xml" --model warp
+# the models from the command line: each drives; commonroad_ks reads steer rates
+printf 't,acceleration,steer_angle,gear,signal\n0,2,0.2,DRIVE,NONE\n' >"$T/drive.csv"
+for model in kinematic delay dynamic; do
+    expect 0 "--model $model" -- "$PB" simulate robots/lexus_rx450h.xml --model "$model" --inputs "$T/drive.csv" \
+        --duration 3 --json
+    python3 -c "
+import json, sys; r = json.load(open('$T/out')); e = r['trajectory'][-1]
+sys.exit(not (e['v'] > 4 and e['yaw'] > 0.3 and r['trajectory'][0]['x'] == 0))" || fail "--model $model did not drive"
+done
+printf 't,steer_rate,acceleration\n0,0.4,2\n1,0,0\n' >"$T/ks.csv"
+expect 0 "commonroad_ks" -- "$PB" simulate robots/commonroad_vehicle2.xml --inputs "$T/ks.csv" --duration 2 --json
+python3 -c "
+import json, sys; r = json.load(open('$T/out')); e = r['trajectory'][-1]
+sys.exit(not (abs(e['steer'] - 0.4) < 1e-9 and abs(e['v'] - 2.0) < 1e-9))" || fail "commonroad_ks: steer 0.4 rad and 2 m/s after 1 s"
+printf 't,steer_rate,acceleration\n0,x,2\n' >"$T/ks_bad.csv"
+bad "a bad steer rate column" "steer_rate" -- simulate robots/commonroad_vehicle2.xml --inputs "$T/ks_bad.csv"
+# --map: into the wall of wall40, one collision event, stopped at the last free pose
+printf 't,acceleration,steer_angle,gear,signal\n0,3,0,DRIVE,NONE\n' >"$T/wall.csv"
+expect 0 "--map" -- "$PB" simulate robots/lexus_rx450h.xml --state 5,5,0 --map maps/wall40.yaml --inputs "$T/wall.csv" \
+    --duration 5 --json
+python3 -c "
+import json, sys; r = json.load(open('$T/out')); ev = r['events']; e = r['trajectory'][-1]
+front = e['x'] + 4.89 - 1.1
+sys.exit(not (len([x for x in ev if x['event'] == 'collision']) == 1 and 17.9 < front <= 18.0 and e['v'] == 0))" ||
+    fail "--map: one collision, the bumper stopped before the wall at x = 18 m"
+bad "a pixel map for --map" "metres" -- simulate robots/lexus_rx450h.xml --map maps/room1.png
 bad "a missing vehicle file" "no such file|No such file" -- simulate "$T/missing.xml"
 # bad inputs files
 printf 't,acceleration,steer_angle,gear,signal\n0,1,0,DRIVE,NONE\n0,1,0,DRIVE,NONE\n' >"$T/in.csv"

@@ -26,7 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     pb_vehicle_state s = pb_vehicle_state_at(0, 0, 0);
     for (int g = 0; g < PB_GEAR_COUNT; g++) {
-        const pb_vehicle_input in = {c.max_acceleration, c.max_steer, (pb_gear)g, PB_SIGNAL_LEFT};
+        const pb_vehicle_input in = {.acceleration = c.max_acceleration,
+                                     .steer_angle = c.max_steer,
+                                     .gear = (pb_gear)g,
+                                     .signal = PB_SIGNAL_LEFT};
         for (int k = 0; k < 20; k++)
             pb_vehicle_step(&c, &s, &in, 0.05);
         if (!isfinite(s.x) || !isfinite(s.y) || !isfinite(s.yaw) || !isfinite(s.v) || s.v > c.max_speed ||
