@@ -89,8 +89,9 @@ typedef struct pb_result {
     pb_extra_stat extra[PB_MAX_EXTRA_STATS];
     size_t n_extra;
     /** Kinodynamic planners (sst, rrt_control): the controls that drive the vehicle model from
-     * the start (at rest, awake, in DRIVE: planbench simulate's --state X,Y,YAW) through the path's states, path.q[i + 1] being where
-     * control i ends; `cost` is then the distance driven. Owned; empty for other planners. */
+     * the start (at rest, awake, in DRIVE: planbench simulate's --state X,Y,YAW) through the path's states,
+     * path.q[i + 1] being where control i ends; `cost` is then the distance driven. Owned; empty for other
+     * planners. */
     pb_control *controls;
     size_t n_controls, controls_capacity;
     double control_dt; /**< seconds per model step of the controls */
@@ -209,6 +210,11 @@ PB_API const pb_planner_impl *pb_planner_registry_get(size_t index);
 /** Find by name or alias; NULL if none. */
 PB_API const pb_planner_impl *pb_planner_registry_find(const char *name);
 PB_API const char *pb_planner_impl_name(const pb_planner_impl *impl);
+/** Can the planner run on `engine`? False (with a sentence in `why`, `size` bytes, when not
+ * NULL) for a planner that refuses it: a car-only planner on a 2-D map, a planner that connects
+ * edges both ways on an engine whose edges are one-way. */
+PB_API bool pb_planner_impl_accepts(const pb_planner_impl *impl, const pb_engine *engine, char *why,
+                                    size_t size);
 PB_API const char *pb_planner_impl_summary(const pb_planner_impl *impl);
 /** True for anytime planners (they keep improving the path until the budget runs out). */
 PB_API bool pb_planner_impl_anytime(const pb_planner_impl *impl);

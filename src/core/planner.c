@@ -4,6 +4,7 @@
 #include "core/grow.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,19 +249,30 @@ static double load_param(const void *params, const pb_param_def *def)
     return 0.0;
 }
 
+bool pb_planner_impl_accepts(const pb_planner_impl *impl, const pb_engine *engine, char *why, size_t size)
+{
+    char buf[400];
+    if (!why) {
+        why = buf;
+        size = sizeof buf;
+    }
+    if (!pb_engine_is_symmetric(engine) && !impl->one_way_edges) {
+        snprintf(
+            why, size,
+            "planner '%s' connects edges both ways, and engine '%s' has one-way edges (Dubins curves): use "
+            "rrt, rrtstar, informedrrt or hybrid_astar, or Reeds-Shepp curves",
+            impl->name, pb_engine_name(engine));
+        return false;
+    }
+    return !impl->accepts || impl->accepts(engine, why, size);
+}
+
 pb_status pb_planner_create_impl(pb_planner **out, const pb_planner_impl *impl, pb_engine *engine,
                                  pb_diag *diag)
 {
     *out = NULL;
-    if (!pb_engine_is_symmetric(engine) && !impl->one_way_edges) {
-        pb_diag_set(diag, NULL, 0, 0,
-                    "planner '%s' connects edges both ways, and engine '%s' has one-way edges (Dubins "
-                    "curves): use rrt, rrtstar or informedrrt, or Reeds-Shepp curves",
-                    impl->name, pb_engine_name(engine));
-        return PB_ERR_INVALID;
-    }
     char why[400];
-    if (impl->accepts && !impl->accepts(engine, why, sizeof why)) {
+    if (!pb_planner_impl_accepts(impl, engine, why, sizeof why)) {
         pb_diag_set(diag, NULL, 0, 0, "%s", why);
         return PB_ERR_INVALID;
     }
