@@ -71,21 +71,7 @@ static void delay_step(const pb_vehicle_config *c, pb_vehicle_state *s, const pb
     const double ua = s->delay_acceleration[(head - n_acc + slots) % slots];
     const double us = s->delay_steer[(head - n_steer + slots) % slots];
     s->delay_head = (head + 1) % slots;
-    bool moving = true;
-    if (in->gear == PB_GEAR_PARKING) {
-        s->v = 0.0;
-        s->sleeping = true;
-        moving = false;
-    } else if (s->sleeping) {
-        if ((drive || reverse) && a_in > 0) {
-            s->sleeping = false;
-            s->still_time = 0.0;
-        } else {
-            moving = false;
-        }
-    }
-    if ((drive && s->v < 0) || (reverse && s->v > 0))
-        s->v = 0.0;
+    const bool moving = pb_vm_gear_rules(s, in, a_in);
     lag l = {.v0 = s->v,
              .a0 = s->actual_acceleration,
              .ua = ua,

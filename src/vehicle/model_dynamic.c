@@ -60,21 +60,7 @@ static void dynamic_step(const pb_vehicle_config *c, pb_vehicle_state *s, const 
     s->gear = in->gear;
     const bool drive = in->gear == PB_GEAR_DRIVE, reverse = in->gear == PB_GEAR_REVERSE;
     const double a_gear = drive ? a_in : reverse ? -a_in : 0.0;
-    bool moving = true;
-    if (in->gear == PB_GEAR_PARKING) {
-        s->v = 0.0;
-        s->sleeping = true;
-        moving = false;
-    } else if (s->sleeping) {
-        if ((drive || reverse) && a_in > 0) {
-            s->sleeping = false;
-            s->still_time = 0.0;
-        } else {
-            moving = false;
-        }
-    }
-    if ((drive && s->v < 0) || (reverse && s->v > 0))
-        s->v = 0.0;
+    const bool moving = pb_vm_gear_rules(s, in, a_in);
     double q[6] = {s->x + lr * cos(s->yaw), s->y + lr * sin(s->yaw), s->yaw, s->v,
                    s->lateral_velocity,     s->angular_velocity};
     if (!moving)

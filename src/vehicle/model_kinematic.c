@@ -62,22 +62,7 @@ static void kinematic_step(const pb_vehicle_config *c, pb_vehicle_state *s, cons
     const bool drive = in->gear == PB_GEAR_DRIVE, reverse = in->gear == PB_GEAR_REVERSE;
     /* the force the gear applies: REVERSE drives backwards under a positive input */
     const double a_gear = drive ? a_in : reverse ? -a_in : 0.0;
-    bool moving = true;
-    if (in->gear == PB_GEAR_PARKING) { /* holds the pose; asleep at once */
-        s->v = 0.0;
-        s->sleeping = true;
-        moving = false;
-    } else if (s->sleeping) {
-        if ((drive || reverse) && a_in > 0) {
-            s->sleeping = false;
-            s->still_time = 0.0;
-        } else {
-            moving = false;
-        }
-    }
-    /* never against the gear: a vehicle moving the other way stops at once */
-    if ((drive && s->v < 0) || (reverse && s->v > 0))
-        s->v = 0.0;
+    const bool moving = pb_vm_gear_rules(s, in, a_in);
     double t = 0.0;
     for (int phase = 0; phase < 8 && t < dt; phase++) {
         /* this phase's steer rate, and when the steer reaches its input */

@@ -45,3 +45,24 @@ void pb_vm_sleep_rule(const pb_vehicle_config *c, pb_vehicle_state *s, const pb_
     }
 }
 
+bool pb_vm_gear_rules(pb_vehicle_state *s, const pb_vehicle_input *in, double a_in)
+{
+    const bool drive = in->gear == PB_GEAR_DRIVE, reverse = in->gear == PB_GEAR_REVERSE;
+    bool moving = true;
+    if (in->gear == PB_GEAR_PARKING) { /* holds the pose; asleep at once */
+        s->v = 0.0;
+        s->sleeping = true;
+        moving = false;
+    } else if (s->sleeping) {
+        if ((drive || reverse) && a_in > 0) {
+            s->sleeping = false;
+            s->still_time = 0.0;
+        } else {
+            moving = false;
+        }
+    }
+    /* never against the gear: a vehicle moving the other way stops at once */
+    if ((drive && s->v < 0) || (reverse && s->v > 0))
+        s->v = 0.0;
+    return moving;
+}
