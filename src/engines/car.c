@@ -323,6 +323,14 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
     c->frame = *frame;
     c->resolution = frame->resolution;
     c->floor = map_setup.clearance_floor > 0.0 ? map_setup.clearance_floor : 0.05 * frame->resolution;
+    /* every edge of the car is swept against the map's distance transform: make it now, with the
+     * map (setting up, as a planner's harness rasterises its map before it plans), not in the
+     * first query of the first solve */
+    {
+        pb_engine_counters counters = {0};
+        const double pose[3] = {map_setup.lower[0], map_setup.lower[1], 0.0};
+        (void)c->map_impl->footprint_clearance(c->map, &c->footprint, pose, PB_OBSTACLE_NONE, &counters);
+    }
 
     *setup = pb_engine_config_default(3);
     for (int i = 0; i < 2; i++) {
