@@ -59,7 +59,8 @@ static void run_range(int first, int count, int stride, bool precomputed, tally 
         char plan_path[64], driver[128];
         snprintf(plan_path, sizeof plan_path, "/tmp/bench_scenario_%d_%d.csv", (int)getpid(), i);
         if (precomputed) { /* plan beforehand, not timed */
-            pb_scenario *planner = scene((uint64_t)i + 1, "{\"planner\": \"hybrid_astar\", \"max_iterations\": 100000}");
+            pb_scenario *planner =
+                scene((uint64_t)i + 1, "{\"planner\": \"hybrid_astar\", \"max_iterations\": 100000}");
             pb_diag diag = {0};
             if (pb_scenario_save_plan(planner, plan_path, &diag) != PB_OK)
                 fprintf(stderr, "plan %d: %s\n", i, diag.message);
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
         return 2;
     }
     printf("bench_scenario %d %d: BACRE-family scenes (seeds 1..%d), dt 0.01 s\n", scenes, workers, scenes);
-    printf("| driver | scenes | succeeded | steps | sim s | CPU s | scenarios/s per core (CPU) | %d workers: wall s | "
+    printf("| driver | scenes | succeeded | steps | sim s | CPU s | scenarios/s per core (CPU) | %d workers: "
+           "wall s | "
            "scenarios/s | x real time |\n|---|---|---|---|---|---|---|---|---|---|\n",
            workers);
     for (int k = 0; k < 2; k++) {
@@ -141,11 +143,13 @@ int main(int argc, char **argv)
         const double wall = parallel(scenes, workers, precomputed, &t);
         const double per_core = t.runs / t.cpu;
         printf("| %s | %d | %d | %.0f | %.1f | %.3f | %.1f | %.2f | %.1f | %.0f |\n",
-               precomputed ? "precomputed plan (path)" : "planning included (hybrid_astar)", t.runs, t.successes,
-               t.steps, t.sim_time, t.cpu, per_core, wall, precomputed ? workers * per_core : t.runs / wall,
+               precomputed ? "precomputed plan (path)" : "planning included (hybrid_astar)", t.runs,
+               t.successes, t.steps, t.sim_time, t.cpu, per_core, wall,
+               precomputed ? workers * per_core : t.runs / wall,
                (precomputed ? t.sim_time / t.cpu * workers : t.sim_time / wall));
     }
-    puts("precomputed: scenarios/s on the workers = workers x the per-core CPU rate (the wall clock there also holds "
+    puts("precomputed: scenarios/s on the workers = workers x the per-core CPU rate (the wall clock there "
+         "also holds "
          "the planning beforehand); planning included: runs / wall.");
     return 0;
 }

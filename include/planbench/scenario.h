@@ -83,10 +83,10 @@ typedef struct pb_scenario_result {
     double wall_time;        /**< seconds to build and run */
     /* the reference: an optimal plan for the same scene, at the nominal speed */
     bool has_reference;
-    double reference_cost; /**< its length, metres */
-    double reference_time; /**< its length over the nominal speed, seconds */
-    double cost_error;     /**< path_length - reference_cost */
-    double time_error;     /**< vehicle_sim_time - reference_time */
+    double reference_cost;          /**< its length, metres */
+    double reference_time;          /**< its length over the nominal speed, seconds */
+    double cost_error;              /**< path_length - reference_cost */
+    double time_error;              /**< vehicle_sim_time - reference_time */
     double reference_planning_time; /**< seconds the reference plan took (not in wall_time) */
     const char *capture_path; /**< the aerial capture written for it, or NULL (borrowed; set by the caller) */
 } pb_scenario_result;

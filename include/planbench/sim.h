@@ -372,8 +372,8 @@ PB_API void pb_sim_get_available_worlds(pb_sim *sim, const pb_sim_tags_filter *f
  * named pose `goal_name` when not empty) with planner `planner` ("" = rrt) within
  * `time_limit` seconds (0 = 1 s, at most the server's pb_sim_config.plan_time_limit), with seed
  * `seed`; with `budget`, an anytime planner (rrtstar, informedrrt, bitstar, prm, lazyprm)
- * improves its path for the whole `time_limit`, else every planner stops at its first solution. An entity with joints (the
- * stick arm) plans in its full configuration space, base pose and joints: `goal_joints`
+ * improves its path for the whole `time_limit`, else every planner stops at its first solution. An entity
+ * with joints (the stick arm) plans in its full configuration space, base pose and joints: `goal_joints`
  * (`n_goal_joints` values, borrowed) are the joints' goal values, none = their current
  * values. With `follow`, the entity then follows the path at `speed` map units per second
  * (0 = 40) as the simulation steps. The robot of a manipulator scene plans in its joint space
@@ -493,10 +493,10 @@ typedef struct pb_sim_vehicle_status {
     double steering_tire_angle;   /**< rad, positive left (SteeringReport) */
     double acceleration;          /**< m/s^2 realised in the last step, along the heading */
     uint8_t gear;                 /**< GearReport.report: PARK 22, REVERSE 20, NEUTRAL 1, DRIVE 2 */
-    uint8_t turn_indicators;      /**< TurnIndicatorsReport.report: DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3 */
-    uint8_t hazard_lights;        /**< HazardLightsReport.report: DISABLE 1, ENABLE 2 */
-    bool emergency;               /**< an emergency_cmd holds the acceleration at 0 */
-    bool sleeping;                /**< the model's sleep rule holds it still */
+    uint8_t turn_indicators; /**< TurnIndicatorsReport.report: DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3 */
+    uint8_t hazard_lights;   /**< HazardLightsReport.report: DISABLE 1, ENABLE 2 */
+    bool emergency;          /**< an emergency_cmd holds the acceleration at 0 */
+    bool sleeping;           /**< the model's sleep rule holds it still */
 } pb_sim_vehicle_status;
 
 /** A command from one of a vehicle's Autoware topics: it holds from the next step on (a

@@ -29,9 +29,9 @@ static const pb_engine_impl *const engines[] = {
 };
 
 static const pb_planner_impl *const planners[] = {
-    &pb_rrt_impl,         &pb_birrt_impl, &pb_rrtstar_impl,
-    &pb_informedrrt_impl, &pb_prm_impl,   &pb_lazyprm_impl,
-    &pb_bitstar_impl,     &pb_rrdt_impl,  &pb_hybrid_astar_impl, &pb_rrt_control_impl, &pb_sst_impl, NULL,
+    &pb_rrt_impl,          &pb_birrt_impl,       &pb_rrtstar_impl, &pb_informedrrt_impl,
+    &pb_prm_impl,          &pb_lazyprm_impl,     &pb_bitstar_impl, &pb_rrdt_impl,
+    &pb_hybrid_astar_impl, &pb_rrt_control_impl, &pb_sst_impl,     NULL,
 };
 
 size_t pb_engine_registry_count(void)
