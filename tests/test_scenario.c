@@ -305,6 +305,89 @@ static void test_bad_input(void)
     bad("an unknown gear", json, "FLY");
 }
 
+/* The step runner and the external driver: an external run takes no step before its first
+ * control message, then follows the commands it is given; fed the inputs file's rows at their
+ * times it is the inputs driver's run, bit for bit (the same trajectory, steps, reason). A run
+ * cut short by finish() says so. pb_scenario_run() refuses an external driver. */
+static void test_external(void)
+{
+    write_file("inputs.csv",
+               "t,acceleration,steer_angle,gear,signal\n0,2,0.1,DRIVE,LEFT\n1.5,-1,-0.2,DRIVE,NONE\n");
+    const char *timers = "\"sim_timeout_period\": 3, \"vehicle_idling_timeout_period\": -1";
+    pb_scenario_result want = run(request(50, 1, 0, timers, ""), 0);
+    char json[4096];
+    snprintf(json, sizeof json, "%s", request(50, 1, 0, timers, ""));
+    replace(json, "{\"inputs\": \"inputs.csv\"}", "\"external\"");
+    pb_scenario *s = load(json);
+    if (!s) {
+        pb_scenario_result_finish(&want);
+        return;
+    }
+    CHECK(pb_scenario_is_external(s));
+    pb_scenario_result r = {0};
+    pb_diag diag = {0};
+    CHECK(pb_scenario_run(s, &r, &diag) == PB_ERR_INVALID && strstr(diag.message, "external") &&
+          strcmp(diag.option, "driver") == 0);
+    pb_scenario_runner *u = NULL;
+    CHECK(pb_scenario_runner_create(&u, s, &diag) == PB_OK);
+    if (!u) {
+        pb_scenario_destroy(s);
+        pb_scenario_result_finish(&want);
+        return;
+    }
+    pb_scenario_progress p;
+    CHECK(pb_scenario_runner_step(u, 50)); /* no control message yet: nothing happens */
+    pb_scenario_runner_progress(u, &p);
+    CHECK(p.steps == 0 && !p.started && !p.done);
+    const pb_scenario_command first = {
+        .input = {.acceleration = 2, .steer_angle = 0.1, .gear = PB_GEAR_DRIVE, .signal = PB_SIGNAL_LEFT},
+        .control_message = true};
+    const pb_scenario_command second = {
+        .input = {.acceleration = -1, .steer_angle = -0.2, .gear = PB_GEAR_DRIVE}, .control_message = true};
+    pb_scenario_command nan_command = second;
+    nan_command.input.acceleration = NAN;
+    CHECK(pb_scenario_runner_command(u, &nan_command) == PB_ERR_INVALID);
+    CHECK(pb_scenario_runner_command(u, &first) == PB_OK);
+    CHECK(pb_scenario_runner_step(u, 150)); /* 1.5 s */
+    pb_scenario_runner_progress(u, &p);
+    CHECK(p.started && p.steps == 150 && fabs(p.sim_time - 1.5) < 1e-12);
+    CHECK(pb_scenario_runner_command(u, &second) == PB_OK);
+    CHECK(!pb_scenario_runner_step(u, 0)); /* to the end: the sim timeout */
+    bool early = true;
+    CHECK(pb_scenario_runner_finish(u, &r, &early, &diag) == PB_OK);
+    CHECK(!early && r.reason == want.reason && r.steps == want.steps && r.n_trajectory == want.n_trajectory);
+    CHECK(r.num_vehicle_control_messages == 2 && want.num_vehicle_control_messages == 2);
+    bool same = r.n_trajectory == want.n_trajectory;
+    for (size_t i = 0; same && i < r.n_trajectory; i++) {
+        const pb_scenario_odometry *a = &r.trajectory[i], *b = &want.trajectory[i];
+        same = a->t == b->t && a->x == b->x && a->y == b->y && a->yaw == b->yaw && a->v == b->v &&
+               a->yaw_rate == b->yaw_rate && a->acceleration == b->acceleration && a->steer == b->steer &&
+               a->gear == b->gear;
+    }
+    CHECK_MSG(same, "the external run equals the inputs driver's, bit for bit");
+    pb_scenario_result_finish(&r);
+    /* cut short: the state so far, marked */
+    CHECK(pb_scenario_runner_create(&u, s, &diag) == PB_OK);
+    if (u) {
+        CHECK(pb_scenario_runner_command(u, &first) == PB_OK);
+        CHECK(pb_scenario_runner_step(u, 42));
+        CHECK(pb_scenario_runner_finish(u, &r, &early, &diag) == PB_OK);
+        CHECK(early && r.steps == 42 && fabs(r.vehicle_sim_time - 0.42) < 1e-12);
+        CHECK(r.n_trajectory >= 2 && fabs(r.trajectory[r.n_trajectory - 1].t - 0.42) < 1e-12 &&
+              r.trajectory[r.n_trajectory - 2].t < r.trajectory[r.n_trajectory - 1].t);
+        pb_scenario_result_finish(&r);
+    }
+    /* a built-in driver takes no commands */
+    pb_scenario *inputs = load(request(50, 1, 0, timers, ""));
+    if (inputs && pb_scenario_runner_create(&u, inputs, &diag) == PB_OK) {
+        CHECK(pb_scenario_runner_command(u, &first) == PB_ERR_UNSUPPORTED);
+        pb_scenario_runner_destroy(u);
+    }
+    pb_scenario_destroy(inputs);
+    pb_scenario_destroy(s);
+    pb_scenario_result_finish(&want);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/pb-test-scenario-XXXXXX");
@@ -319,6 +402,7 @@ int main(void)
     test_stuck();
     test_frame();
     test_bad_input();
+    test_external();
     char path[512];
     snprintf(path, sizeof path, "%s/inputs.csv", dir);
     remove(path);

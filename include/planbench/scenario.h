@@ -97,6 +97,61 @@ PB_API void pb_scenario_result_finish(pb_scenario_result *result);
  * an error (a driver that cannot start, a scene that cannot be built) names the cause. */
 PB_API pb_status pb_scenario_run(const pb_scenario *scenario, pb_scenario_result *result, pb_diag *diag);
 
+/** A run one step at a time (pb_scenario_run() is create, step to the end, finish): for
+ * progress reports, cancelling, and the `"external"` driver, whose commands come from outside
+ * (planbench serve: Autoware's command topics) between steps. Opaque. */
+typedef struct pb_scenario_runner pb_scenario_runner;
+
+/** Build the scene, check the start and the goal, get the driver ready (a planner driver
+ * plans here). `scenario` is borrowed for the runner's life. */
+PB_API pb_status pb_scenario_runner_create(pb_scenario_runner **out, const pb_scenario *scenario,
+                                           pb_diag *diag);
+
+/** Run at most `max_steps` steps (0: until the run ends). An external driver's run has not
+ * begun before its first control message (sim time starts there): until then no step is
+ * taken. True while the run goes on. */
+PB_API bool pb_scenario_runner_step(pb_scenario_runner *runner, uint64_t max_steps);
+
+/** Where a run stands. */
+typedef struct pb_scenario_progress {
+    uint64_t steps;          /**< steps taken */
+    double sim_time;         /**< steps times dt, seconds since the first control input */
+    double distance_to_goal; /**< from the rear axle to the goal point, metres */
+    pb_vehicle_state state;  /**< the vehicle now */
+    bool started;            /**< the driver has given its first control input */
+    bool done;               /**< a termination reason fired */
+    pb_termination reason;   /**< which, when done */
+} pb_scenario_progress;
+
+PB_API void pb_scenario_runner_progress(const pb_scenario_runner *runner, pb_scenario_progress *progress);
+
+/** A command to an external driver: it holds from the next step until the next command. */
+typedef struct pb_scenario_command {
+    pb_vehicle_input input;
+    bool has_speed;       /**< the command names a speed (Control.longitudinal.velocity) */
+    double speed;         /**< m/s, when has_speed: "commanding motion" is |speed| > 2 cm/s */
+    bool control_message; /**< a control message: counted, and the first starts the run's sim time */
+} pb_scenario_command;
+
+/** Give the external driver its command. PB_ERR_UNSUPPORTED when the scenario's driver is
+ * not `"external"`, PB_ERR_INVALID for a non-finite value. */
+PB_API pb_status pb_scenario_runner_command(pb_scenario_runner *runner, const pb_scenario_command *command);
+
+/** The scenario's fixed step, seconds. */
+PB_API double pb_scenario_time_step(const pb_scenario *scenario);
+
+/** Is the scenario's driver `"external"` (commands through pb_scenario_runner_command())? */
+PB_API bool pb_scenario_is_external(const pb_scenario *scenario);
+
+/** End the run where it stands (a run that has not terminated keeps reason SIM_TIMEOUT and is
+ * marked by `*ended_early`, may be NULL), fill `*result` (the reference plan is computed
+ * here) and destroy the runner. */
+PB_API pb_status pb_scenario_runner_finish(pb_scenario_runner *runner, pb_scenario_result *result,
+                                           bool *ended_early, pb_diag *diag);
+
+/** Free a runner without a result (NULL is accepted). */
+PB_API void pb_scenario_runner_destroy(pb_scenario_runner *runner);
+
 /** Write the AnalyzeScenario request, with the metrics under "planbench", as JSON. */
 PB_API void pb_scenario_result_write_json(FILE *out, const pb_scenario *scenario,
                                           const pb_scenario_result *result);

@@ -483,6 +483,9 @@ typedef struct pb_sim_vehicle_command {
     uint8_t command;
     /** EMERGENCY: while true the acceleration input is 0 whatever control_cmd says. */
     bool emergency;
+    /** CONTROL: the message named longitudinal.velocity (a scenario's idling and stuck rules
+     * read "commanding motion" off it; docs/scenarios.md). */
+    bool has_velocity;
 } pb_sim_vehicle_command;
 
 /** A vehicle's status, as Autoware's vehicle/status topics report it. */

@@ -200,6 +200,26 @@ PB_API int pb_gear_from_name(const char *name);
 PB_API const char *pb_turn_signal_name(pb_turn_signal signal);
 PB_API int pb_turn_signal_from_name(const char *name);
 
+/** One row of an inputs file: `input` holds from sim time `t` until the next row's. */
+typedef struct pb_vehicle_input_row {
+    double t;
+    pb_vehicle_input input;
+} pb_vehicle_input_row;
+
+/** Parse an inputs CSV (docs/vehicles.md), `size` bytes of text named `name` in messages: a
+ * header line, then rows of strictly increasing t with the columns
+ * t,acceleration,steer_angle[,gear[,signal]] (gear DRIVE and signal NONE when absent), or with
+ * `steer_rate_columns` (a model driven by its steering velocity, commonroad_ks)
+ * t,steer_rate,acceleration. Blank lines and lines starting with '#' are skipped. PB_OK with
+ * `*rows` (owned by the caller: free()) and `*n` >= 1; PB_ERR_INVALID naming the line and the
+ * column at fault, or a file without rows. */
+PB_API pb_status pb_vehicle_inputs_parse(const char *text, size_t size, const char *name,
+                                         bool steer_rate_columns, pb_vehicle_input_row **rows, size_t *n,
+                                         pb_diag *diag);
+/** The same from the file at `path` (PB_ERR_IO for a file that cannot be read). */
+PB_API pb_status pb_vehicle_inputs_load(const char *path, bool steer_rate_columns,
+                                        pb_vehicle_input_row **rows, size_t *n, pb_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,93 +26,6 @@ static const char simulate_usage[] =
     "a\n"
     "  collision event.\n";
 
-typedef struct input_row {
-    double t;
-    pb_vehicle_input input;
-} input_row;
-
-/* The inputs CSV: rows of increasing t; `rate_columns`: commonroad_ks's t,steer_rate,acceleration. */
-static bool read_inputs(const char *path, bool rate_columns, input_row **rows, size_t *n)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        cli_error("%s: %s", path, strerror(errno));
-        return false;
-    }
-    char line[512];
-    size_t cap = 0, line_no = 0;
-    *rows = NULL;
-    *n = 0;
-    bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
-        line_no++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line_no == 1 || line[0] == '\0' || line[0] == '#')
-            continue; /* the header */
-        char *fields[5] = {0};
-        int k = 0;
-        for (char *p = strtok(line, ","); p && k < 5; p = strtok(NULL, ","))
-            fields[k++] = p;
-        input_row row = {0};
-        double values[3];
-        for (int i = 0; i < 3 && ok; i++) {
-            char *end = NULL;
-            values[i] = i < k ? strtod(fields[i], &end) : NAN;
-            ok = i < k && end != fields[i] && *end == '\0' && isfinite(values[i]);
-            if (!ok)
-                cli_error("%s line %zu: column %d (%s) must be a finite number", path, line_no, i + 1,
-                          i == 0         ? "t"
-                          : rate_columns ? (i == 1 ? "steer_rate" : "acceleration")
-                          : i == 1       ? "acceleration"
-                                         : "steer_angle");
-        }
-        const int gear = k > 3 && !rate_columns ? pb_gear_from_name(fields[3]) : PB_GEAR_DRIVE;
-        const int signal = k > 4 && !rate_columns ? pb_turn_signal_from_name(fields[4]) : PB_SIGNAL_NONE;
-        if (ok && gear < 0) {
-            cli_error("%s line %zu: unknown gear '%s' (PARKING, REVERSE, NEUTRAL, DRIVE)", path, line_no,
-                      fields[3]);
-            ok = false;
-        }
-        if (ok && signal < 0) {
-            cli_error("%s line %zu: unknown signal '%s' (NONE, LEFT, RIGHT, HAZARD)", path, line_no,
-                      fields[4]);
-            ok = false;
-        }
-        if (ok && *n > 0 && !(values[0] > (*rows)[*n - 1].t)) {
-            cli_error("%s line %zu: t %g does not increase", path, line_no, values[0]);
-            ok = false;
-        }
-        if (!ok)
-            break;
-        row.t = values[0];
-        row.input = rate_columns ? (pb_vehicle_input){.acceleration = values[2],
-                                                      .steer_rate = values[1],
-                                                      .gear = PB_GEAR_DRIVE,
-                                                      .signal = PB_SIGNAL_NONE}
-                                 : (pb_vehicle_input){.acceleration = values[1],
-                                                      .steer_angle = values[2],
-                                                      .gear = (pb_gear)gear,
-                                                      .signal = (pb_turn_signal)signal};
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            input_row *grown = realloc(*rows, cap * sizeof *grown);
-            if (!grown) {
-                cli_error("out of memory");
-                ok = false;
-                break;
-            }
-            *rows = grown;
-        }
-        (*rows)[(*n)++] = row;
-    }
-    fclose(f);
-    if (!ok) {
-        free(*rows);
-        *rows = NULL;
-    }
-    return ok;
-}
-
 static void json_state(FILE *out, const pb_vehicle_state *s, bool first)
 {
     fprintf(out, "%s{\"t\": ", first ? "" : ", ");
@@ -220,9 +133,10 @@ int cli_simulate(int argc, char **argv)
             return PB_EXIT_BAD_INPUT;
         }
     }
-    input_row *rows = NULL;
+    pb_vehicle_input_row *rows = NULL;
     size_t n_rows = 0;
-    if (inputs_path && !read_inputs(inputs_path, rate_columns, &rows, &n_rows)) {
+    if (inputs_path && pb_vehicle_inputs_load(inputs_path, rate_columns, &rows, &n_rows, &diag) != PB_OK) {
+        cli_diag(&diag);
         pb_engine_destroy(engine);
         return PB_EXIT_BAD_INPUT;
     }

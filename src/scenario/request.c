@@ -447,8 +447,10 @@ static bool read_driver(parse *p, const json_t *driver)
     pb_scenario *s = p->s;
     if (!driver)
         return fail(p, "driver", "missing: {\"planner\": NAME, ...} or {\"inputs\": \"FILE.csv\"}%s", NULL);
-    if (json_is_string(driver) && strcmp(json_string_value(driver), "external") == 0)
-        return fail(p, "driver", "\"external\" drives over rosbridge: run it with planbench serve%s", NULL);
+    if (json_is_string(driver) && strcmp(json_string_value(driver), "external") == 0) {
+        s->driver = &scenario_driver_external;
+        return true;
+    }
     if (!json_is_object(driver))
         return fail(p, "driver",
                     "expected {\"planner\": NAME, ...}, {\"inputs\": \"FILE.csv\"} or \"external\"%s", NULL);

@@ -110,103 +110,204 @@ static void reference(const pb_scenario *s, pb_scenario_result *r)
     r->reference_planning_time = pb_clock_seconds() - t0;
 }
 
-pb_status pb_scenario_run(const pb_scenario *s, pb_scenario_result *r, pb_diag *diag)
+struct pb_scenario_runner {
+    const pb_scenario *s;
+    pb_engine *engine;
+    void *driver;
+    double wall_start;
+    uint64_t timeout_steps, idle_steps, stuck_steps, cap_steps, stride; /* 0: a timer is off */
+    pb_vehicle_state state;
+    uint64_t k, idle, stuck;
+    bool began_moving, have_gear, started, done, ok;
+    pb_gear last_gear;
+    size_t cap;
+    pb_scenario_result r;
+};
+
+pb_status pb_scenario_runner_create(pb_scenario_runner **out, const pb_scenario *s, pb_diag *diag)
 {
-    memset(r, 0, sizeof *r);
-    const double wall_start = pb_clock_seconds();
-    pb_engine *engine = NULL;
-    pb_status st = pb_scenario_build_engine(s, &engine, diag);
-    if (st != PB_OK)
-        return st;
-    if ((st = check_ends(s, engine, diag)) != PB_OK) {
-        pb_engine_destroy(engine);
-        return st;
-    }
-    void *driver = NULL;
-    if ((st = s->driver->start(&driver, s, engine, diag)) != PB_OK) {
-        pb_engine_destroy(engine);
+    *out = NULL;
+    pb_scenario_runner *u = calloc(1, sizeof *u);
+    if (!u)
+        return PB_ERR_NOMEM;
+    u->s = s;
+    u->wall_start = pb_clock_seconds();
+    pb_status st = pb_scenario_build_engine(s, &u->engine, diag);
+    if (st == PB_OK)
+        st = check_ends(s, u->engine, diag);
+    if (st == PB_OK)
+        st = s->driver->start(&u->driver, s, u->engine, diag);
+    if (st != PB_OK) {
+        pb_engine_destroy(u->engine);
+        free(u);
         return st;
     }
     const double dt = s->dt;
-    const uint64_t timeout_steps = s->sim_timeout_period > 0 ? steps_for(s->sim_timeout_period, dt) : 0;
-    const uint64_t idle_steps =
+    u->timeout_steps = s->sim_timeout_period > 0 ? steps_for(s->sim_timeout_period, dt) : 0;
+    u->idle_steps =
         s->vehicle_idling_timeout_period > 0 ? steps_for(s->vehicle_idling_timeout_period, dt) : 0;
-    const uint64_t stuck_steps =
-        s->vehicle_stuck_timeout_period > 0 ? steps_for(s->vehicle_stuck_timeout_period, dt) : 0;
-    const uint64_t cap_steps = steps_for(s->max_sim_time, dt);
-    const uint64_t stride = (uint64_t)fmax(1.0, round(1.0 / (s->trajectory_rate * dt)));
-    pb_vehicle_state state = pb_vehicle_state_at(s->start[0], s->start[1], s->start[2]);
-    size_t cap = 0;
-    uint64_t k = 0, idle = 0, stuck = 0;
-    bool began_moving = false, have_gear = false;
-    pb_gear last_gear = PB_GEAR_PARKING;
-    r->min_clearance = scene_clearance(s, engine, s->start);
-    bool ok = push_sample(r, &cap, 0.0, &state);
-    r->reason = PB_REASON_SIM_TIMEOUT;
-    for (bool done = false; ok && !done;) {
-        driver_command cmd = {0};
-        s->driver->command(driver, (double)k * dt, &state, &cmd);
-        r->num_vehicle_control_messages += cmd.messages;
-        if (have_gear && cmd.input.gear != last_gear)
-            r->gear_changes++;
-        last_gear = cmd.input.gear;
-        have_gear = true;
-        const double x0 = state.x, y0 = state.y;
-        pb_hit hit = {0};
-        const bool free =
-            pb_vehicle_step_checked(&s->vehicle, &state, &cmd.input, dt, engine, PB_OBSTACLE_NONE, &hit);
-        k++;
-        /* the step's end, by multiplication: no drift from summing dt */
-        const double t = (double)k * dt;
-        state.time = t;
-        r->path_length += hypot(state.x - x0, state.y - y0);
-        if (!free)
-            r->collisions++;
-        const double pose[3] = {state.x, state.y, state.yaw};
-        r->min_clearance = free ? fmin(r->min_clearance, scene_clearance(s, engine, pose)) : 0.0;
-        const bool slow = fabs(state.v) <= PB_SCENARIO_MOTION_THRESHOLD;
-        const bool drives = cmd.input.gear == PB_GEAR_DRIVE || cmd.input.gear == PB_GEAR_REVERSE;
-        const bool commanded = cmd.has_speed ? fabs(cmd.speed) > PB_SCENARIO_MOTION_THRESHOLD
-                                             : drives && cmd.input.acceleration > 0;
-        if (!slow)
-            began_moving = true;
-        idle = began_moving && slow && !commanded ? idle + 1 : 0;
-        stuck = slow && commanded ? stuck + 1 : 0;
-        const double to_goal = hypot(state.x - s->goal[0], state.y - s->goal[1]);
-        /* AutoSceneGen's order: collision, roll, pitch, sim timeout, idling, stuck; then the goal.
-         * A planar scene never flips (no height layer). */
-        done = true;
-        if (!free && !s->allow_collisions)
-            r->reason = PB_REASON_VEHICLE_COLLISION;
-        else if (timeout_steps && k >= timeout_steps)
-            r->reason = PB_REASON_SIM_TIMEOUT;
-        else if (idle_steps && idle >= idle_steps)
-            r->reason = PB_REASON_VEHICLE_IDLING_TIMEOUT;
-        else if (stuck_steps && stuck >= stuck_steps)
-            r->reason = PB_REASON_VEHICLE_STUCK_TIMEOUT;
-        else if (to_goal <= s->goal_radius)
-            r->reason = PB_REASON_SUCCESS;
-        else if (k >= cap_steps)
-            r->reason = PB_REASON_SIM_TIMEOUT;
-        else
-            done = false;
-        r->distance_to_goal = to_goal;
-        if (done || k % stride == 0)
-            ok = push_sample(r, &cap, t, &state);
-    }
-    s->driver->finish(driver);
-    pb_engine_destroy(engine);
-    if (!ok) {
-        pb_scenario_result_finish(r);
+    u->stuck_steps = s->vehicle_stuck_timeout_period > 0 ? steps_for(s->vehicle_stuck_timeout_period, dt) : 0;
+    u->cap_steps = steps_for(s->max_sim_time, dt);
+    u->stride = (uint64_t)fmax(1.0, round(1.0 / (s->trajectory_rate * dt)));
+    u->state = pb_vehicle_state_at(s->start[0], s->start[1], s->start[2]);
+    u->last_gear = PB_GEAR_PARKING;
+    u->r.min_clearance = scene_clearance(s, u->engine, s->start);
+    u->r.distance_to_goal = hypot(s->start[0] - s->goal[0], s->start[1] - s->goal[1]);
+    u->r.reason = PB_REASON_SIM_TIMEOUT;
+    u->ok = push_sample(&u->r, &u->cap, 0.0, &u->state);
+    *out = u;
+    return PB_OK;
+}
+
+/* One step: the driver's command, one validated step of the model, the termination rules.
+ * False when the driver has given no control input yet (no step taken). */
+static bool step(pb_scenario_runner *u)
+{
+    const pb_scenario *s = u->s;
+    pb_scenario_result *r = &u->r;
+    pb_vehicle_state *state = &u->state;
+    driver_command cmd = {0};
+    if (!s->driver->command(u->driver, (double)u->k * s->dt, state, &cmd) && u->k == 0)
+        return false;
+    u->started = true;
+    r->num_vehicle_control_messages += cmd.messages;
+    if (u->have_gear && cmd.input.gear != u->last_gear)
+        r->gear_changes++;
+    u->last_gear = cmd.input.gear;
+    u->have_gear = true;
+    const double x0 = state->x, y0 = state->y;
+    pb_hit hit = {0};
+    const bool free =
+        pb_vehicle_step_checked(&s->vehicle, state, &cmd.input, s->dt, u->engine, PB_OBSTACLE_NONE, &hit);
+    const uint64_t k = ++u->k;
+    /* the step's end, by multiplication: no drift from summing dt */
+    const double t = (double)k * s->dt;
+    state->time = t;
+    r->path_length += hypot(state->x - x0, state->y - y0);
+    if (!free)
+        r->collisions++;
+    const double pose[3] = {state->x, state->y, state->yaw};
+    r->min_clearance = free ? fmin(r->min_clearance, scene_clearance(s, u->engine, pose)) : 0.0;
+    const bool slow = fabs(state->v) <= PB_SCENARIO_MOTION_THRESHOLD;
+    const bool drives = cmd.input.gear == PB_GEAR_DRIVE || cmd.input.gear == PB_GEAR_REVERSE;
+    const bool commanded =
+        cmd.has_speed ? fabs(cmd.speed) > PB_SCENARIO_MOTION_THRESHOLD : drives && cmd.input.acceleration > 0;
+    if (!slow)
+        u->began_moving = true;
+    u->idle = u->began_moving && slow && !commanded ? u->idle + 1 : 0;
+    u->stuck = slow && commanded ? u->stuck + 1 : 0;
+    const double to_goal = hypot(state->x - s->goal[0], state->y - s->goal[1]);
+    /* AutoSceneGen's order: collision, roll, pitch, sim timeout, idling, stuck; then the goal.
+     * A planar scene never flips (no height layer). */
+    u->done = true;
+    if (!free && !s->allow_collisions)
+        r->reason = PB_REASON_VEHICLE_COLLISION;
+    else if (u->timeout_steps && k >= u->timeout_steps)
+        r->reason = PB_REASON_SIM_TIMEOUT;
+    else if (u->idle_steps && u->idle >= u->idle_steps)
+        r->reason = PB_REASON_VEHICLE_IDLING_TIMEOUT;
+    else if (u->stuck_steps && u->stuck >= u->stuck_steps)
+        r->reason = PB_REASON_VEHICLE_STUCK_TIMEOUT;
+    else if (to_goal <= s->goal_radius)
+        r->reason = PB_REASON_SUCCESS;
+    else if (k >= u->cap_steps)
+        r->reason = PB_REASON_SIM_TIMEOUT;
+    else
+        u->done = false;
+    r->distance_to_goal = to_goal;
+    if (u->done || k % u->stride == 0)
+        u->ok = push_sample(r, &u->cap, t, state);
+    return true;
+}
+
+bool pb_scenario_runner_step(pb_scenario_runner *u, uint64_t max_steps)
+{
+    for (uint64_t i = 0; u->ok && !u->done && (max_steps == 0 || i < max_steps); i++)
+        if (!step(u))
+            break; /* waiting for the first control input */
+    return u->ok && !u->done;
+}
+
+void pb_scenario_runner_progress(const pb_scenario_runner *u, pb_scenario_progress *p)
+{
+    *p = (pb_scenario_progress){.steps = u->k,
+                                .sim_time = (double)u->k * u->s->dt,
+                                .distance_to_goal = u->r.distance_to_goal,
+                                .state = u->state,
+                                .started = u->started,
+                                .done = u->done,
+                                .reason = u->r.reason};
+}
+
+pb_status pb_scenario_runner_command(pb_scenario_runner *u, const pb_scenario_command *command)
+{
+    if (!u->s->driver->input)
+        return PB_ERR_UNSUPPORTED;
+    return u->s->driver->input(u->driver, command);
+}
+
+double pb_scenario_time_step(const pb_scenario *s)
+{
+    return s->dt;
+}
+
+bool pb_scenario_is_external(const pb_scenario *s)
+{
+    return s->driver->input != NULL;
+}
+
+void pb_scenario_runner_destroy(pb_scenario_runner *u)
+{
+    if (!u)
+        return;
+    u->s->driver->finish(u->driver);
+    pb_engine_destroy(u->engine);
+    pb_scenario_result_finish(&u->r);
+    free(u);
+}
+
+pb_status pb_scenario_runner_finish(pb_scenario_runner *u, pb_scenario_result *r, bool *ended_early,
+                                    pb_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    const pb_scenario *s = u->s;
+    if (ended_early)
+        *ended_early = !u->done;
+    const double t_end = (double)u->k * s->dt;
+    if (u->ok && !u->done && u->r.trajectory[u->r.n_trajectory - 1].t != t_end) /* the last state, always */
+        u->ok = push_sample(&u->r, &u->cap, t_end, &u->state);
+    if (!u->ok) {
+        pb_scenario_runner_destroy(u);
         pb_diag_set(diag, s->name, 0, 0, "out of memory for the trajectory");
         return PB_ERR_NOMEM;
     }
-    r->steps = (size_t)k;
+    *r = u->r;
+    u->r = (pb_scenario_result){0};
+    r->steps = (size_t)u->k;
     r->vehicle_sim_time = r->trajectory[r->n_trajectory - 1].t - r->trajectory[0].t;
-    r->wall_time = pb_clock_seconds() - wall_start;
+    r->wall_time = pb_clock_seconds() - u->wall_start;
+    pb_scenario_runner_destroy(u);
     if (s->reference)
         reference(s, r);
     return PB_OK;
+}
+
+pb_status pb_scenario_run(const pb_scenario *s, pb_scenario_result *r, pb_diag *diag)
+{
+    memset(r, 0, sizeof *r);
+    if (pb_scenario_is_external(s)) {
+        pb_diag_set(diag, s->name, 0, 0,
+                    "driver: \"external\" drives over rosbridge: run it with planbench serve");
+        if (diag)
+            snprintf(diag->option, sizeof diag->option, "driver");
+        return PB_ERR_INVALID;
+    }
+    pb_scenario_runner *u = NULL;
+    const pb_status st = pb_scenario_runner_create(&u, s, diag);
+    if (st != PB_OK)
+        return st;
+    pb_scenario_runner_step(u, 0);
+    return pb_scenario_runner_finish(u, r, NULL, diag);
 }
 
 void pb_scenario_result_finish(pb_scenario_result *r)

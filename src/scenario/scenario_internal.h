@@ -42,11 +42,14 @@ typedef struct scenario_driver_impl {
      * `state`: false while the driver has given no control input yet. */
     bool (*command)(void *self, double t, const pb_vehicle_state *state, driver_command *out);
     void (*finish)(void *self);
+    /* A command from outside (pb_scenario_runner_command()): only the external driver has one. */
+    pb_status (*input)(void *self, const pb_scenario_command *command);
 } scenario_driver_impl;
 
 extern const scenario_driver_impl scenario_driver_inputs;
 extern const scenario_driver_impl scenario_driver_planner;
 extern const scenario_driver_impl scenario_driver_path;
+extern const scenario_driver_impl scenario_driver_external;
 
 /* A planner run on the scene: which planner, its parameters, its budget. */
 typedef struct scenario_plan_config {

@@ -87,6 +87,41 @@ pb_scenario *asg_parse_request(const pb_sim *sim, const json_t *args, char *err,
     return scenario;
 }
 
+/* The AnalyzeScenario request (or {"worker_id", "error"}) into `f`. */
+static void write_analyze(FILE *f, int worker, const pb_scenario *scenario, const pb_scenario_result *result,
+                          const char *error)
+{
+    if (error || !result) { /* the scenario could not start (a driver's file, a scene): say so */
+        fprintf(f, "{\"worker_id\":%d,\"error\":", worker);
+        pb_json_write_string(f, error ? error : "cancelled before it started");
+        fputc('}', f);
+    } else {
+        pb_scenario_result_write_json(f, scenario, result);
+    }
+}
+
+/* The text of an open_memstream() stream (its buffer is set only when it closes). */
+static char *close_text(FILE *f, char **body)
+{
+    if (fclose(f) != 0) {
+        free(*body);
+        return NULL;
+    }
+    return *body;
+}
+
+/* `"id":ID,"action":NAME,` of an action's message. */
+static void write_goal(FILE *f, const json_t *id, const json_t *action)
+{
+    char *text = id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    if (text)
+        fprintf(f, "\"id\":%s,", text);
+    free(text);
+    fputs("\"action\":", f);
+    pb_json_write_string(f, json_is_string(action) ? json_string_value(action) : "");
+    fputc(',', f);
+}
+
 char *asg_analyze_message(int worker, const pb_scenario *scenario, const pb_scenario_result *result,
                           const char *error)
 {
@@ -96,20 +131,53 @@ char *asg_analyze_message(int worker, const pb_scenario *scenario, const pb_scen
     if (!f)
         return NULL;
     fprintf(f, "{\"op\":\"publish\",\"topic\":\"/asg_worker%d/analyze_scenario\",\"msg\":", worker);
-    if (error) { /* the scenario could not start (a driver's file, a scene): say so */
-        fputs("{\"worker_id\":", f);
-        fprintf(f, "%d,\"error\":", worker);
-        pb_json_write_string(f, error);
-        fputc('}', f);
-    } else {
-        pb_scenario_result_write_json(f, scenario, result);
-    }
+    write_analyze(f, worker, scenario, result, error);
     fputc('}', f);
-    if (fclose(f) != 0) {
-        free(body);
-        return NULL;
+    return close_text(f, &body);
+}
+
+/* A stream for an action's message `op`, its goal's id and name written: NULL without memory. */
+static FILE *open_action_message(char **body, size_t *len, const char *op, const json_t *id,
+                                 const json_t *action)
+{
+    FILE *f = open_memstream(body, len);
+    if (f) {
+        fprintf(f, "{\"op\":\"%s\",", op);
+        write_goal(f, id, action);
+        fputs("\"values\":", f);
     }
-    return body;
+    return f;
+}
+
+char *asg_action_feedback(const json_t *id, const json_t *action, const pb_scenario_progress *progress)
+{
+    char *body = NULL;
+    size_t len = 0;
+    FILE *f = open_action_message(&body, &len, "action_feedback", id, action);
+    if (!f)
+        return NULL;
+    fputs("{\"sim_time\":", f);
+    pb_json_write_number(f, progress->sim_time);
+    fputs(",\"distance_to_goal\":", f);
+    pb_json_write_number(f, progress->distance_to_goal);
+    fprintf(f, ",\"steps\":%llu}}", (unsigned long long)progress->steps);
+    return close_text(f, &body);
+}
+
+char *asg_action_result(int worker, const json_t *id, const json_t *action, int status,
+                        const pb_scenario *scenario, const pb_scenario_result *result, const char *error)
+{
+    char *body = NULL;
+    size_t len = 0;
+    FILE *f = open_action_message(&body, &len, "action_result", id, action);
+    if (!f)
+        return NULL;
+    if (status == 6) /* aborted: rosbridge's failed result, the message as its values */
+        pb_json_write_string(f, error ? error : "the scenario could not run");
+    else /* succeeded, or cancelled with the run so far */
+        write_analyze(f, worker, scenario, result, error);
+    fprintf(f, ",\"status\":%d,\"result\":%s}", status, status == 6 ? "false" : "true");
+    return close_text(f, &body);
 }
 
 char *asg_status_message(int worker, bool running)
@@ -142,6 +210,30 @@ static bool for_this_worker(const json_t *args, int worker, char *err, size_t si
     return false;
 }
 
+bool asg_is_worker_action(const char *name, int worker)
+{
+    char expected[64];
+    snprintf(expected, sizeof expected, "asg_worker%d/run_scenario_action", worker);
+    return strcmp(name + (name[0] == '/'), expected) == 0;
+}
+
+bool asg_handle_goal(pb_sim *sim, const json_t *args, json_t *id, json_t *action, bool feedback,
+                     const asg_hooks *hooks, char *err, size_t size)
+{
+    if (args && !json_is_object(args)) {
+        snprintf(err, size, "expected the goal's fields (a RunScenario request) as an object");
+        return false;
+    }
+    if (!for_this_worker(args, hooks->worker_id, err, size))
+        return false;
+    pb_scenario *scenario = asg_parse_request(sim, args, err, size);
+    if (!scenario)
+        return false;
+    hooks->start(hooks->payload, scenario, json_dumps(args, JSON_COMPACT | JSON_REAL_PRECISION(17)), id,
+                 action, feedback);
+    return true;
+}
+
 json_t *asg_handle_call(pb_sim *sim, const char *name, const json_t *args, const asg_hooks *hooks, char *err,
                         size_t size)
 {
@@ -150,15 +242,16 @@ json_t *asg_handle_call(pb_sim *sim, const char *name, const json_t *args, const
         snprintf(err, size, "expected the request's fields as an object");
         return NULL;
     }
+    if (!for_this_worker(args, hooks->worker_id, err, size))
+        return NULL;
     if (strcmp(service, "run_scenario") == 0) {
         pb_scenario *scenario = asg_parse_request(sim, args, err, size);
         if (!scenario)
             return NULL;
-        hooks->start(hooks->payload, scenario, json_dumps(args, JSON_COMPACT | JSON_REAL_PRECISION(17)));
+        hooks->start(hooks->payload, scenario, json_dumps(args, JSON_COMPACT | JSON_REAL_PRECISION(17)), NULL,
+                     NULL, false);
         return json_pack("{s:b}", "received", 1);
     }
-    if (!for_this_worker(args, hooks->worker_id, err, size))
-        return NULL;
     if (strcmp(service, "register_vehicle_node") == 0) { /* nothing waits on vehicle nodes here */
         if (!json_is_string(json_object_get(args, "node_name"))) {
             snprintf(err, size, "node_name: expected the node's name (a string)");

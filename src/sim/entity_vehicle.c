@@ -74,7 +74,7 @@ static void init(pb_sim *sim, sim_entity *e, const sim_robot *robot)
     e->footprint = robot->footprint;
     e->vehicle_path = robot->vehicle_path;
     e->drive = pb_vehicle_state_at(0, 0, 0);
-    e->gear_command = PB_GEAR_PARKING;
+    e->cmd.gear = PB_GEAR_PARKING;
 }
 
 static bool fits(pb_sim *sim, const sim_entity *e, const double *pose, char *why, size_t size)
@@ -126,12 +126,12 @@ static void detach(pb_sim *sim, sim_entity *e)
 
 /* The commands as the model's inputs: an emergency holds the acceleration at 0 (the spec's
  * rule), the hazard lights take over the turn signal (AWSIM: HAZARD > LEFT/RIGHT > NONE). */
-static pb_vehicle_input inputs(const sim_entity *e)
+pb_vehicle_input sim_vehicle_input(const sim_vehicle_commands *v)
 {
-    return (pb_vehicle_input){.acceleration = e->emergency ? 0.0 : e->control_acceleration,
-                              .steer_angle = e->control_steer,
-                              .gear = e->gear_command,
-                              .signal = e->hazard_command ? PB_SIGNAL_HAZARD : e->turn_command};
+    return (pb_vehicle_input){.acceleration = v->emergency ? 0.0 : v->acceleration,
+                              .steer_angle = v->steer,
+                              .gear = v->gear,
+                              .signal = v->hazard ? PB_SIGNAL_HAZARD : v->turn};
 }
 
 /* ---- the path tracker ---- */
@@ -210,15 +210,15 @@ static void track(sim_entity *e)
 {
     pb_vehicle_input in;
     if (!pb_tracker_command(e->tracker, &e->drive, &in, NULL)) {
-        e->control_acceleration = 0.0;
-        e->gear_command = PB_GEAR_PARKING;
+        e->cmd.acceleration = 0.0;
+        e->cmd.gear = PB_GEAR_PARKING;
         sim_stop_following(e, SIM_FOLLOW_REACHED);
         return;
     }
     e->path_next = pb_tracker_progress(e->tracker);
-    e->control_acceleration = in.acceleration;
-    e->control_steer = in.steer_angle;
-    e->gear_command = in.gear;
+    e->cmd.acceleration = in.acceleration;
+    e->cmd.steer = in.steer_angle;
+    e->cmd.gear = in.gear;
 }
 
 /* One time step of the model under its inputs (the tracker's while it follows a path),
@@ -229,11 +229,11 @@ static void step(pb_sim *sim, sim_entity *e)
     const bool following = e->n_path > 0 && e->follow_end == SIM_FOLLOW_ON;
     if (following && e->track_goal != e->follow_id && !make_track(e)) {
         sim_stop_following(e, SIM_FOLLOW_COMMANDED);
-        e->control_acceleration = 0.0;
+        e->cmd.acceleration = 0.0;
     } else if (following) {
         track(e);
     }
-    const pb_vehicle_input in = inputs(e);
+    const pb_vehicle_input in = sim_vehicle_input(&e->cmd);
     e->last_yaw_rate = e->drive.angular_velocity;
     pb_hit hit;
     const bool free =
@@ -243,7 +243,7 @@ static void step(pb_sim *sim, sim_entity *e)
         if (!e->blocked)
             sim_push_event(sim, PB_SIM_EVENT_BLOCKED, e->name);
         if (e->n_path > 0) {
-            e->control_acceleration = 0.0;
+            e->cmd.acceleration = 0.0;
             sim_stop_following(e, SIM_FOLLOW_COLLIDED);
         }
     }
@@ -318,10 +318,10 @@ static bool reset(pb_sim *sim, sim_entity *e, char *why, size_t size)
     }
     e->drive =
         pb_vehicle_state_at(e->initial_pose[0], e->initial_pose[1], sim_wrap_angle(e->initial_pose[2]));
-    e->control_acceleration = e->control_steer = e->last_yaw_rate = 0.0;
-    e->gear_command = PB_GEAR_PARKING;
-    e->turn_command = PB_SIGNAL_NONE;
-    e->hazard_command = e->emergency = e->blocked = false;
+    e->cmd.acceleration = e->cmd.steer = e->last_yaw_rate = 0.0;
+    e->cmd.gear = PB_GEAR_PARKING;
+    e->cmd.turn = PB_SIGNAL_NONE;
+    e->cmd.hazard = e->cmd.emergency = e->blocked = false;
     place(sim, e);
     return true;
 }
@@ -557,7 +557,7 @@ static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request
         free(path);
         return false;
     }
-    e->control_acceleration = 0.0;
+    e->cmd.acceleration = 0.0;
     sim_start_following(sim, e, path, n, SIM_Q, speed, goal);
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
     return true;
@@ -610,30 +610,29 @@ static bool gear_of(uint8_t code, pb_gear *gear)
     return true;
 }
 
-static void command_vehicle(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_command *c, pb_sim_result *r)
+bool sim_vehicle_apply(sim_vehicle_commands *v, const pb_sim_vehicle_command *c, pb_sim_result *r)
 {
-    (void)sim;
     switch (c->topic) {
     case PB_SIM_VEHICLE_CONTROL:
         if (!isfinite(c->steering_tire_angle) || !isfinite(c->acceleration) || !isfinite(c->velocity)) {
             sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
                            "control_cmd: lateral.steering_tire_angle, longitudinal.acceleration and "
                            "longitudinal.velocity must be finite");
-            return;
+            return false;
         }
-        sim_stop_following(e, SIM_FOLLOW_COMMANDED);
-        e->control_steer = c->steering_tire_angle;
-        e->control_acceleration = c->acceleration;
+        v->steer = c->steering_tire_angle;
+        v->acceleration = c->acceleration;
+        v->has_velocity = c->has_velocity;
+        v->velocity = c->velocity;
         break;
     case PB_SIM_VEHICLE_GEAR:
-        if (!gear_of(c->command, &e->gear_command)) {
+        if (!gear_of(c->command, &v->gear)) {
             sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
                            "gear_cmd: command %u is not a GearCommand value (NONE 0, NEUTRAL 1, DRIVE 2-19, "
                            "REVERSE 20-21, PARK 22, LOW 23-24)",
                            (unsigned)c->command);
-            return;
+            return false;
         }
-        sim_stop_following(e, SIM_FOLLOW_COMMANDED);
         break;
     case PB_SIM_VEHICLE_TURN_INDICATORS:
         if (c->command > AW_ENABLE_RIGHT) {
@@ -642,12 +641,12 @@ static void command_vehicle(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_com
                 "turn_indicators_cmd: command %u is not a TurnIndicatorsCommand value (NO_COMMAND 0, "
                 "DISABLE 1, ENABLE_LEFT 2, ENABLE_RIGHT 3)",
                 (unsigned)c->command);
-            return;
+            return false;
         }
         if (c->command != AW_NO_COMMAND)
-            e->turn_command = c->command == AW_ENABLE_LEFT    ? PB_SIGNAL_LEFT
-                              : c->command == AW_ENABLE_RIGHT ? PB_SIGNAL_RIGHT
-                                                              : PB_SIGNAL_NONE;
+            v->turn = c->command == AW_ENABLE_LEFT    ? PB_SIGNAL_LEFT
+                      : c->command == AW_ENABLE_RIGHT ? PB_SIGNAL_RIGHT
+                                                      : PB_SIGNAL_NONE;
         break;
     case PB_SIM_VEHICLE_HAZARD_LIGHTS:
         if (c->command > AW_ENABLE) {
@@ -655,35 +654,44 @@ static void command_vehicle(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_com
                            "hazard_lights_cmd: command %u is not a HazardLightsCommand value (NO_COMMAND 0, "
                            "DISABLE 1, ENABLE 2)",
                            (unsigned)c->command);
-            return;
+            return false;
         }
         if (c->command != AW_NO_COMMAND)
-            e->hazard_command = c->command == AW_ENABLE;
+            v->hazard = c->command == AW_ENABLE;
         break;
     case PB_SIM_VEHICLE_EMERGENCY:
-        e->emergency = c->emergency;
-        if (c->emergency && e->n_path > 0) {
-            e->control_acceleration = 0.0;
-            sim_stop_following(e, SIM_FOLLOW_COMMANDED);
-        }
+        v->emergency = c->emergency;
         break;
     default:
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "unknown vehicle command");
-        return;
+        return false;
     }
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
+    return true;
 }
 
-static void vehicle_status(const pb_sim *sim, const sim_entity *e, pb_sim_vehicle_status *st)
+/* A command stops the path being followed (an emergency too: it also drops the tracker's
+ * acceleration). */
+static void command_vehicle(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_command *c, pb_sim_result *r)
 {
     (void)sim;
+    if (!sim_vehicle_apply(&e->cmd, c, r))
+        return;
+    const bool emergency_stop = c->topic == PB_SIM_VEHICLE_EMERGENCY && c->emergency && e->n_path > 0;
+    if (emergency_stop)
+        e->cmd.acceleration = 0.0;
+    if (c->topic == PB_SIM_VEHICLE_CONTROL || c->topic == PB_SIM_VEHICLE_GEAR || emergency_stop)
+        sim_stop_following(e, SIM_FOLLOW_COMMANDED);
+}
+
+void sim_vehicle_report(const pb_vehicle_state *d, bool emergency, pb_sim_vehicle_status *st)
+{
     static const uint8_t gear_codes[PB_GEAR_COUNT] = {
         [PB_GEAR_PARKING] = AW_GEAR_PARK,
         [PB_GEAR_REVERSE] = AW_GEAR_REVERSE,
         [PB_GEAR_NEUTRAL] = AW_GEAR_NEUTRAL,
         [PB_GEAR_DRIVE] = AW_GEAR_DRIVE,
     };
-    const pb_vehicle_state *d = &e->drive;
     *st = (pb_sim_vehicle_status){
         .longitudinal_velocity = d->v,
         .lateral_velocity = 0.0,
@@ -695,9 +703,15 @@ static void vehicle_status(const pb_sim *sim, const sim_entity *e, pb_sim_vehicl
                            : d->signal == PB_SIGNAL_RIGHT ? AW_ENABLE_RIGHT
                                                           : AW_DISABLE,
         .hazard_lights = d->signal == PB_SIGNAL_HAZARD ? AW_ENABLE : AW_DISABLE,
-        .emergency = e->emergency,
+        .emergency = emergency,
         .sleeping = d->sleeping,
     };
+}
+
+static void vehicle_status(const pb_sim *sim, const sim_entity *e, pb_sim_vehicle_status *st)
+{
+    (void)sim;
+    sim_vehicle_report(&e->drive, e->cmd.emergency, st);
 }
 
 const sim_kind sim_kind_vehicle = {

@@ -1115,6 +1115,14 @@ static char *handle_goal(pb_sim *sim, json_t *msg, const rb_session *session)
     char err[600];
     if (strcmp(name, "follow_path") == 0)
         return handle_follow(sim, msg, id, action, session);
+    if (session && session->start_scenario && asg_is_worker_action(name, session->worker_id)) {
+        const asg_hooks hooks = {session->worker_id, session->start_scenario, session->rerun_scenario,
+                                 session->payload};
+        if (!asg_handle_goal(sim, json_object_get(msg, "args"), id, action,
+                             json_is_true(json_object_get(msg, "feedback")), &hooks, err, sizeof err))
+            return action_failure(id, action, err);
+        return NULL; /* feedback and the result come as the scenario runs */
+    }
     if (strcmp(name, "simulate_steps") != 0) {
         snprintf(err, sizeof err, "Action %.400s does not exist", json_string_value(action));
         return action_failure(id, action, err);
@@ -1240,7 +1248,7 @@ static char *handle_joint_commands(pb_sim *sim, json_t *msg, const json_t *id, c
 /* A vehicle's command on one of Autoware's topics ("/<entity>/control/command/gear_cmd"...),
  * checked against its message type like a service request. */
 static char *handle_vehicle_command(pb_sim *sim, json_t *msg, const json_t *id, const char *name, rb_topic t,
-                                    const char *entity)
+                                    const char *entity, const rb_session *session)
 {
     static const field *const schemas[] = {f_control, f_command_u8, f_command_u8, f_command_u8, f_emergency};
     static const char *const types[] = {"autoware_control_msgs/Control", "autoware_vehicle_msgs/GearCommand",
@@ -1259,10 +1267,16 @@ static char *handle_vehicle_command(pb_sim *sim, json_t *msg, const json_t *id, 
     c.steering_tire_angle = get_f64(lateral, "steering_tire_angle", 0);
     c.acceleration = get_f64(longitudinal, "acceleration", 0);
     c.velocity = get_f64(longitudinal, "velocity", 0);
+    c.has_velocity = json_is_object(longitudinal) && json_object_get(longitudinal, "velocity") != NULL;
     c.command = (uint8_t)get_u64(body, "command", 0);
     c.emergency = get_bool(body, "emergency");
     pb_sim_result r;
-    pb_sim_command_vehicle(sim, entity, &c, &r);
+    char worker[32];
+    snprintf(worker, sizeof worker, "asg_worker%d", session ? session->worker_id : 0);
+    if (session && session->command_scenario && strcmp(entity, worker) == 0) /* the external scenario's vehicle */
+        session->command_scenario(session->payload, &c, &r);
+    else
+        pb_sim_command_vehicle(sim, entity, &c, &r);
     if (r.result != PB_SIM_RESULT_OK)
         return status_error(id, "%s: %s", name, r.error_message);
     return NULL;
@@ -1271,7 +1285,7 @@ static char *handle_vehicle_command(pb_sim *sim, json_t *msg, const json_t *id, 
 /* A client's publish: velocity commands on "/<entity>/cmd_vel" (geometry_msgs/Twist), checked
  * like a service request; anything else gets a status error (the server subscribes to no
  * other topic). Advertising one of the server's own topics with another type, too. */
-static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise)
+static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise, const rb_session *session)
 {
     const json_t *id = json_object_get(msg, "id");
     const char *name = get_str(msg, "topic");
@@ -1287,7 +1301,7 @@ static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise)
     if (known && t == RB_TOPIC_JOINT_COMMANDS)
         return handle_joint_commands(sim, msg, id, name, entity);
     if (known && rb_topic_is_command(t) && rb_topic_is_vehicle(t))
-        return handle_vehicle_command(sim, msg, id, name, t, entity);
+        return handle_vehicle_command(sim, msg, id, name, t, entity, session);
     if (!known || t != RB_TOPIC_CMD_VEL)
         return status_error(id, "the server takes no messages on '%.200s'%s", name,
                             " (it listens on /<entity>/cmd_vel, /<entity>/joint_commands and a vehicle's "
@@ -1341,7 +1355,7 @@ void rb_handle(pb_sim *sim, const char *data, size_t size, const rb_session *ses
     } else if (strcmp(o, "subscribe") == 0 || strcmp(o, "unsubscribe") == 0) {
         *reply = handle_subscribe(msg, session, o[0] == 's');
     } else if (strcmp(o, "publish") == 0 || strcmp(o, "advertise") == 0) {
-        *reply = handle_publish(sim, msg, o[0] == 'a');
+        *reply = handle_publish(sim, msg, o[0] == 'a', session);
     } else if (strcmp(o, "set_level") == 0 || strcmp(o, "auth") == 0 || strcmp(o, "unadvertise") == 0) {
         /* accepted silently (spec §7.7) */
     } else {

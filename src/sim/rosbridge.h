@@ -30,9 +30,14 @@ typedef struct rb_session {
      * `service` are borrowed JSON values to echo. NULL: plans run at once on this thread. */
     void (*start_plan)(void *payload, json_t *id, json_t *service, pb_sim_plan_job *job);
     void *payload;
-    /** A RunScenario request for the scenario worker (asg_worker.h): the session owns
-     * `scenario` from now on and runs it off the server thread. NULL: no worker. */
-    void (*start_scenario)(void *payload, pb_scenario *scenario, char *request);
+    /** A RunScenario request (the service's, or an action goal's: `id` and `action` then, else
+     * NULL) for the scenario worker (asg_queue.h): the session owns `scenario` from now on.
+     * NULL: no worker. */
+    void (*start_scenario)(void *payload, pb_scenario *scenario, char *request, json_t *id, json_t *action,
+                           bool feedback);
+    /** A command on one of the worker's Autoware topics (/asg_worker<N>/control/command/...),
+     * for the vehicle of the external scenario running: false with `r` naming why not. */
+    bool (*command_scenario)(void *payload, const pb_sim_vehicle_command *command, pb_sim_result *r);
     /** Run the last scenario again (NotifyReady's request_rerun): false when there was none. */
     bool (*rerun_scenario)(void *payload);
     int worker_id; /**< the worker's services and topics live under /asg_worker<worker_id>/ */

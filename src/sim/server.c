@@ -10,6 +10,7 @@
  * the world as it is then). Each connection has a bounded queue of outgoing messages: a
  * client that never reads is dropped when its queue is full, and never slows the others. */
 #include "rosbridge.h"
+#include "asg_queue.h"
 #include "asg_worker.h"
 #include "sim_internal.h"
 
@@ -95,19 +96,6 @@ typedef struct plan_call {
     bool started, threaded; /* threaded: `thread` runs it and must be joined */
 } plan_call;
 
-/* A RunScenario request of the scenario worker: run one at a time, in order, on a thread. */
-typedef struct scenario_call {
-    struct scenario_call *next;
-    pb_scenario *scenario;
-    pb_scenario_result result;
-    pb_status status;
-    char error[600];
-    struct lws_context *ctx;
-    pthread_t thread;
-    bool started;
-    atomic_bool done;
-} scenario_call;
-
 typedef struct server {
     pb_sim *sim;
     struct lws_context *ctx;
@@ -116,8 +104,7 @@ typedef struct server {
     goal *goals;
     plan_call *plans;
     int n_plan_threads;
-    scenario_call *scenarios; /* the worker's queue: the head runs */
-    char *last_request;       /* the last RunScenario request (JSON), for NotifyReady's reruns */
+    asg_queue *scenarios; /* the scenario worker's queue (asg_queue.h) */
     double next_play_step;
     const volatile int *stop;
     bool quit;
@@ -263,6 +250,7 @@ static void on_step(pb_sim *sim, void *payload)
     publish_world_topic(s, RB_TOPIC_CLOCK);
     publish_world_topic(s, RB_TOPIC_ENTITY_STATES);
     publish_entity_topics(s, true); /* vehicles' status: at the sim's rate, as AWSIM publishes it */
+    asg_queue_on_step(s->scenarios); /* an external scenario advances with the world */
     s->tf_pending = true;
     if (s->tf_period <= 0 || pb_clock_seconds() - s->last_tf >= s->tf_period)
         publish_tf(s);
@@ -368,6 +356,8 @@ static void cancel_goal(void *payload, json_t *id, const char *action)
     for (goal *g = p->s->goals; g; g = g->next)
         if (g->owner == p->c && (!id || same_id(g->id, id)) && goal_is(g, action))
             g->cancel = true;
+    if (!action || strstr(action, "run_scenario_action"))
+        asg_queue_cancel(p->s->scenarios, p->c, id);
 }
 
 static void subscribe(void *payload, rb_topic topic, const char *entity, bool on)
@@ -381,7 +371,7 @@ static void subscribe(void *payload, rb_topic topic, const char *entity, bool on
         return;
     }
     if (on && topic == RB_TOPIC_WORKER_STATUS) /* latched: the worker's status at once */
-        enqueue(c, asg_status_message(p->s->config->worker_id, p->s->scenarios != NULL));
+        enqueue(c, asg_status_message(p->s->config->worker_id, asg_queue_busy(p->s->scenarios)));
     for (size_t i = 0; i < c->n_entity_subs; i++)
         if (c->entity_subs[i].topic == topic && strcmp(c->entity_subs[i].entity, entity) == 0) {
             if (!on) {
@@ -502,84 +492,47 @@ static void publish_worker(server *s, rb_topic topic, char *text)
     free(text);
 }
 
-static void *scenario_worker(void *arg)
+static void send_to(void *io, void *owner, char *text)
 {
-    scenario_call *sc = arg;
-    pb_diag diag = {0};
-    sc->status = pb_scenario_run(sc->scenario, &sc->result, &diag);
-    if (sc->status != PB_OK)
-        pb_diag_format(&diag, sc->error, sizeof sc->error);
-    atomic_store(&sc->done, true);
-    lws_cancel_service(sc->ctx); /* wake the loop */
-    return NULL;
+    (void)io;
+    if (text)
+        enqueue(owner, text);
 }
 
-static void scenario_call_free(scenario_call *sc)
+static void wake_loop(void *io)
 {
-    if (sc->status == PB_OK && atomic_load(&sc->done))
-        pb_scenario_result_finish(&sc->result);
-    pb_scenario_destroy(sc->scenario);
-    free(sc);
+    lws_cancel_service(((server *)io)->ctx); /* the loop services the queue in EVENT_WAIT_CANCELLED */
 }
 
-/* Publish the finished scenario at the head of the queue, then start the next. */
-static void service_scenarios(server *s)
+static void publish_to_worker(void *io, rb_topic topic, char *text)
 {
-    const int worker = s->config->worker_id;
-    scenario_call *sc = s->scenarios;
-    if (sc && sc->started && atomic_load(&sc->done)) {
-        pthread_join(sc->thread, NULL);
-        publish_worker(
-            s, RB_TOPIC_WORKER_ANALYZE,
-            asg_analyze_message(worker, sc->scenario, &sc->result, sc->status == PB_OK ? NULL : sc->error));
-        s->scenarios = sc->next;
-        scenario_call_free(sc);
-        publish_worker(s, RB_TOPIC_WORKER_VEHICLE, asg_vehicle_status_message(worker, false));
-        if (!s->scenarios)
-            publish_worker(s, RB_TOPIC_WORKER_STATUS, asg_status_message(worker, false));
-    }
-    sc = s->scenarios;
-    if (sc && !sc->started) {
-        sc->started = true;
-        publish_worker(s, RB_TOPIC_WORKER_STATUS, asg_status_message(worker, true));
-        publish_worker(s, RB_TOPIC_WORKER_VEHICLE, asg_vehicle_status_message(worker, true));
-        if (pthread_create(&sc->thread, NULL, scenario_worker, sc) != 0)
-            scenario_worker(sc); /* no thread: run here rather than never */
-    }
+    publish_worker(io, topic, text);
 }
 
-static void start_scenario(void *payload, pb_scenario *scenario, char *request)
+static void start_scenario(void *payload, pb_scenario *scenario, char *request, json_t *id, json_t *action,
+                           bool feedback)
 {
     session_payload *p = payload;
-    if (request) {
-        free(p->s->last_request);
-        p->s->last_request = request;
-    }
-    scenario_call *sc = calloc(1, sizeof *sc);
-    if (!sc) {
-        pb_scenario_destroy(scenario);
-        return;
-    }
-    sc->scenario = scenario;
-    sc->ctx = p->s->ctx;
-    atomic_init(&sc->done, false);
-    scenario_call **tail = &p->s->scenarios;
-    while (*tail)
-        tail = &(*tail)->next;
-    *tail = sc;
-    service_scenarios(p->s);
+    asg_queue_add(p->s->scenarios, scenario, request, action ? p->c : NULL, id, action, feedback);
+}
+
+static bool command_scenario(void *payload, const pb_sim_vehicle_command *command, pb_sim_result *r)
+{
+    session_payload *p = payload;
+    return asg_queue_command(p->s->scenarios, command, r);
 }
 
 /* NotifyReady's request_rerun: the last request, parsed again (its files may have changed). */
 static bool rerun_scenario(void *payload)
 {
     session_payload *p = payload;
-    json_t *args = p->s->last_request ? json_loads(p->s->last_request, 0, NULL) : NULL;
+    const char *last = asg_queue_last_request(p->s->scenarios);
+    json_t *args = last ? json_loads(last, 0, NULL) : NULL;
     char err[700];
     pb_scenario *scenario = args ? asg_parse_request(p->s->sim, args, err, sizeof err) : NULL;
     json_decref(args);
     if (scenario)
-        start_scenario(payload, scenario, NULL);
+        asg_queue_add(p->s->scenarios, scenario, NULL, NULL, NULL, NULL, false);
     return scenario != NULL;
 }
 
@@ -631,6 +584,7 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
                                 .payload = &p,
                                 .start_scenario = start_scenario,
                                 .rerun_scenario = rerun_scenario,
+                                .command_scenario = command_scenario,
                                 .worker_id = s->config->worker_id};
     char *reply = NULL;
     pb_sim_world_info before;
@@ -809,6 +763,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 pc->owner = NULL;
                 pb_sim_plan_cancel(pc->job);
             }
+        asg_queue_forget(s->scenarios, c); /* its scenario goals run on, unanswered */
         free_queue(s, c);
         free_entity_subs(c);
         s->n_conns--;
@@ -821,7 +776,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         s = server_of(wsi);
         if (s) {
             service_plans(s);
-            service_scenarios(s);
+            asg_queue_service(s->scenarios);
             publish_events(s);
         }
         break;
@@ -941,7 +896,7 @@ static void tick(lws_sorted_usec_list_t *sul)
 {
     server *s = lws_container_of(sul, server, sul);
     service_plans(s); /* in case a wake-up was missed */
-    service_scenarios(s);
+    asg_queue_service(s->scenarios);
     run_goals(s);
     const double now = pb_clock_seconds();
     if (pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING) {
@@ -1142,6 +1097,18 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
                     cfg.port, got_text);
         return PB_ERR_IO;
     }
+    const asg_queue_io queue_io = {.worker_id = cfg.worker_id,
+                                   .sim = sim,
+                                   .publish = publish_to_worker,
+                                   .send = send_to,
+                                   .wake = wake_loop,
+                                   .io = &s};
+    s.scenarios = asg_queue_create(&queue_io);
+    if (!s.scenarios) {
+        lws_context_destroy(s.ctx);
+        pb_diag_set(diag, NULL, 0, 0, "out of memory");
+        return PB_ERR_NOMEM;
+    }
     if (cfg.on_ready)
         cfg.on_ready(got_text, bound, cfg.payload);
     pb_sim_set_step_callback(sim, on_step, &s);
@@ -1172,14 +1139,8 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
             pthread_join(pc->thread, NULL);
         plan_call_free(pc);
     }
-    while (s.scenarios) { /* the running scenario ends by itself: wait for it */
-        scenario_call *sc = s.scenarios;
-        s.scenarios = sc->next;
-        if (sc->started)
-            pthread_join(sc->thread, NULL);
-        scenario_call_free(sc);
-    }
-    free(s.last_request);
+    asg_queue_destroy(s.scenarios); /* a running scenario is cancelled, its thread joined */
+    s.scenarios = NULL;               /* closing connections below find no queue */
     lws_sul_cancel(&s.sul);
     lws_context_destroy(s.ctx);
     while (s.goals) {

@@ -43,7 +43,7 @@ typedef struct sim_named_pose {
 /** An entity the world file places at load time. */
 typedef struct sim_world_entity {
     char *name;
-    size_t robot; /* index into the world's robots */
+    size_t robot;   /* index into the world's robots */
     double pose[7]; /* a map: x, y, yaw; a scene: x, y, z, qx, qy, qz, qw */
     bool is_static;
 } sim_world_entity;
@@ -121,6 +121,26 @@ typedef struct sim_kind sim_kind;
 
 /* An entity: what every kind has (name, category, tags, the follow state), and the fields
  * of the kinds (each kind reads its own; see the kinds below). */
+/* A vehicle's commands as Autoware's command topics leave them: each holds until the next
+ * (entity_vehicle.c; also the scenario worker's external driver, asg_queue.c). */
+typedef struct sim_vehicle_commands {
+    double acceleration, steer; /* the last control_cmd */
+    bool has_velocity;          /* it named longitudinal.velocity */
+    double velocity;
+    pb_gear gear;
+    pb_turn_signal turn; /* NONE, LEFT or RIGHT */
+    bool hazard, emergency;
+} sim_vehicle_commands;
+
+/* Check command `c` (finite values, codes its message type defines) and apply it to `v`:
+ * false with `r` naming what was wrong. */
+bool sim_vehicle_apply(sim_vehicle_commands *v, const pb_sim_vehicle_command *c, pb_sim_result *r);
+/* The commands as the model's inputs: an emergency holds the acceleration at 0, the hazard
+ * lights take over the turn signal (AWSIM: HAZARD > LEFT/RIGHT > NONE). */
+pb_vehicle_input sim_vehicle_input(const sim_vehicle_commands *v);
+/* A vehicle's status as Autoware's vehicle/status topics report it. */
+void sim_vehicle_report(const pb_vehicle_state *d, bool emergency, pb_sim_vehicle_status *st);
+
 typedef struct sim_entity {
     const sim_kind *kind;
     char *name;
@@ -154,15 +174,13 @@ typedef struct sim_entity {
      * inputs Autoware's command topics set, and the path tracker's reference */
     pb_vehicle_config vehicle;
     pb_vehicle_state drive;
-    double control_acceleration, control_steer; /* the last control_cmd */
-    pb_gear gear_command;
-    pb_turn_signal turn_command; /* NONE, LEFT or RIGHT */
-    bool hazard_command, emergency;
-    bool blocked;               /* the last step ran into something */
-    double last_yaw_rate;       /* for the angular acceleration */
-    uint64_t track_goal;        /* the follow goal whose path was made the tracker's reference */
-    pb_tracker *tracker;        /* the path tracker of that goal (include/planbench/tracker.h), owned */
-    const char *vehicle_path;   /* its <vehicle> file, borrowed from the world's spawnable (NULL: a resource string) */
+    sim_vehicle_commands cmd; /* what Autoware's command topics set */
+    bool blocked;             /* the last step ran into something */
+    double last_yaw_rate;     /* for the angular acceleration */
+    uint64_t track_goal;      /* the follow goal whose path was made the tracker's reference */
+    pb_tracker *tracker;      /* the path tracker of that goal (include/planbench/tracker.h), owned */
+    const char
+        *vehicle_path; /* its <vehicle> file, borrowed from the world's spawnable (NULL: a resource string) */
 } sim_entity;
 
 typedef struct sim_event {
@@ -172,10 +190,10 @@ typedef struct sim_event {
 
 struct pb_sim {
     char *worlds_dir, *robots_dir;
-    bool confine_worlds; /* LoadWorld reads files only inside worlds_dir */
-    double dt;        /* seconds per step: step_ns / 1e9 */
+    bool confine_worlds;    /* LoadWorld reads files only inside worlds_dir */
+    double dt;              /* seconds per step: step_ns / 1e9 */
     double plan_time_limit; /* the most a /plan_path may plan, seconds */
-    uint64_t step_ns; /* the time step, whole nanoseconds */
+    uint64_t step_ns;       /* the time step, whole nanoseconds */
     uint8_t state;
     uint64_t time_ns; /* sim time: an exact count of nanoseconds, never accumulated floats */
     bool have_world;
@@ -293,13 +311,14 @@ struct sim_kind {
     /* Optional (NULL: the kind has none): its acceleration (world frame), a vehicle's command
      * from Autoware's topics after the shared checks, and a vehicle's status. */
     void (*acceleration)(const pb_sim *sim, const sim_entity *e, pb_sim_twist *accel);
-    void (*command_vehicle)(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_command *command, pb_sim_result *r);
+    void (*command_vehicle)(pb_sim *sim, sim_entity *e, const pb_sim_vehicle_command *command,
+                            pb_sim_result *r);
     void (*vehicle_status)(const pb_sim *sim, const sim_entity *e, pb_sim_vehicle_status *status);
 };
 
-extern const sim_kind sim_kind_body;   /* entity_body.c: a planar footprint on a map */
-extern const sim_kind sim_kind_object; /* entity_object.c: a solid in a manipulator scene */
-extern const sim_kind sim_kind_robot;  /* entity_robot.c: a manipulator scene's robot */
+extern const sim_kind sim_kind_body;    /* entity_body.c: a planar footprint on a map */
+extern const sim_kind sim_kind_object;  /* entity_object.c: a solid in a manipulator scene */
+extern const sim_kind sim_kind_robot;   /* entity_robot.c: a manipulator scene's robot */
 extern const sim_kind sim_kind_vehicle; /* entity_vehicle.c: a car on a metric map */
 
 /* Helpers the kinds share with the simulation (sim.c). */
@@ -508,7 +527,8 @@ bool sim_planar_overlaps(pb_sim *sim, const sim_entity *e, const sim_region *reg
 /** The entities other than `self` as obstacles (a snapshot, owned by the caller); `*index`
  * (when `index` is not NULL; the caller frees it) maps each back to its entity. False when
  * out of memory. */
-bool sim_planar_others(const pb_sim *sim, const sim_entity *self, sim_obstacle **out, size_t **index, size_t *n);
+bool sim_planar_others(const pb_sim *sim, const sim_entity *self, sim_obstacle **out, size_t **index,
+                       size_t *n);
 /** The name of the entity that is obstacle `id` of the world's engine ("?" when none). */
 const char *sim_entity_by_obstacle(const pb_sim *sim, uint32_t id);
 /** A PlanPath request's planar goal (x, y, yaw into `goal`: a named pose or `goal`), and its

@@ -266,25 +266,19 @@ static pb_sim_vec3 to_body(const pb_sim_pose *p, pb_sim_vec3 v)
                          r[2] * v.x + r[5] * v.y + r[8] * v.z};
 }
 
-char *rb_odom(pb_sim *sim, const char *entity)
+char *rb_odom_of(const char *entity, uint64_t now, const pb_sim_pose *pose, pb_sim_vec3 lin, pb_sim_vec3 ang)
 {
-    pb_sim_result r;
-    pb_sim_entity_state st;
-    pb_sim_get_entity_state(sim, entity, &r, &st);
-    if (r.result != PB_SIM_RESULT_OK)
-        return NULL;
     char topic[PB_SIM_FRAME_ID_SIZE + 16], child[PB_SIM_FRAME_ID_SIZE];
     snprintf(topic, sizeof topic, "/%s/odom", entity);
     snprintf(child, sizeof child, "%s/base_link", entity);
-    const pb_sim_vec3 lin = to_body(&st.pose, st.twist.linear), ang = to_body(&st.pose, st.twist.angular);
     json_text t = {0};
     jt_topic(&t, topic);
     JT_LIT(&t, "{\"header\":");
-    jt_header(&t, pb_sim_time_ns(sim), "map");
+    jt_header(&t, now, "map");
     JT_LIT(&t, ",\"child_frame_id\":");
     jt_str(&t, child);
     JT_LIT(&t, ",\"pose\":{\"pose\":");
-    jt_pose(&t, &st.pose);
+    jt_pose(&t, pose);
     JT_LIT(&t, ",\"covariance\":");
     jt_covariance(&t);
     JT_LIT(&t, "},\"twist\":{\"twist\":{\"linear\":");
@@ -295,6 +289,17 @@ char *rb_odom(pb_sim *sim, const char *entity)
     jt_covariance(&t);
     JT_LIT(&t, "}}}");
     return jt_finish(&t);
+}
+
+char *rb_odom(pb_sim *sim, const char *entity)
+{
+    pb_sim_result r;
+    pb_sim_entity_state st;
+    pb_sim_get_entity_state(sim, entity, &r, &st);
+    if (r.result != PB_SIM_RESULT_OK)
+        return NULL;
+    return rb_odom_of(entity, pb_sim_time_ns(sim), &st.pose, to_body(&st.pose, st.twist.linear),
+                      to_body(&st.pose, st.twist.angular));
 }
 
 char *rb_joint_states(pb_sim *sim, const char *entity)
@@ -332,10 +337,18 @@ char *rb_vehicle_status(pb_sim *sim, rb_topic topic, const char *entity)
     pb_sim_vehicle_status st;
     if (!rb_topic_is_vehicle_status(topic) || !pb_sim_get_vehicle_status(sim, entity, &st))
         return NULL;
+    return rb_vehicle_status_of(topic, entity, pb_sim_time_ns(sim), &st);
+}
+
+char *rb_vehicle_status_of(rb_topic topic, const char *entity, uint64_t now,
+                           const pb_sim_vehicle_status *status)
+{
+    if (!rb_topic_is_vehicle_status(topic))
+        return NULL;
+    const pb_sim_vehicle_status st = *status;
     char name[PB_SIM_FRAME_ID_SIZE + 64], frame[PB_SIM_FRAME_ID_SIZE];
     snprintf(name, sizeof name, "/%s/%s", entity, entity_suffixes[topic]);
     snprintf(frame, sizeof frame, "%s/base_link", entity);
-    const uint64_t now = pb_sim_time_ns(sim);
     json_text t = {0};
     jt_topic(&t, name);
     if (topic == RB_TOPIC_VELOCITY_STATUS) {

@@ -64,5 +64,10 @@ char *rb_joint_states(pb_sim *sim, const char *entity);
 /** A vehicle's status topic `topic` (Autoware's vehicle/status messages); NULL when the entity
  * is not a vehicle. */
 char *rb_vehicle_status(pb_sim *sim, rb_topic topic, const char *entity);
+/** The same from a status, and odometry from a pose and its twist in the body frame, stamped
+ * `now` (ns): for a vehicle that is not one of the world's entities (the scenario worker's). */
+char *rb_vehicle_status_of(rb_topic topic, const char *entity, uint64_t now,
+                           const pb_sim_vehicle_status *status);
+char *rb_odom_of(const char *entity, uint64_t now, const pb_sim_pose *pose, pb_sim_vec3 lin, pb_sim_vec3 ang);
 
 #endif

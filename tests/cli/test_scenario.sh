@@ -81,6 +81,9 @@ sed 's/"goal_radius": 500.0/"goal_radius": -1/' "$T/timeout.json" >"$T/negative.
 python3 -c "
 import json; r = json.load(open('$T/timeout.json')); r['goal_radius'] = -1; json.dump(r, open('$T/negative.json', 'w'))
 r['goal_radius'] = 500; r['scene_description']['ssa_array'][0]['x'] = [1.0]; json.dump(r, open('$T/unequal.json', 'w'))"
+python3 -c "
+import json; r = json.load(open('$T/timeout.json')); r['driver'] = 'external'; json.dump(r, open('$T/external.json', 'w'))"
+bad "an external driver outside planbench serve" "driver.*external.*planbench serve" -- scenario run "$T/external.json"
 bad "a negative goal radius" "goal_radius" -- scenario run "$T/negative.json"
 bad "arrays of unequal length" "ssa_array\[0\]\.x" -- scenario run "$T/unequal.json"
 bad "a capture in a missing folder" "missing/dir" -- scenario run worlds/scenario_bacre.json --capture "$T/missing/dir/a.png"

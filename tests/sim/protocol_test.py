@@ -375,6 +375,19 @@ def run(port):
         time.sleep(0.05)
     check(moved, "PLAYING moves entities in real time")
     a.call("/set_simulation_state", {"state": {"state": 2}})
+    # the scenario worker's vehicle takes commands only while an external scenario runs
+    a.send({"op": "publish", "id": "w1", "topic": "/asg_worker0/control/command/control_cmd",
+            "msg": {"lateral": {"steering_tire_angle": 0.0}, "longitudinal": {"velocity": 1.0, "acceleration": 1.0}}})
+    r = a.recv()
+    check(r is not None and r.get("op") == "status" and r.get("level") == "error" and "external" in r.get("msg", ""),
+          "a command to the worker's vehicle with no external scenario: %s" % r)
+    # a run_scenario_action goal that cannot run (a missing catalogue) fails naming it
+    a.send({"op": "send_action_goal", "id": "r1", "action": "/asg_worker0/run_scenario_action",
+            "action_type": "planbench_interfaces/action/RunScenario",
+            "args": {"driver": "external", "catalogue": "no_such_catalogue.json"}})
+    r = a.recv()
+    check(r is not None and r.get("op") == "action_result" and r.get("result") is False and r.get("id") == "r1",
+          "a bad run_scenario_action goal fails: %s" % r)
     check(keeper_intact(a), "keeper intact at the end")
     a.close()
     f.close()
