@@ -140,7 +140,8 @@ static json_t *all_topics(pb_sim *sim, const char *only_type)
         if (!pb_sim_get_vehicle_status(sim, names[i], &status))
             continue;
         for (int t = 0; t < RB_TOPIC_COUNT; t++) {
-            if (!rb_topic_is_vehicle((rb_topic)t) || (only_type && strcmp(rb_topic_type((rb_topic)t), only_type) != 0))
+            if (!rb_topic_is_vehicle((rb_topic)t) ||
+                (only_type && strcmp(rb_topic_type((rb_topic)t), only_type) != 0))
                 continue;
             json_array_append_new(topics, json_sprintf("/%s/%s", names[i], rb_topic_suffix((rb_topic)t)));
             json_array_append_new(types, json_string(rb_topic_type((rb_topic)t)));
@@ -150,7 +151,7 @@ static json_t *all_topics(pb_sim *sim, const char *only_type)
 }
 
 json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const rosapi_service *services,
-                    size_t n_services)
+                    size_t n_services, int worker_id)
 {
     if (strncmp(name, "rosapi/", 7) != 0)
         return NULL;
@@ -187,8 +188,12 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
             }
         return json_pack("{s:[]}", "typedefs");
     }
-    if (strcmp(call, "action_servers") == 0)
-        return json_pack("{s:[s,s]}", "action_servers", "/simulate_steps", "/follow_path");
+    if (strcmp(call, "action_servers") == 0) {
+        json_t *list = json_pack("[s,s]", "/simulate_steps", "/follow_path");
+        if (worker_id >= 0)
+            json_array_append_new(list, json_sprintf("/asg_worker%d/run_scenario_action", worker_id));
+        return json_pack("{s:o}", "action_servers", list);
+    }
     if (strcmp(call, "topics") == 0)
         return all_topics(sim, NULL);
     if (strcmp(call, "topics_for_type") == 0) {
@@ -214,8 +219,8 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
         return typedefs(type, find_type(type));
     }
     if (strcmp(call, "get_param_names") == 0)
-        return json_pack("{s:[s,s,s,s]}", "names", NODE ":time_step", NODE ":use_sim_time", NODE ":map_resolution",
-                         NODE ":map_origin");
+        return json_pack("{s:[s,s,s,s]}", "names", NODE ":time_step", NODE ":use_sim_time",
+                         NODE ":map_resolution", NODE ":map_origin");
     if (strcmp(call, "get_param") == 0) {
         const char *param = str_arg(args, "name");
         char value[128];
@@ -227,7 +232,8 @@ json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const ros
         else if (strcmp(param, NODE ":map_resolution") == 0 && pb_sim_get_map_frame(sim, &frame))
             snprintf(value, sizeof value, "%.17g", frame.resolution);
         else if (strcmp(param, NODE ":map_origin") == 0 && pb_sim_get_map_frame(sim, &frame))
-            snprintf(value, sizeof value, "[%.17g, %.17g, %.17g]", frame.origin[0], frame.origin[1], frame.origin[2]);
+            snprintf(value, sizeof value, "[%.17g, %.17g, %.17g]", frame.origin[0], frame.origin[1],
+                     frame.origin[2]);
         else
             snprintf(value, sizeof value, "%s", str_arg(args, "default_value"));
         return json_pack("{s:s}", "value", value);

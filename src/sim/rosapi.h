@@ -17,8 +17,9 @@ typedef struct rosapi_service {
 } rosapi_service;
 
 /** The values of the rosapi service `name` ("rosapi/topics", ...) with `args` (may be NULL),
- * given the server's services; NULL when there is no such rosapi service. */
+ * given the server's services and its scenario worker's id (-1: none); NULL when there is no
+ * such rosapi service. */
 json_t *rosapi_call(pb_sim *sim, const char *name, const json_t *args, const rosapi_service *services,
-                    size_t n_services);
+                    size_t n_services, int worker_id);
 
 #endif

@@ -888,11 +888,28 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
     if (!sv) {
         json_t *args = json_object_get(msg, "args");
         /* the services as rosapi describes them: names, types and request schemas */
-        rosapi_service list[N_SERVICES];
+        rosapi_service list[N_SERVICES + 4];
+        size_t n = 0;
         for (size_t i = 0; i < N_SERVICES; i++)
-            list[i] = (rosapi_service){services[i].name, services[i].type, services[i].request,
-                                       services[i].response};
-        values = rosapi_call(sim, bare, json_is_object(args) ? args : NULL, list, N_SERVICES);
+            list[n++] = (rosapi_service){services[i].name, services[i].type, services[i].request,
+                                         services[i].response};
+        /* the scenario worker's (their requests are not in the schema tables: docs/scenarios.md) */
+        static const rosapi_service worker_services[4] = {
+            {"run_scenario", "auto_scene_gen_msgs/srv/RunScenario", q_asg_run, a_asg_received},
+            {"register_vehicle_node", "auto_scene_gen_msgs/srv/RegisterVehicleNode", q_asg_register,
+             a_asg_received},
+            {"notify_ready", "auto_scene_gen_msgs/srv/NotifyReady", q_asg_notify, a_asg_notify},
+            {"worker_issue_notification", "auto_scene_gen_msgs/srv/WorkerIssueNotification", q_asg_issue,
+             a_asg_received}};
+        char worker_names[4][96];
+        const int worker = session && session->start_scenario ? session->worker_id : -1;
+        for (size_t i = 0; i < 4 && worker >= 0; i++) {
+            snprintf(worker_names[i], sizeof worker_names[i], "asg_worker%d/services/%s", worker,
+                     worker_services[i].name);
+            list[n] = worker_services[i];
+            list[n++].name = worker_names[i];
+        }
+        values = rosapi_call(sim, bare, json_is_object(args) ? args : NULL, list, n, worker);
         if (!values) {
             snprintf(err, sizeof err, "Service %.400s does not exist", name);
             return rb_service_failure(id, name, err);
@@ -1273,7 +1290,8 @@ static char *handle_vehicle_command(pb_sim *sim, json_t *msg, const json_t *id, 
     pb_sim_result r;
     char worker[32];
     snprintf(worker, sizeof worker, "asg_worker%d", session ? session->worker_id : 0);
-    if (session && session->command_scenario && strcmp(entity, worker) == 0) /* the external scenario's vehicle */
+    if (session && session->command_scenario &&
+        strcmp(entity, worker) == 0) /* the external scenario's vehicle */
         session->command_scenario(session->payload, &c, &r);
     else
         pb_sim_command_vehicle(sim, entity, &c, &r);

@@ -126,6 +126,55 @@ const field f_trajectory[] = {
     {"points", T_MSG, 1, f_trajectory_point, "trajectory_msgs/JointTrajectoryPoint"},
     {NULL, T_BOOL, 0, NULL, NULL}};
 
+/* the auto_scene_gen worker's services (auto_scene_gen_msgs; float32 as float64), for rosapi:
+ * the requests are read by src/scenario/request.c, which also takes planbench's extensions */
+const field f_asg_landscape[] = {
+    {"nominal_size", T_F64, 0, 0, 0}, {"subdivisions", T_I32, 0, 0, 0}, {"border", T_F64, 0, 0, 0}, END};
+const field f_asg_layout[] = {{"path_name", T_STR, 0, 0, 0},
+                              {"num_instances", T_I32, 0, 0, 0},
+                              {"visible", T_BOOL, 1, 0, 0},
+                              {"cast_shadow", T_BOOL, 1, 0, 0},
+                              {"x", T_F64, 1, 0, 0},
+                              {"y", T_F64, 1, 0, 0},
+                              {"yaw", T_F64, 1, 0, 0},
+                              {"scale", T_F64, 1, 0, 0},
+                              END};
+const field f_asg_scene[] = {
+    {"landscape", T_MSG, 0, f_asg_landscape, "auto_scene_gen_msgs/LandscapeDescription"},
+    {"sunlight_inclination", T_F64, 0, 0, 0},
+    {"sunlight_yaw_angle", T_F64, 0, 0, 0},
+    {"ssa_array", T_MSG, 1, f_asg_layout, "auto_scene_gen_msgs/StructuralSceneActorLayout"},
+    END};
+const field f_asg_capture_settings[] = {{"image_size", T_U16, 0, 0, 0}, END};
+const field q_asg_run[] = {
+    {"scenario_number", T_I32, 0, 0, 0},
+    {"sim_timeout_period", T_F64, 0, 0, 0},
+    {"vehicle_idling_timeout_period", T_F64, 0, 0, 0},
+    {"vehicle_stuck_timeout_period", T_F64, 0, 0, 0},
+    {"max_vehicle_roll", T_F64, 0, 0, 0},
+    {"max_vehicle_pitch", T_F64, 0, 0, 0},
+    {"allow_collisions", T_BOOL, 0, 0, 0},
+    {"vehicle_start_location", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
+    {"vehicle_start_yaw", T_F64, 0, 0, 0},
+    {"vehicle_goal_location", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
+    {"goal_radius", T_F64, 0, 0, 0},
+    {"scene_description", T_MSG, 0, f_asg_scene, "auto_scene_gen_msgs/SceneDescription"},
+    {"take_scene_capture", T_BOOL, 0, 0, 0},
+    {"scene_capture_only", T_BOOL, 0, 0, 0},
+    {"scene_capture_settings", T_MSG, 0, f_asg_capture_settings, "auto_scene_gen_msgs/SceneCaptureSettings"},
+    END};
+const field q_asg_register[] = {{"worker_id", T_U8, 0, 0, 0}, {"node_name", T_STR, 0, 0, 0}, END};
+const field q_asg_notify[] = {{"worker_id", T_U8, 0, 0, 0},
+                              {"node_name", T_STR, 0, 0, 0},
+                              {"last_scenario_number", T_I32, 0, 0, 0},
+                              {"request_rerun", T_BOOL, 0, 0, 0},
+                              {"reason_for_rerun", T_STR, 0, 0, 0},
+                              END};
+const field q_asg_issue[] = {
+    {"worker_id", T_U8, 0, 0, 0}, {"issue_id", T_U8, 0, 0, 0}, {"message", T_STR, 0, 0, 0}, END};
+const field a_asg_received[] = {{"received", T_BOOL, 0, 0, 0}, END};
+const field a_asg_notify[] = {{"received", T_BOOL, 0, 0, 0}, {"accepted", T_BOOL, 0, 0, 0}, END};
+
 /* replies (rosapi's service_response_details: the fields the services write) */
 #define NIL                                                                                                  \
     {                                                                                                        \
@@ -221,7 +270,10 @@ const field f_entity_states[] = {{"stamp", T_TIME, 0, 0, "builtin_interfaces/Tim
                                  END};
 /* a vehicle's topics: Autoware's messages (autoware_msgs, tier4_autoware_msgs); float32
  * fields are JSON numbers as float64 ones are */
-#define STAMP {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"}
+#define STAMP                                                                                                \
+    {                                                                                                        \
+        "stamp", T_TIME, 0, 0, "builtin_interfaces/Time"                                                     \
+    }
 const field f_control_lateral[] = {STAMP,
                                    {"steering_tire_angle", T_F64, 0, 0, 0},
                                    {"steering_tire_rotation_rate", T_F64, 0, 0, 0},
@@ -234,11 +286,12 @@ const field f_control_longitudinal[] = {STAMP,
                                         {"is_defined_acceleration", T_BOOL, 0, 0, 0},
                                         {"is_defined_jerk", T_BOOL, 0, 0, 0},
                                         END};
-const field f_control[] = {STAMP,
-                           {"control_time", T_TIME, 0, 0, "builtin_interfaces/Time"},
-                           {"lateral", T_MSG, 0, f_control_lateral, "autoware_control_msgs/Lateral"},
-                           {"longitudinal", T_MSG, 0, f_control_longitudinal, "autoware_control_msgs/Longitudinal"},
-                           END};
+const field f_control[] = {
+    STAMP,
+    {"control_time", T_TIME, 0, 0, "builtin_interfaces/Time"},
+    {"lateral", T_MSG, 0, f_control_lateral, "autoware_control_msgs/Lateral"},
+    {"longitudinal", T_MSG, 0, f_control_longitudinal, "autoware_control_msgs/Longitudinal"},
+    END};
 const field f_command_u8[] = {STAMP, {"command", T_U8, 0, 0, 0}, END};
 const field f_report_u8[] = {STAMP, {"report", T_U8, 0, 0, 0}, END};
 const field f_emergency[] = {STAMP, {"emergency", T_BOOL, 0, 0, 0}, END};
@@ -293,6 +346,12 @@ const schema_type schema_types[] = {
     {"simulation_interfaces/msg/SimulationState", f_sim_state},
     {"simulation_interfaces/srv/SpawnEntity_Request", f_spawn_msg},
     {"planbench_interfaces/msg/EntityEvent", f_entity_event},
+    {"planbench_interfaces/action/FollowPath_Goal", q_follow},
+    {"planbench_interfaces/action/RunScenario_Goal", q_asg_run},
+    {"auto_scene_gen_msgs/msg/LandscapeDescription", f_asg_landscape},
+    {"auto_scene_gen_msgs/msg/StructuralSceneActorLayout", f_asg_layout},
+    {"auto_scene_gen_msgs/msg/SceneDescription", f_asg_scene},
+    {"auto_scene_gen_msgs/msg/SceneCaptureSettings", f_asg_capture_settings},
     {"planbench_interfaces/msg/EntityStates", f_entity_states},
     {"unique_identifier_msgs/msg/UUID", f_goal_id},
     {"action_msgs/msg/GoalInfo", f_goal_info},

@@ -54,6 +54,8 @@ extern const field f_goal_info[];
 extern const field q_cancel[];
 extern const field q_set_joints[];
 extern const field f_time[];
+/* the auto_scene_gen worker's services (for rosapi) */
+extern const field q_asg_run[], q_asg_register[], q_asg_notify[], q_asg_issue[], a_asg_received[], a_asg_notify[];
 /* replies: a_ the fields a service's response carries */
 extern const field f_result[];
 extern const field a_result[], a_features[], a_spawn[], a_spawns[], a_entities[], a_states[], a_state[],

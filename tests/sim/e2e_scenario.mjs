@@ -70,6 +70,14 @@ await until(() => results.length > 2, 10000);
 check(results[2] && results[2].scenario_number === 43, 'the rerun ran the last scenario again');
 r = await callSvc(svc('worker_issue_notification', 'WorkerIssueNotification'), { worker_id: 0, issue_id: 1, message: 'a test' });
 check(r.ok && r.r.received, 'worker_issue_notification');
+// introspection names the worker's services and its action
+const rosapi = (name, type) => new Promise((ok) => new Service({ ros, name: `/rosapi/${name}`, serviceType: `rosapi_msgs/srv/${type}` })
+  .callService({}, ok, (e) => ok({ error: String(e) })));
+const servers = await rosapi('action_servers', 'GetActionServers');
+check(servers.action_servers && servers.action_servers.includes('/asg_worker0/run_scenario_action'), `rosapi action_servers: ${JSON.stringify(servers)}`);
+const services = await rosapi('services', 'Services');
+check(services.services && services.services.includes('/asg_worker0/services/run_scenario'), 'rosapi services list the worker\'s');
+
 // the action: the same request as a goal, feedback once per second of sim time, the
 // AnalyzeScenario request as the result (and on the topic as well)
 const action = new Action({ ros, name: '/asg_worker0/run_scenario_action', actionType: 'planbench_interfaces/action/RunScenario' });

@@ -110,18 +110,37 @@ def pose(x, y):
     return {"position": {"x": x, "y": y, "z": 0}, "orientation": {"x": 0, "y": 0, "z": 0, "w": 1}}
 
 
-def main():
-    planbench, root = sys.argv[1], sys.argv[2]
+def start_server(planbench, root):
+    """`planbench serve` on the room world at a free port: (process, port), port None when it did not start."""
     server = subprocess.Popen([planbench, "serve", os.path.join(root, "worlds", "sim_room1.xml"), "--port", "0",
                                "--worlds", os.path.join(root, "worlds"), "--robots", os.path.join(root, "robots")],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = server.stdout.readline()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+    if not m:
+        print("server did not start:", line, file=sys.stderr)
+        stop_server(server)
+        return server, None
+    return server, int(m.group(1))
+
+
+def stop_server(server):
+    """SIGTERM, then SIGKILL after 10 s."""
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def main():
+    planbench, root = sys.argv[1], sys.argv[2]
+    server, port = start_server(planbench, root)
+    if port is None:
+        return 1
     try:
-        line = server.stdout.readline()
-        m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-        if not m:
-            print("server did not start:", line, file=sys.stderr)
-            return 1
-        port = int(m.group(1))
         run(port)
         check(server.poll() is None, "the server is still running")
         # STATE_QUITTING: the reply goes out, then the server exits by itself
@@ -134,13 +153,7 @@ def main():
             rc = None
         check(rc == 0, "the server exits 0 after QUITTING (got %s)" % rc)
     finally:
-        if server.poll() is None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        stop_server(server)
     print("%d passed, %d failed" % (checks - failures, failures))
     return 1 if failures else 0
 
