@@ -645,6 +645,13 @@ typedef struct pb_sim_serve_config {
     /** The scenario worker's id: its RunScenario service and topics live under
      * /asg_worker<worker_id>/ (docs/scenarios.md). Default 0. */
     int worker_id;
+    /** The RTI entity channels (docs/sim.md "Entity channels"): ownership arbitrated (the
+     * spawning client owns an entity; others' commands are refused) unless `no_ownership`;
+     * positions published when a receiver's dead reckoning would be off by more than
+     * `rti_position_tolerance` (world units, default 0.01) or `rti_angle_tolerance` (degrees,
+     * default 0.5), and at least every `rti_heartbeat` seconds of sim time (default 1). */
+    bool no_ownership;
+    double rti_position_tolerance, rti_angle_tolerance, rti_heartbeat;
 } pb_sim_serve_config;
 
 /** The defaults: 127.0.0.1:9090, loopback origins, no token, 64 connections, 32 MiB per client and

@@ -5,6 +5,7 @@
 #include "planbench/sim.h"
 #endif
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ static const char serve_usage[] =
     "                       [--allow-origin ORIGIN]... [--token SECRET] [--confine-worlds] [--max-clients "
     "N]\n"
     "                       [--plan-time-limit SECONDS] [--tf-rate HZ] [--worker-id N]\n"
+    "                       [--no-ownership] [--rti-tolerance METRES,DEGREES] [--rti-heartbeat SECONDS]\n"
     "  Serve a <simworld> (or a map_server map, in metres, with metric spawnables) as a rosbridge v2\n"
     "  WebSocket server (default 127.0.0.1:9090) with the ROS 2\n"
     "  simulation_interfaces services at root names (/spawn_entity, ...), the /simulate_steps and\n"
@@ -38,6 +40,11 @@ static const char serve_usage[] =
     "  times per second of wall time (100; 0: every step), always for the last step.\n"
     "  The auto_scene_gen worker: /asg_worker<N>/services/run_scenario (RunScenario; --worker-id N,\n"
     "  default 0), results on /asg_worker<N>/analyze_scenario, status on /asg_worker<N>/status.\n"
+    "  The RTI entity channels: /rti/entity, /rti/entities (operations), /rti/position (published when\n"
+    "  a receiver's dead reckoning would be off by more than --rti-tolerance, default 0.01,0.5, or\n"
+    "  every --rti-heartbeat seconds of sim time, default 1) and /rti/vehiclestate. The client that\n"
+    "  spawns an entity owns it and only its commands move it; --no-ownership lets anybody command\n"
+    "  anything.\n"
     "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
 
 #if PB_HAVE_SIM
@@ -91,6 +98,8 @@ int cli_serve(int argc, char **argv)
     bool confine = false;
     double dt = 0.05, plan_time_limit = 60.0, tf_rate = 100.0;
     int worker_id = 0;
+    bool no_ownership = false;
+    double rti_tolerance[2] = {0.01, 0.5}, rti_heartbeat = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -152,6 +161,23 @@ int cli_serve(int argc, char **argv)
                 return PB_EXIT_BAD_INPUT;
             }
             worker_id = (int)id;
+        } else if (strcmp(a, "--no-ownership") == 0) {
+            no_ownership = true;
+        } else if (strcmp(a, "--rti-tolerance") == 0 && has_value) {
+            char *end = NULL;
+            const char *v = argv[++i];
+            rti_tolerance[0] = strtod(v, &end);
+            if (end == v || *end != ',' || !(rti_tolerance[0] > 0) ||
+                !((rti_tolerance[1] = strtod(end + 1, &end)) > 0) || *end != '\0' ||
+                !isfinite(rti_tolerance[0]) || !isfinite(rti_tolerance[1])) {
+                cli_error("--rti-tolerance %s: expected METRES,DEGREES, both > 0 (e.g. 0.01,0.5)", v);
+                return PB_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(a, "--rti-heartbeat") == 0 && has_value) {
+            if (!cli_parse_double("--rti-heartbeat", argv[++i], &rti_heartbeat) || !(rti_heartbeat > 0)) {
+                cli_error("--rti-heartbeat: expected seconds > 0");
+                return PB_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(a, "--plan-time-limit") == 0 && has_value) {
             if (!cli_parse_double("--plan-time-limit", argv[++i], &plan_time_limit))
                 return PB_EXIT_BAD_INPUT;
@@ -182,6 +208,10 @@ int cli_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     pb_sim_serve_config serve = pb_sim_serve_config_default();
     serve.worker_id = worker_id;
+    serve.no_ownership = no_ownership;
+    serve.rti_position_tolerance = rti_tolerance[0];
+    serve.rti_angle_tolerance = rti_tolerance[1];
+    serve.rti_heartbeat = rti_heartbeat;
     serve.host = host;
     serve.port = (int)port;
     serve.allow_origins = origins;

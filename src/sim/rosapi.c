@@ -104,11 +104,14 @@ static json_t *typedefs(const char *type, const field *fields)
 static json_t *all_topics(pb_sim *sim, const char *only_type)
 {
     json_t *topics = json_array(), *types = json_array();
-    static const rb_topic world[] = {RB_TOPIC_ENTITY_EVENTS, RB_TOPIC_ENTITY_STATES, RB_TOPIC_CLOCK,
-                                     RB_TOPIC_TF, RB_TOPIC_TF_STATIC};
-    static const char *const world_names[] = {"/entity_events", "/entity_states", "/clock", "/tf",
-                                              "/tf_static"};
-    for (size_t i = 0; i < 5; i++)
+    static const rb_topic world[] = {
+        RB_TOPIC_ENTITY_EVENTS,   RB_TOPIC_ENTITY_STATES, RB_TOPIC_CLOCK,        RB_TOPIC_TF,
+        RB_TOPIC_TF_STATIC,       RB_TOPIC_RTI_ENTITY,    RB_TOPIC_RTI_ENTITIES, RB_TOPIC_RTI_POSITION,
+        RB_TOPIC_RTI_VEHICLESTATE};
+    static const char *const world_names[] = {
+        "/entity_events", "/entity_states", "/clock",           "/tf", "/tf_static", "/rti/entity",
+        "/rti/entities",  "/rti/position",  "/rti/vehiclestate"};
+    for (size_t i = 0; i < sizeof world / sizeof world[0]; i++)
         if (!only_type || strcmp(rb_topic_type(world[i]), only_type) == 0) {
             json_array_append_new(topics, json_string(world_names[i]));
             json_array_append_new(types, json_string(rb_topic_type(world[i])));

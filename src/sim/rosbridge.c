@@ -362,17 +362,27 @@ static json_t *sv_features(pb_sim *sim, const json_t *args, const rb_session *se
 
 static json_t *sv_spawn(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
 {
-    (void)session, (void)s;
+    (void)s;
     pb_sim_spawn_request rq;
     pb_sim_spawn_response rs;
     read_spawn(args, &rq);
     pb_sim_spawn_entity(sim, &rq, &rs);
+    if (rs.result.result == PB_SIM_RESULT_OK && session && session->spawned)
+        session->spawned(session->payload, rs.entity_name);
     return json_pack("{s:o,s:s}", "result", j_result(&rs.result), "entity_name", rs.entity_name);
+}
+
+/* /rti/get_client_id: who this connection is to the RTI channels */
+static json_t *sv_client_id(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
+{
+    (void)sim, (void)args, (void)s;
+    const char *id = session && session->client_id ? session->client_id(session->payload) : "";
+    return json_pack("{s:s}", "client_id", id);
 }
 
 static json_t *sv_spawns(pb_sim *sim, const json_t *args, const rb_session *session, scratch *s)
 {
-    (void)session, (void)s;
+    (void)s;
     const json_t *list = get(args, "spawn_requests");
     const size_t n = json_array_size(list);
     pb_sim_spawn_request *rq = calloc(n + 1, sizeof *rq);
@@ -388,9 +398,12 @@ static json_t *sv_spawns(pb_sim *sim, const json_t *args, const rb_session *sess
     for (size_t i = 0; i < n; i++)
         read_spawn(json_array_get(list, i), &rq[i]);
     pb_sim_spawn_entities(sim, rq, n, rs, &overall);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         json_array_append_new(results, json_pack("{s:o,s:s}", "result", j_result(&rs[i].result),
                                                  "entity_name", rs[i].entity_name));
+        if (rs[i].result.result == PB_SIM_RESULT_OK && session && session->spawned)
+            session->spawned(session->payload, rs[i].entity_name);
+    }
     free(rq);
     free(rs);
     return json_pack("{s:o,s:o}", "result", j_result(&overall), "results", results);
@@ -805,6 +818,7 @@ static const service_def services[] = {
      NULL},
     {"set_entity_joints", "planbench_interfaces/srv/SetEntityJoints", q_set_joints, a_result, sv_set_joints,
      NULL},
+    {"rti/get_client_id", "planbench_interfaces/srv/GetClientId", q_empty, a_client_id, sv_client_id, NULL},
     {"simulate_steps/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, a_cancel, sv_cancel, NULL},
     {"follow_path/_action/cancel_goal", "action_msgs/srv/CancelGoal", q_cancel, a_cancel, sv_cancel_follow,
      NULL},
@@ -855,6 +869,31 @@ static json_t *normalise_args(json_t *args, const field *fields, const char *roo
     }
     snprintf(err, size, "%s message requires a dict or a list for args, but got a %s", root, py_class(args));
     return NULL;
+}
+
+/* The services that change an entity take it only from its owner (rti.h): an OPERATION_FAILED
+ * reply naming the owner for anybody else, NULL when the call may go on. */
+static char *refuse_foreign(const json_t *args, const char *service, const json_t *id, const json_t *svc,
+                            const rb_session *session)
+{
+    static const char *const changing[] = {"set_entity_state", "delete_entity", "set_entity_joints",
+                                           "set_entity_info", "plan_path"};
+    if (!session || !session->may_command)
+        return NULL;
+    bool changes = false;
+    for (size_t i = 0; i < sizeof changing / sizeof changing[0]; i++)
+        changes |= strcmp(service, changing[i]) == 0;
+    if (!changes || (strcmp(service, "plan_path") == 0 && !get_bool(args, "follow")))
+        return NULL; /* a plan that is not followed moves nothing */
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (session->may_command(session->payload, get_str(args, "entity"), why, sizeof why))
+        return NULL;
+    json_t *m =
+        json_pack("{s:s,s:O,s:{s:{s:i,s:s}},s:b}", "op", "service_response", "service", svc, "values",
+                  "result", "result", PB_SIM_RESULT_OPERATION_FAILED, "error_message", why, "result", 1);
+    if (id && m)
+        json_object_set(m, "id", (json_t *)id);
+    return dump(m);
 }
 
 static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
@@ -926,6 +965,11 @@ static char *handle_call(pb_sim *sim, json_t *msg, const rb_session *session)
         if (!check_msg(sv->request, args, root, "", err, sizeof err)) {
             json_decref(args);
             return rb_service_failure(id, name, err);
+        }
+        char *refused = refuse_foreign(args, sv->name, id, svc, session);
+        if (refused) {
+            json_decref(args);
+            return refused;
         }
         scratch s = {.id = id, .service = svc};
         const json_t *timeout = json_object_get(msg, "timeout");
@@ -1062,6 +1106,11 @@ static char *handle_follow(pb_sim *sim, json_t *msg, json_t *id, json_t *action,
         json_decref(args);
         return action_failure(id, action, err);
     }
+    if (session && session->may_command &&
+        !session->may_command(session->payload, get_str(args, "entity"), err, sizeof err)) {
+        json_decref(args);
+        return action_failure(id, action, err);
+    }
     const json_t *jpath = get(args, "path");
     const size_t n = json_array_size(jpath);
     pb_sim_pose *path = malloc((n ? n : 1) * sizeof *path);
@@ -1187,7 +1236,8 @@ static char *handle_subscribe(json_t *msg, const rb_session *session, bool on)
     char entity[PB_SIM_FRAME_ID_SIZE];
     if (rb_topic_parse(json_string_value(topic), &t, entity, sizeof entity) && !rb_topic_is_command(t) &&
         session && session->subscribe)
-        session->subscribe(session->payload, t, entity, on);
+        session->subscribe(session->payload, t, entity, on, (int)get_u64(msg, "throttle_rate", 0),
+                           (int)get_u64(msg, "queue_length", 0));
     /* rosbridge answers nothing to subscribe/unsubscribe, also for unknown topics */
     return NULL;
 }
@@ -1316,6 +1366,17 @@ static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise, const rb_s
             return status_error(id, "topic '%.200s' has type %.100s", name, rb_topic_type(t));
         return NULL;
     }
+    if (known && t == RB_TOPIC_RTI_ENTITIES) {
+        char err[PB_SIM_MESSAGE_SIZE + 200];
+        if (session && session->rti_operation &&
+            !session->rti_operation(session->payload, json_object_get(msg, "msg"), err, sizeof err))
+            return status_error(id, "%s%s", err, "");
+        return NULL;
+    }
+    char why[PB_SIM_MESSAGE_SIZE];
+    if (known && rb_topic_is_command(t) && session && session->may_command &&
+        !session->may_command(session->payload, entity, why, sizeof why))
+        return status_error(id, "%s: %s", name, why);
     if (known && t == RB_TOPIC_JOINT_COMMANDS)
         return handle_joint_commands(sim, msg, id, name, entity);
     if (known && rb_topic_is_command(t) && rb_topic_is_vehicle(t))

@@ -23,8 +23,10 @@ typedef struct rb_session {
     /** Cancel this connection's goal `id`, or all its goals when `id` is NULL; only goals of
      * action `action` (bare name, e.g. "follow_path") unless it is NULL. */
     void (*cancel_goal)(void *payload, json_t *id, const char *action);
-    /** A subscription to `topic` (`entity`: the entity of a per-entity topic, else ""). */
-    void (*subscribe)(void *payload, rb_topic topic, const char *entity, bool on);
+    /** A subscription to `topic` (`entity`: the entity of a per-entity topic, else ""), with
+     * rosbridge's throttle_rate (ms) and queue_length. */
+    void (*subscribe)(void *payload, rb_topic topic, const char *entity, bool on, int throttle_ms,
+                      int queue_length);
     /** A PlanPath request that pb_sim_plan_begin() accepted: the session owns `job` from now
      * on, runs it (off the server thread) and replies with rb_plan_reply(). `id` and
      * `service` are borrowed JSON values to echo. NULL: plans run at once on this thread. */
@@ -41,6 +43,15 @@ typedef struct rb_session {
     /** Run the last scenario again (NotifyReady's request_rerun): false when there was none. */
     bool (*rerun_scenario)(void *payload);
     int worker_id; /**< the worker's services and topics live under /asg_worker<worker_id>/ */
+    /* The RTI entity model (rti.h); each may be NULL (no ownership: everything allowed). */
+    /** Entity `entity` was spawned by this session's client (it owns it). */
+    void (*spawned)(void *payload, const char *entity);
+    /** May this session's client command `entity`? False with `why` naming its owner. */
+    bool (*may_command)(void *payload, const char *entity, char *why, size_t size);
+    /** An operation published on /rti/entities: false with `err` naming what was wrong. */
+    bool (*rti_operation)(void *payload, const json_t *msg, char *err, size_t size);
+    /** This session's client id (/rti/get_client_id). */
+    const char *(*client_id)(void *payload);
 } rb_session;
 
 /** Handle one text message; `*reply` gets a JSON text (malloc'd) or NULL. */

@@ -175,6 +175,59 @@ const field q_asg_issue[] = {
 const field a_asg_received[] = {{"received", T_BOOL, 0, 0, 0}, END};
 const field a_asg_notify[] = {{"received", T_BOOL, 0, 0, 0}, {"accepted", T_BOOL, 0, 0, 0}, END};
 
+/* the RTI entity channels (rti.h; field names as the RTI's Entity, EntityPosition, EntityOperation) */
+const field f_rti_euler[] = {
+    {"roll", T_F64, 0, 0, 0}, {"pitch", T_F64, 0, 0, 0}, {"yaw", T_F64, 0, 0, 0}, END};
+const field f_rti_velocity[] = {
+    {"forward", T_F64, 0, 0, 0}, {"right", T_F64, 0, 0, 0}, {"up", T_F64, 0, 0, 0}, END};
+const field f_rti_position[] = {
+    {"id", T_STR, 0, 0, 0},
+    {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
+    {"local", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
+    {"local_rotation", T_MSG, 0, f_quat, "geometry_msgs/Quaternion"},
+    {"euler_rotation", T_MSG, 0, f_rti_euler, "planbench_interfaces/EulerRotation"},
+    {"velocity", T_MSG, 0, f_rti_velocity, "planbench_interfaces/VelocityVector"},
+    {"acceleration", T_MSG, 0, f_rti_velocity, "planbench_interfaces/VelocityVector"},
+    {"angular_velocity", T_MSG, 0, f_rti_euler, "planbench_interfaces/EulerRotation"},
+    END};
+const field f_rti_dimensions[] = {{"length", T_F64, 0, 0, 0},
+                                  {"width", T_F64, 0, 0, 0},
+                                  {"height", T_F64, 0, 0, 0},
+                                  {"center", T_MSG, 0, f_vec3, "geometry_msgs/Point"},
+                                  END};
+const field f_rti_color[] = {
+    {"red", T_I32, 0, 0, 0}, {"green", T_I32, 0, 0, 0}, {"blue", T_I32, 0, 0, 0}, END};
+const field f_rti_entity[] = {{"id", T_STR, 0, 0, 0},
+                              {"owner_client_id", T_STR, 0, 0, 0},
+                              {"position", T_MSG, 0, f_rti_position, "planbench_interfaces/EntityPosition"},
+                              {"type", T_STR, 0, 0, 0},
+                              {"category", T_I32, 0, 0, 0},
+                              {"domain", T_I32, 0, 0, 0},
+                              {"dimensions", T_MSG, 0, f_rti_dimensions, "planbench_interfaces/Dimensions"},
+                              {"color", T_MSG, 0, f_rti_color, "planbench_interfaces/Color"},
+                              {"title", T_STR, 0, 0, 0},
+                              {"disabled", T_BOOL, 0, 0, 0},
+                              {"deleted", T_BOOL, 0, 0, 0},
+                              END};
+const field f_rti_entity_client[] = {{"entity_id", T_STR, 0, 0, 0}, {"client_id", T_STR, 0, 0, 0}, END};
+const field f_rti_operation[] = {
+    {"request_update", T_BOOL, 0, 0, 0},
+    {"entity_id", T_STR, 0, 0, 0},
+    {"transfer_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
+    {"assume_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
+    {"release_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
+    END};
+const field f_rti_vehicle_state[] = {{"id", T_STR, 0, 0, 0},
+                                     {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},
+                                     {"gear", T_STR, 0, 0, 0},
+                                     {"steer", T_F64, 0, 0, 0},
+                                     {"signal", T_STR, 0, 0, 0},
+                                     {"blink", T_BOOL, 0, 0, 0},
+                                     {"brake_light", T_BOOL, 0, 0, 0},
+                                     {"speed", T_F64, 0, 0, 0},
+                                     END};
+const field a_client_id[] = {{"client_id", T_STR, 0, 0, 0}, END};
+
 /* replies (rosapi's service_response_details: the fields the services write) */
 #define NIL                                                                                                  \
     {                                                                                                        \
@@ -347,6 +400,15 @@ const schema_type schema_types[] = {
     {"simulation_interfaces/srv/SpawnEntity_Request", f_spawn_msg},
     {"planbench_interfaces/msg/EntityEvent", f_entity_event},
     {"planbench_interfaces/action/FollowPath_Goal", q_follow},
+    {"planbench_interfaces/msg/Entity", f_rti_entity},
+    {"planbench_interfaces/msg/EntityPosition", f_rti_position},
+    {"planbench_interfaces/msg/EntityOperation", f_rti_operation},
+    {"planbench_interfaces/msg/EntityClient", f_rti_entity_client},
+    {"planbench_interfaces/msg/VehicleState", f_rti_vehicle_state},
+    {"planbench_interfaces/msg/EulerRotation", f_rti_euler},
+    {"planbench_interfaces/msg/VelocityVector", f_rti_velocity},
+    {"planbench_interfaces/msg/Dimensions", f_rti_dimensions},
+    {"planbench_interfaces/msg/Color", f_rti_color},
     {"planbench_interfaces/action/RunScenario_Goal", q_asg_run},
     {"auto_scene_gen_msgs/msg/LandscapeDescription", f_asg_landscape},
     {"auto_scene_gen_msgs/msg/StructuralSceneActorLayout", f_asg_layout},

@@ -54,6 +54,8 @@ extern const field f_goal_info[];
 extern const field q_cancel[];
 extern const field q_set_joints[];
 extern const field f_time[];
+/* the RTI channels' messages, and /rti/get_client_id's response */
+extern const field f_rti_operation[], a_client_id[];
 /* the auto_scene_gen worker's services (for rosapi) */
 extern const field q_asg_run[], q_asg_register[], q_asg_notify[], q_asg_issue[], a_asg_received[], a_asg_notify[];
 /* replies: a_ the fields a service's response carries */

@@ -11,6 +11,8 @@
  * client that never reads is dropped when its queue is full, and never slows the others. */
 #include "rosbridge.h"
 #include "asg_queue.h"
+#include "rti.h"
+#include "throttle.h"
 #include "asg_worker.h"
 #include "sim_internal.h"
 
@@ -67,7 +69,9 @@ typedef struct conn {
     entity_sub *entity_subs;         /* each entity's topics (odom, joint_states) */
     size_t n_entity_subs;
     bool dropping;
-    bool authenticated; /* the token was presented (or none is required) */
+    bool authenticated;                 /* the token was presented (or none is required) */
+    char client_id[RTI_CLIENT_ID_SIZE]; /* who it is to the RTI channels: "client<N>" */
+    throttle *throttle;                 /* its RTI subscriptions' throttle_rate and queue_length */
     struct conn *next_conn;
 } conn;
 
@@ -105,6 +109,10 @@ typedef struct server {
     plan_call *plans;
     int n_plan_threads;
     asg_queue *scenarios; /* the scenario worker's queue (asg_queue.h) */
+    rti *rti;             /* the RTI entity channels and ownership (rti.h) */
+    unsigned next_client; /* the next client<N> */
+    char **spawn_owner;   /* pairs (entity, client id) a spawn left for its CREATED event */
+    size_t n_spawn_owner;
     double next_play_step;
     const volatile int *stop;
     bool quit;
@@ -174,12 +182,30 @@ static void enqueue(conn *c, char *text)
     lws_callback_on_writable(c->wsi);
 }
 
+/* The client whose spawn made `entity` (taken from the pairs), or NULL. */
+static char *take_spawn_owner(server *s, const char *entity)
+{
+    for (size_t i = 0; i < s->n_spawn_owner; i++)
+        if (strcmp(s->spawn_owner[2 * i], entity) == 0) {
+            char *owner = s->spawn_owner[2 * i + 1];
+            free(s->spawn_owner[2 * i]);
+            s->n_spawn_owner--;
+            s->spawn_owner[2 * i] = s->spawn_owner[2 * s->n_spawn_owner];
+            s->spawn_owner[2 * i + 1] = s->spawn_owner[2 * s->n_spawn_owner + 1];
+            return owner;
+        }
+    return NULL;
+}
+
 static void on_event(pb_sim_event_kind kind, const char *entity, void *payload)
 {
     server *s = payload;
     for (conn *c = s->conns; c; c = c->next_conn)
         if (c->subscribed[RB_TOPIC_ENTITY_EVENTS])
             enqueue(c, rb_entity_event(kind, entity));
+    char *owner = kind == PB_SIM_EVENT_CREATED ? take_spawn_owner(s, entity) : NULL;
+    rti_on_event(s->rti, kind, entity, owner);
+    free(owner);
 }
 
 static void publish_events(server *s)
@@ -249,8 +275,9 @@ static void on_step(pb_sim *sim, void *payload)
     server *s = payload;
     publish_world_topic(s, RB_TOPIC_CLOCK);
     publish_world_topic(s, RB_TOPIC_ENTITY_STATES);
-    publish_entity_topics(s, true); /* vehicles' status: at the sim's rate, as AWSIM publishes it */
+    publish_entity_topics(s, true);  /* vehicles' status: at the sim's rate, as AWSIM publishes it */
     asg_queue_on_step(s->scenarios); /* an external scenario advances with the world */
+    rti_on_step(s->rti);             /* positions by dead reckoning, vehicle states */
     s->tf_pending = true;
     if (s->tf_period <= 0 || pb_clock_seconds() - s->last_tf >= s->tf_period)
         publish_tf(s);
@@ -360,7 +387,8 @@ static void cancel_goal(void *payload, json_t *id, const char *action)
         asg_queue_cancel(p->s->scenarios, p->c, id);
 }
 
-static void subscribe(void *payload, rb_topic topic, const char *entity, bool on)
+static void subscribe(void *payload, rb_topic topic, const char *entity, bool on, int throttle_ms,
+                      int queue_length)
 {
     session_payload *p = payload;
     conn *c = p->c;
@@ -368,6 +396,11 @@ static void subscribe(void *payload, rb_topic topic, const char *entity, bool on
         c->subscribed[topic] = on;
         if (on && topic == RB_TOPIC_TF_STATIC) /* latched: the current tree at once */
             enqueue(c, rb_tf(p->s->sim, true));
+        if (rb_topic_is_rti(topic))
+            throttle_set(c->throttle, topic, on && topic != RB_TOPIC_RTI_ENTITY ? throttle_ms : 0,
+                         queue_length);
+        if (on && topic == RB_TOPIC_RTI_ENTITY) /* every entity there is, as a request_update answers */
+            rti_publish_all(p->s->rti, c->client_id);
         return;
     }
     if (on && topic == RB_TOPIC_WORKER_STATUS) /* latched: the worker's status at once */
@@ -474,6 +507,82 @@ static void start_plan(void *payload, json_t *id, json_t *service, pb_sim_plan_j
         tail = &(*tail)->next;
     *tail = pc;
     service_plans(p->s);
+}
+
+/* ---- the RTI channels (rti.h) ---- */
+
+static conn *client_conn(server *s, const char *client)
+{
+    for (conn *c = s->conns; c; c = c->next_conn)
+        if (strcmp(c->client_id, client) == 0)
+            return c;
+    return NULL;
+}
+
+static void enqueue_to(void *payload, char *text)
+{
+    enqueue(payload, text);
+}
+
+/* A channel's message to its subscribers (or client `to` only), each through its throttle.
+ * Never skipped for a reader that lags (a receiver dead-reckoning from a skipped position would
+ * be off): stepping waits for readers, and one that stops reading is dropped at its queue limit. */
+static void rti_publish(void *io, rb_topic topic, const char *entity, const char *to, char *text)
+{
+    server *s = io;
+    const double now = pb_clock_seconds();
+    for (conn *c = to ? client_conn(s, to) : s->conns; c && text; c = to ? NULL : c->next_conn) {
+        if (!c->subscribed[topic])
+            continue;
+        char *copy = strdup(text);
+        if (copy && throttle_offer(c->throttle, topic, entity, &copy, now))
+            enqueue(c, copy);
+    }
+    free(text);
+}
+
+static bool rti_client_exists(void *io, const char *client)
+{
+    return client_conn(io, client) != NULL;
+}
+
+static void session_spawned(void *payload, const char *entity)
+{
+    session_payload *p = payload;
+    server *s = p->s;
+    char **grown = realloc(s->spawn_owner, 2 * (s->n_spawn_owner + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    s->spawn_owner = grown;
+    char *name = strdup(entity), *owner = strdup(p->c->client_id);
+    if (!name || !owner) {
+        free(name);
+        free(owner);
+        return;
+    }
+    grown[2 * s->n_spawn_owner] = name;
+    grown[2 * s->n_spawn_owner + 1] = owner;
+    s->n_spawn_owner++;
+}
+
+static bool session_may_command(void *payload, const char *entity, char *why, size_t size)
+{
+    session_payload *p = payload;
+    return rti_may_command(p->s->rti, entity, p->c->client_id, why, size);
+}
+
+static bool session_rti_operation(void *payload, const json_t *msg, char *err, size_t size)
+{
+    session_payload *p = payload;
+    const bool ok = rti_operation(p->s->rti, p->c->client_id, msg, err, size);
+    if (!ok)
+        fprintf(stderr, "planbench serve: %s: %s\n", p->c->client_id, err);
+    return ok;
+}
+
+static const char *session_client_id(void *payload)
+{
+    return ((session_payload *)payload)->c->client_id;
 }
 
 /* ---- the scenario worker (asg_worker.h) ---- */
@@ -585,6 +694,10 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
                                 .start_scenario = start_scenario,
                                 .rerun_scenario = rerun_scenario,
                                 .command_scenario = command_scenario,
+                                .spawned = session_spawned,
+                                .may_command = session_may_command,
+                                .rti_operation = session_rti_operation,
+                                .client_id = session_client_id,
                                 .worker_id = s->config->worker_id};
     char *reply = NULL;
     pb_sim_world_info before;
@@ -677,6 +790,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         s->conns = c;
         s->n_conns++;
         c->authenticated = authenticated || !s->config->token;
+        snprintf(c->client_id, sizeof c->client_id, "client%u", ++s->next_client);
+        c->throttle = throttle_create();
         break;
     }
     case LWS_CALLBACK_RECEIVE: {
@@ -763,7 +878,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 pc->owner = NULL;
                 pb_sim_plan_cancel(pc->job);
             }
-        asg_queue_forget(s->scenarios, c); /* its scenario goals run on, unanswered */
+        asg_queue_forget(s->scenarios, c);     /* its scenario goals run on, unanswered */
+        rti_client_gone(s->rti, c->client_id); /* its entities go back to the server, saying so */
+        throttle_destroy(c->throttle);
+        c->throttle = NULL;
         free_queue(s, c);
         free_entity_subs(c);
         s->n_conns--;
@@ -899,6 +1017,8 @@ static void tick(lws_sorted_usec_list_t *sul)
     asg_queue_service(s->scenarios);
     run_goals(s);
     const double now = pb_clock_seconds();
+    for (conn *c = s->conns; c; c = c->next_conn) /* throttled RTI messages now due */
+        throttle_flush(c->throttle, now, enqueue_to, c);
     if (pb_sim_state(s->sim) == PB_SIM_STATE_PLAYING) {
         /* real time; catch up at most a few steps after a stall */
         if (s->next_play_step < now - 0.25)
@@ -923,7 +1043,10 @@ pb_sim_serve_config pb_sim_serve_config_default(void)
                                  .max_connections = 64,
                                  .max_queued_bytes = (size_t)32 << 20,
                                  .max_total_queued = (size_t)256 << 20,
-                                 .tf_rate = 100.0};
+                                 .tf_rate = 100.0,
+                                 .rti_position_tolerance = 0.01,
+                                 .rti_angle_tolerance = 0.5,
+                                 .rti_heartbeat = 1.0};
 }
 
 static bool is_loopback(const struct sockaddr_storage *a)
@@ -1104,7 +1227,20 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
                                    .wake = wake_loop,
                                    .io = &s};
     s.scenarios = asg_queue_create(&queue_io);
-    if (!s.scenarios) {
+    const rti_io channels_io = {
+        .sim = sim, .publish = rti_publish, .client_exists = rti_client_exists, .io = &s};
+    rti_config channels = rti_config_default();
+    channels.ownership = !cfg.no_ownership;
+    if (cfg.rti_position_tolerance > 0)
+        channels.position_tolerance = cfg.rti_position_tolerance;
+    if (cfg.rti_angle_tolerance > 0)
+        channels.angle_tolerance = cfg.rti_angle_tolerance * 3.14159265358979323846 / 180.0;
+    if (cfg.rti_heartbeat > 0)
+        channels.heartbeat = cfg.rti_heartbeat;
+    s.rti = rti_create(&channels_io, &channels);
+    if (!s.scenarios || !s.rti) {
+        asg_queue_destroy(s.scenarios);
+        rti_destroy(s.rti);
         lws_context_destroy(s.ctx);
         pb_diag_set(diag, NULL, 0, 0, "out of memory");
         return PB_ERR_NOMEM;
@@ -1140,9 +1276,15 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
         plan_call_free(pc);
     }
     asg_queue_destroy(s.scenarios); /* a running scenario is cancelled, its thread joined */
-    s.scenarios = NULL;               /* closing connections below find no queue */
+    s.scenarios = NULL;             /* closing connections below find no queue */
+    rti *channels_left = s.rti;
+    s.rti = NULL; /* closing connections below release nothing */
     lws_sul_cancel(&s.sul);
     lws_context_destroy(s.ctx);
+    rti_destroy(channels_left);
+    for (size_t i = 0; i < 2 * s.n_spawn_owner; i++)
+        free(s.spawn_owner[i]);
+    free(s.spawn_owner);
     while (s.goals) {
         goal *g = s.goals;
         s.goals = g->next;

@@ -39,6 +39,10 @@ static const char *const fixed_names[RB_TOPIC_COUNT] = {
     [RB_TOPIC_CLOCK] = "clock",
     [RB_TOPIC_TF] = "tf",
     [RB_TOPIC_TF_STATIC] = "tf_static",
+    [RB_TOPIC_RTI_ENTITY] = "rti/entity",
+    [RB_TOPIC_RTI_ENTITIES] = "rti/entities",
+    [RB_TOPIC_RTI_POSITION] = "rti/position",
+    [RB_TOPIC_RTI_VEHICLESTATE] = "rti/vehiclestate",
 };
 static const char *const entity_suffixes[RB_TOPIC_COUNT] = {
     [RB_TOPIC_ODOM] = "odom",
@@ -65,9 +69,14 @@ const char *rb_topic_suffix(rb_topic topic)
     return topic < RB_TOPIC_COUNT && entity_suffixes[topic] ? entity_suffixes[topic] : "";
 }
 
+bool rb_topic_is_rti(rb_topic topic)
+{
+    return topic >= RB_TOPIC_RTI_ENTITY && topic <= RB_TOPIC_RTI_VEHICLESTATE;
+}
+
 bool rb_topic_is_command(rb_topic topic)
 {
-    return topic == RB_TOPIC_CMD_VEL || topic == RB_TOPIC_JOINT_COMMANDS ||
+    return topic == RB_TOPIC_CMD_VEL || topic == RB_TOPIC_JOINT_COMMANDS || topic == RB_TOPIC_RTI_ENTITIES ||
            (topic >= RB_TOPIC_CONTROL_CMD && topic <= RB_TOPIC_EMERGENCY_CMD);
 }
 
@@ -111,6 +120,10 @@ const char *rb_topic_type(rb_topic topic)
         [RB_TOPIC_WORKER_ANALYZE] = "planbench_interfaces/msg/AnalyzeScenario",
         [RB_TOPIC_WORKER_VEHICLE] = "auto_scene_gen_msgs/msg/VehicleStatus",
         [RB_TOPIC_HAZARD_LIGHTS_STATUS] = "autoware_vehicle_msgs/msg/HazardLightsReport",
+        [RB_TOPIC_RTI_ENTITY] = "planbench_interfaces/msg/Entity",
+        [RB_TOPIC_RTI_ENTITIES] = "planbench_interfaces/msg/EntityOperation",
+        [RB_TOPIC_RTI_POSITION] = "planbench_interfaces/msg/EntityPosition",
+        [RB_TOPIC_RTI_VEHICLESTATE] = "planbench_interfaces/msg/VehicleState",
     };
     return topic < RB_TOPIC_COUNT ? types[topic] : "";
 }
@@ -150,7 +163,7 @@ bool rb_topic_is_per_entity(rb_topic topic)
     return topic < RB_TOPIC_COUNT && entity_suffixes[topic] != NULL;
 }
 
-static void jt_stamp(json_text *t, uint64_t ns)
+void rb_write_stamp(json_text *t, uint64_t ns)
 {
     JT_LIT(t, "{\"sec\":");
     jt_int(t, (long long)(ns / 1000000000u));
@@ -162,7 +175,7 @@ static void jt_stamp(json_text *t, uint64_t ns)
 static void jt_header(json_text *t, uint64_t ns, const char *frame)
 {
     JT_LIT(t, "{\"stamp\":");
-    jt_stamp(t, ns);
+    rb_write_stamp(t, ns);
     JT_LIT(t, ",\"frame_id\":");
     jt_str(t, frame);
     JT_LIT(t, "}");
@@ -224,7 +237,7 @@ char *rb_clock(pb_sim *sim)
     json_text t = {0};
     jt_topic(&t, "/clock");
     JT_LIT(&t, "{\"clock\":");
-    jt_stamp(&t, pb_sim_time_ns(sim));
+    rb_write_stamp(&t, pb_sim_time_ns(sim));
     JT_LIT(&t, "}}");
     return jt_finish(&t);
 }
@@ -255,8 +268,7 @@ char *rb_tf(pb_sim *sim, bool fixed)
     return jt_finish(&t);
 }
 
-/* `v` (world frame) in the frame of orientation `p`: R^T v. */
-static pb_sim_vec3 to_body(const pb_sim_pose *p, pb_sim_vec3 v)
+pb_sim_vec3 rb_to_body(const pb_sim_pose *p, pb_sim_vec3 v)
 {
     const double x = p->qx, y = p->qy, z = p->qz, w = p->qw;
     const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
@@ -298,8 +310,8 @@ char *rb_odom(pb_sim *sim, const char *entity)
     pb_sim_get_entity_state(sim, entity, &r, &st);
     if (r.result != PB_SIM_RESULT_OK)
         return NULL;
-    return rb_odom_of(entity, pb_sim_time_ns(sim), &st.pose, to_body(&st.pose, st.twist.linear),
-                      to_body(&st.pose, st.twist.angular));
+    return rb_odom_of(entity, pb_sim_time_ns(sim), &st.pose, rb_to_body(&st.pose, st.twist.linear),
+                      rb_to_body(&st.pose, st.twist.angular));
 }
 
 char *rb_joint_states(pb_sim *sim, const char *entity)
@@ -364,7 +376,7 @@ char *rb_vehicle_status_of(rb_topic topic, const char *entity, uint64_t now,
         return jt_finish(&t);
     }
     JT_LIT(&t, "{\"stamp\":");
-    jt_stamp(&t, now);
+    rb_write_stamp(&t, now);
     if (topic == RB_TOPIC_STEERING_STATUS) {
         JT_LIT(&t, ",\"steering_tire_angle\":");
         jt_real(&t, st.steering_tire_angle);

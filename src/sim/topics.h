@@ -3,10 +3,13 @@
 #ifndef PB_SIM_TOPICS_H
 #define PB_SIM_TOPICS_H
 
+#include "json_text.h"
 #include "planbench/sim.h"
 
-/** The topics of the server (topics.c): the first five are the world's, the others each
- * entity's ("/<entity>/odom"...); cmd_vel is published by clients, the rest by the server. */
+/** The topics of the server (topics.c): the first five are the world's, the next each
+ * entity's ("/<entity>/odom"...), then the scenario worker's and the RTI channels (fixed
+ * names, "/rti/..."); cmd_vel, a vehicle's commands and /rti/entities are published by
+ * clients, the rest by the server. */
 typedef enum rb_topic {
     RB_TOPIC_ENTITY_EVENTS,
     RB_TOPIC_ENTITY_STATES,
@@ -34,6 +37,11 @@ typedef enum rb_topic {
     RB_TOPIC_WORKER_STATUS,
     RB_TOPIC_WORKER_ANALYZE,
     RB_TOPIC_WORKER_VEHICLE,
+    /* the RTI entity channels (rti.h): clients publish operations on /rti/entities */
+    RB_TOPIC_RTI_ENTITY,
+    RB_TOPIC_RTI_ENTITIES,
+    RB_TOPIC_RTI_POSITION,
+    RB_TOPIC_RTI_VEHICLESTATE,
     RB_TOPIC_COUNT
 } rb_topic;
 
@@ -52,6 +60,8 @@ bool rb_topic_is_command(rb_topic topic);
 bool rb_topic_is_vehicle(rb_topic topic);
 /** Is `topic` the scenario worker's (published when a scenario starts or ends)? */
 bool rb_topic_is_worker(rb_topic topic);
+/** Is `topic` one of the RTI channels? */
+bool rb_topic_is_rti(rb_topic topic);
 /** Is `topic` a vehicle's status, published after every step? */
 bool rb_topic_is_vehicle_status(rb_topic topic);
 
@@ -64,6 +74,10 @@ char *rb_joint_states(pb_sim *sim, const char *entity);
 /** A vehicle's status topic `topic` (Autoware's vehicle/status messages); NULL when the entity
  * is not a vehicle. */
 char *rb_vehicle_status(pb_sim *sim, rb_topic topic, const char *entity);
+/** `v` (world frame) in the frame of orientation `pose`: R^T v. */
+pb_sim_vec3 rb_to_body(const pb_sim_pose *pose, pb_sim_vec3 v);
+/** A builtin_interfaces/Time of `ns` nanoseconds into `t`. */
+void rb_write_stamp(json_text *t, uint64_t ns);
 /** The same from a status, and odometry from a pose and its twist in the body frame, stamped
  * `now` (ns): for a vehicle that is not one of the world's entities (the scenario worker's). */
 char *rb_vehicle_status_of(rb_topic topic, const char *entity, uint64_t now,

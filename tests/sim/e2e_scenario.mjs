@@ -54,6 +54,7 @@ check(second.ok, 'the worker takes the next scenario');
 await until(() => results.length > 1, 10000);
 check(results[1] && results[1].scenario_number === 43 && results[1].termination_reason === 3, `a timeout: ${results[1] && results[1].termination_reason}`);
 
+await until(() => vehicle.length >= 4, 3000); // published just after the result
 check(vehicle.length >= 4 && vehicle[0] === true && vehicle[1] === false, `VehicleStatus enabled, then not: ${vehicle}`);
 
 // the vehicle node's services: register, then ask for a rerun of the last scenario

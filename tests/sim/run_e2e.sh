@@ -1,6 +1,6 @@
 #!/bin/sh
 # End-to-end test: start `planbench serve` on a free loopback port, run tests/sim/e2e.mjs,
-# e2e_vehicle.mjs and e2e_scenario.mjs with the real roslib client, stop the server. Skips (77) without node/npm or when the npm install
+# e2e_vehicle.mjs, e2e_scenario.mjs and e2e_rti.mjs with the real roslib client, stop the server. Skips (77) without node/npm or when the npm install
 # of roslib and ws (into tests/sim/node_modules, from package-lock.json) is impossible.
 # usage: run_e2e.sh PLANBENCH SOURCE_ROOT
 set -u
@@ -29,6 +29,7 @@ fi
 rc=$?
 (cd "$dir" && timeout 60 node e2e_vehicle.mjs "$port") || rc=1
 (cd "$dir" && timeout 60 node e2e_scenario.mjs "$port" "$root") || rc=1
+(cd "$dir" && timeout 60 node e2e_rti.mjs "$port") || rc=1
 kill "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 cat "$log"
