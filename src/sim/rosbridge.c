@@ -1366,10 +1366,13 @@ static char *handle_publish(pb_sim *sim, json_t *msg, bool advertise, const rb_s
             return status_error(id, "topic '%.200s' has type %.100s", name, rb_topic_type(t));
         return NULL;
     }
-    if (known && t == RB_TOPIC_RTI_ENTITIES) {
+    if (known && (t == RB_TOPIC_RTI_ENTITIES || t == RB_TOPIC_RTI_POSITION)) {
         char err[PB_SIM_MESSAGE_SIZE + 200];
-        if (session && session->rti_operation &&
-            !session->rti_operation(session->payload, json_object_get(msg, "msg"), err, sizeof err))
+        bool (*fn)(void *, const json_t *, char *, size_t) = !session ? NULL
+                                                             : t == RB_TOPIC_RTI_ENTITIES
+                                                                 ? session->rti_operation
+                                                                 : session->rti_position;
+        if (fn && !fn(session->payload, json_object_get(msg, "msg"), err, sizeof err))
             return status_error(id, "%s%s", err, "");
         return NULL;
     }

@@ -50,6 +50,8 @@ typedef struct rb_session {
     bool (*may_command)(void *payload, const char *entity, char *why, size_t size);
     /** An operation published on /rti/entities: false with `err` naming what was wrong. */
     bool (*rti_operation)(void *payload, const json_t *msg, char *err, size_t size);
+    /** A position published on /rti/position (by an entity's owner): false with `err`. */
+    bool (*rti_position)(void *payload, const json_t *msg, char *err, size_t size);
     /** This session's client id (/rti/get_client_id). */
     const char *(*client_id)(void *payload);
 } rb_session;

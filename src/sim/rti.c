@@ -447,7 +447,7 @@ static const char *str_of(const json_t *o, const char *key)
 bool rti_operation(rti *r, const char *client, const json_t *msg, char *err, size_t size)
 {
     static const char *const ops[] = {"request_update", "transfer_ownership", "assume_ownership",
-                                      "release_ownership"};
+                                      "release_ownership", "claim_ownership"};
     if (!json_is_object(msg)) {
         snprintf(err, size, "/rti/entities: an EntityOperation is an object");
         return false;
@@ -458,7 +458,7 @@ bool rti_operation(rti *r, const char *client, const json_t *msg, char *err, siz
     json_object_foreach((json_t *)msg, key, value)
     {
         int k = -1;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (strcmp(key, ops[i]) == 0)
                 k = i;
         if (k < 0 && strcmp(key, "entity_id") != 0) {
@@ -521,7 +521,8 @@ bool rti_operation(rti *r, const char *client, const json_t *msg, char *err, siz
             return false;
         }
         snprintf(t->owner, sizeof t->owner, "%s", target);
-    } else if (which == 2) { /* assume: only a released (server-owned) entity, by the asker */
+    } else if (which == 2 ||
+               which == 4) { /* assume (claim): only a released (server-owned) entity, by the asker */
         if (target && target[0] && strcmp(target, client) != 0) {
             snprintf(err, size, "assume_ownership: %s cannot assume for another client (%.100s)", client,
                      target);
@@ -544,6 +545,81 @@ bool rti_operation(rti *r, const char *client, const json_t *msg, char *err, siz
         snprintf(t->owner, sizeof t->owner, "%s", RTI_SERVER);
     }
     publish_entity(r, t, false, NULL); /* the new owner, for everybody */
+    return true;
+}
+
+static bool number_at(const json_t *o, const char *key, double *v)
+{
+    const json_t *x = json_object_get(o, key);
+    if (!json_is_number(x) || !isfinite(json_number_value(x)))
+        return false;
+    *v = json_number_value(x);
+    return true;
+}
+
+/* `names` of object `key` of `msg` into `out` (every one a finite number). */
+static bool triple(const json_t *msg, const char *key, const char *const *names, int n, double *out)
+{
+    const json_t *o = json_object_get(msg, key);
+    for (int i = 0; i < n; i++)
+        if (!json_is_object(o) || !number_at(o, names[i], &out[i]))
+            return false;
+    return true;
+}
+
+bool rti_position(rti *r, const char *client, const json_t *msg, char *err, size_t size)
+{
+    static const char *const xyz[] = {"x", "y", "z", "w"}, *const fru[] = {"forward", "right", "up"},
+                             *const rpy[] = {"roll", "pitch", "yaw"};
+    const char *id = json_is_object(msg) ? str_of(msg, "id") : NULL;
+    double p[3], q[4], v[3] = {0}, w[3] = {0};
+    if (!id || !triple(msg, "local", xyz, 3, p) || !triple(msg, "local_rotation", xyz, 4, q)) {
+        snprintf(err, size,
+                 "/rti/position: an EntityPosition needs id, local {x, y, z} and local_rotation "
+                 "{x, y, z, w}, finite numbers");
+        return false;
+    }
+    if ((json_object_get(msg, "velocity") && !triple(msg, "velocity", fru, 3, v)) ||
+        (json_object_get(msg, "angular_velocity") && !triple(msg, "angular_velocity", rpy, 3, w))) {
+        snprintf(err, size,
+                 "/rti/position: velocity {forward, right, up} and angular_velocity {roll, pitch, "
+                 "yaw} must be finite numbers");
+        return false;
+    }
+    tracked *t = find(r, id);
+    if (!t) {
+        snprintf(err, size, "/rti/position: no entity '%.200s'", id);
+        return false;
+    }
+    if (r->config.ownership && strcmp(t->owner, client) != 0) {
+        snprintf(err, size,
+                 "/rti/position: '%.200s' is owned by %s, not by %s: only its owner publishes its position",
+                 id, t->owner, client);
+        return false;
+    }
+    const double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(n > 1e-9)) {
+        snprintf(err, size, "/rti/position: local_rotation is not a rotation (zero quaternion)");
+        return false;
+    }
+    pb_sim_set_state_request rq = {.entity = id, .has_flags = true, .set_pose = true, .set_twist = true};
+    rq.state.pose = (pb_sim_pose){{p[0], p[1], p[2]}, q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+    /* the body-frame velocity (right = -left) in the world frame, the yaw rate in rad/s */
+    const tracked frame = {.qx = q[0] / n, .qy = q[1] / n, .qz = q[2] / n, .qw = q[3] / n, .p = {0, 0, 0}};
+    pb_sim_vec3 world;
+    double ignored;
+    tracked moving = frame;
+    moving.v = (pb_sim_vec3){v[0], -v[1], v[2]};
+    moving.t = 0.0;
+    dead_reckon(&moving, 1.0, &world, &ignored); /* R (v * 1 s) */
+    rq.state.twist.linear = world;
+    rq.state.twist.angular = (pb_sim_vec3){0.0, 0.0, w[2] / DEG};
+    pb_sim_result res;
+    pb_sim_set_entity_state(r->io.sim, &rq, &res);
+    if (res.result != PB_SIM_RESULT_OK) {
+        snprintf(err, size, "/rti/position: %.200s: %s", id, res.error_message);
+        return false;
+    }
     return true;
 }
 

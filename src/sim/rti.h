@@ -62,9 +62,16 @@ void rti_publish_all(rti *r, const char *to);
 bool rti_may_command(const rti *r, const char *entity, const char *client, char *why, size_t size);
 
 /** An operation message on /rti/entities from `client` (planbench_interfaces/EntityOperation:
- * request_update, transfer_ownership, assume_ownership, release_ownership): applied and its
+ * request_update, transfer_ownership, assume_ownership (claim_ownership the same),
+ * release_ownership): applied and its
  * Entity published, or false with `err` naming what was wrong (no change). */
 bool rti_operation(rti *r, const char *client, const json_t *msg, char *err, size_t size);
+
+/** A position published on /rti/position by `client` (an EntityPosition): the entity is moved
+ * there (its pose, and its twist from the body-frame velocity and the yaw rate), as
+ * SetEntityState moves it; false with `err` naming what was wrong (not the owner, an unknown
+ * id, a malformed message, a pose the simulation refuses): nothing changes. */
+bool rti_position(rti *r, const char *client, const json_t *msg, char *err, size_t size);
 
 /** `client` disconnected: its entities are released to the server, each saying so. */
 void rti_client_gone(rti *r, const char *client);

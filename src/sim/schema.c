@@ -216,6 +216,7 @@ const field f_rti_operation[] = {
     {"transfer_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
     {"assume_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
     {"release_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
+    {"claim_ownership", T_MSG, 0, f_rti_entity_client, "planbench_interfaces/EntityClient"},
     END};
 const field f_rti_vehicle_state[] = {{"id", T_STR, 0, 0, 0},
                                      {"stamp", T_TIME, 0, 0, "builtin_interfaces/Time"},

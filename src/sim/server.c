@@ -571,13 +571,24 @@ static bool session_may_command(void *payload, const char *entity, char *why, si
     return rti_may_command(p->s->rti, entity, p->c->client_id, why, size);
 }
 
+/* A refused RTI message goes to the log too (the client gets an error status). */
+static bool logged(const conn *c, bool ok, const char *err)
+{
+    if (!ok)
+        fprintf(stderr, "planbench serve: %s: %s\n", c->client_id, err);
+    return ok;
+}
+
 static bool session_rti_operation(void *payload, const json_t *msg, char *err, size_t size)
 {
     session_payload *p = payload;
-    const bool ok = rti_operation(p->s->rti, p->c->client_id, msg, err, size);
-    if (!ok)
-        fprintf(stderr, "planbench serve: %s: %s\n", p->c->client_id, err);
-    return ok;
+    return logged(p->c, rti_operation(p->s->rti, p->c->client_id, msg, err, size), err);
+}
+
+static bool session_rti_position(void *payload, const json_t *msg, char *err, size_t size)
+{
+    session_payload *p = payload;
+    return logged(p->c, rti_position(p->s->rti, p->c->client_id, msg, err, size), err);
 }
 
 static const char *session_client_id(void *payload)
@@ -697,6 +708,7 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
                                 .spawned = session_spawned,
                                 .may_command = session_may_command,
                                 .rti_operation = session_rti_operation,
+                                .rti_position = session_rti_position,
                                 .client_id = session_client_id,
                                 .worker_id = s->config->worker_id};
     char *reply = NULL;

@@ -102,6 +102,33 @@ winnerRos.close();
 await until(() => latest('rover')?.owner_client_id === 'server', 3000);
 check(latest('rover')?.owner_client_id === 'server', `the owner's disconnect released rover: ${latest('rover')?.owner_client_id}`);
 
+// the server's entity is claimed; then only its new owner publishes its position
+const opsOther = new Topic({ ros: other, name: '/rti/entities', messageType: 'planbench_interfaces/msg/EntityOperation' });
+opsOther.publish({ claim_ownership: { entity_id: 'rover' } });
+const otherId = winner === idA ? idB : idA;
+await until(() => latest('rover')?.owner_client_id === otherId, 3000);
+check(latest('rover')?.owner_client_id === otherId, `claimed by ${otherId}: ${latest('rover')?.owner_client_id}`);
+const c3 = await connect();
+const posC = new Topic({ ros: c3, name: '/rti/position', messageType: 'planbench_interfaces/msg/EntityPosition' });
+const there = (x) => ({ id: 'rover', local: { x, y: 60, z: 0 }, local_rotation: { x: 0, y: 0, z: 0, w: 1 },
+  velocity: { forward: 0, right: 0, up: 0 }, angular_velocity: { roll: 0, pitch: 0, yaw: 0 } });
+posC.publish(there(90));
+await call(c3, '/get_simulation_state', SI + 'GetSimulationState', {});
+st = await call(other, '/get_entity_state', SI + 'GetEntityState', { entity: 'rover' });
+check(st.state.pose.position.x !== 90, `a non-owner's position moves nothing: x=${st.state.pose.position.x}`);
+const posOther = new Topic({ ros: other, name: '/rti/position', messageType: 'planbench_interfaces/msg/EntityPosition' });
+posOther.publish(there(62));
+await call(other, '/get_simulation_state', SI + 'GetSimulationState', {});
+st = await call(other, '/get_entity_state', SI + 'GetEntityState', { entity: 'rover' });
+check(st.state.pose.position.x === 62, `its owner's position moves it: x=${st.state.pose.position.x}`);
+
+// a throttled subscriber (throttle_rate 300 ms, queue_length 1) gets fewer positions, and the latest
+const throttled = [];
+const posThrottled = new Topic({ ros: c3, name: '/rti/position', messageType: 'planbench_interfaces/msg/EntityPosition',
+  throttle_rate: 300, queue_length: 1 });
+posThrottled.subscribe((m) => { if (m.id === 'slalom') throttled.push(m); });
+await call(c3, '/get_simulation_state', SI + 'GetSimulationState', {});
+
 // dead reckoning over a slalom: the other client spawns and drives; every true pose (from
 // /entity_states after every step) is within the tolerance of the receiver's extrapolation
 const positions = [], truth = [];
@@ -138,6 +165,11 @@ for (const s of truth) {
 check(used >= N * STEPS - 1, `every step's true pose compared: ${used} of ${truth.length}`);
 check(worstPos <= 0.01 + 1e-9 && worstYaw <= 0.5 * Math.PI / 180 + 1e-9, `dead reckoning within 0.01 and 0.5 deg: ${worstPos}, ${worstYaw * 180 / Math.PI} deg`);
 check(positions.length < truth.length, `fewer positions than steps: ${positions.length} for ${truth.length}`);
+await sleep(700); // the throttled subscriber's held message is due
+if (process.env.E2E_VERBOSE) console.log(JSON.stringify(throttled.map((m) => [m.local.x, m.stamp])));
+const lastOf = (list) => list.length ? JSON.stringify(list[list.length - 1].local) : 'none';
+check(throttled.length >= 1 && throttled.length < positions.length && lastOf(throttled) === lastOf(positions),
+  `throttled: ${throttled.length} of ${positions.length} positions, the latest last: ${lastOf(throttled)} ${lastOf(positions)}`);
 
 // bad operations: unknown entity, transfer to nobody: no change
 const ownerBefore = latest('slalom')?.owner_client_id;
@@ -151,6 +183,7 @@ r = await call(other, '/delete_entity', SI + 'DeleteEntity', { entity: 'slalom' 
 await until(() => latest('slalom')?.deleted === true, 2000);
 check(latest('slalom')?.deleted === true, 'deleted is its last message');
 other.close();
+c3.close();
 clearTimeout(deadline);
 console.log(`e2e_rti: ${checks - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);
