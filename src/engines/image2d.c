@@ -13,6 +13,7 @@
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
 #include "checkers/clearance.h"
+#include "checkers/grid2d.h"
 #include "checkers/shapes2d.h"
 #include "core/map_frame.h"
 #include "io/map_yaml.h"
@@ -45,6 +46,10 @@ typedef struct image2d {
     dyn_obstacle *obstacles;
     uint32_t n_slots, capacity, n_live, generation;
     uint32_t first_free; /* no free slot below it: adding is O(1) amortised, not a scan from 0 */
+    /* a uniform grid of the obstacles' boxes, so a check reads the obstacles near it (NULL until
+     * the first obstacle, or when it could not be kept: then every check reads them all) */
+    pb_grid2d *grid;
+    bool no_grid;
     /* The distance transform of the map, for swept footprints (pb_engine_sweep()): made by the
      * first sweep, under the lock, and read without it once published. */
     _Atomic(float *) edt;
@@ -60,22 +65,74 @@ typedef struct image2d {
 #define COLD_PATH
 #endif
 
+/* The box that holds shape `s` (grid units). */
+static void shape_box(const pb_shape2d *s, double lo[2], double hi[2])
+{
+    lo[0] = lo[1] = INFINITY;
+    hi[0] = hi[1] = -INFINITY;
+    for (int i = 0; i < s->n_parts; i++)
+        for (int k = 0; k < s->part[i].n; k++)
+            for (int d = 0; d < 2; d++) {
+                const double v = s->part[i].v[k][d];
+                lo[d] = v - s->part[i].r < lo[d] ? v - s->part[i].r : lo[d];
+                hi[d] = v + s->part[i].r > hi[d] ? v + s->part[i].r : hi[d];
+            }
+}
+
+/* A question put to the obstacles near a box: the point, segment or shape asked about, and
+ * what the visits found. */
+typedef struct near_query {
+    const image2d *e;
+    const double *a, *b;     /* a point (a), or a segment (a, b) */
+    const pb_shape2d *shape; /* or a shape */
+    uint32_t ignore_id;
+    uint32_t first_hit; /* the lowest slot it overlaps: the one a scan from slot 0 reports */
+    double clearance;   /* the least distance to the shape */
+} near_query;
+
+/* Visit the obstacles whose boxes may meet [lo, hi] (the grid's, or every slot without one);
+ * `fn` returns false to stop. False when stopped. */
+static bool visit_near(const image2d *e, const double lo[2], const double hi[2], bool (*fn)(void *, uint32_t),
+                       near_query *q)
+{
+    if (e->grid && !e->no_grid)
+        return pb_grid2d_query(e->grid, lo, hi, fn, q);
+    for (uint32_t i = 0; i < e->n_slots; i++)
+        if (!fn(q, i))
+            return false;
+    return true;
+}
+
+static bool point_outside(void *ctx, uint32_t slot)
+{
+    const near_query *q = ctx;
+    const dyn_obstacle *o = &q->e->obstacles[slot];
+    return o->id == PB_OBSTACLE_NONE || !pb_shape2d_contains(&o->shape, q->a[0], q->a[1]);
+}
+
+static bool segment_misses(void *ctx, uint32_t slot)
+{
+    const near_query *q = ctx;
+    const dyn_obstacle *o = &q->e->obstacles[slot];
+    return o->id == PB_OBSTACLE_NONE || !pb_shape2d_hits_segment(&o->shape, q->a, q->b);
+}
+
 /* Is the point clear of every dynamic obstacle? */
 COLD_PATH static bool dynamic_point_free(const image2d *e, const double *q)
 {
-    for (uint32_t i = 0; i < e->n_slots; i++)
-        if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_contains(&e->obstacles[i].shape, q[0], q[1]))
-            return false;
-    return true;
+    near_query nq = {.e = e, .a = q};
+    return visit_near(e, q, q, point_outside, &nq);
 }
 
 /* The edge against the dynamic obstacles, then against the map. */
 COLD_PATH static bool visible_with_obstacles(const image2d *e, const double *a, const double *b,
                                              pb_engine_counters *counters)
 {
-    for (uint32_t i = 0; i < e->n_slots; i++)
-        if (e->obstacles[i].id != PB_OBSTACLE_NONE && pb_shape2d_hits_segment(&e->obstacles[i].shape, a, b))
-            return false;
+    near_query nq = {.e = e, .a = a, .b = b};
+    const double lo[2] = {a[0] < b[0] ? a[0] : b[0], a[1] < b[1] ? a[1] : b[1]};
+    const double hi[2] = {a[0] < b[0] ? b[0] : a[0], a[1] < b[1] ? b[1] : a[1]};
+    if (!visit_near(e, lo, hi, segment_misses, &nq))
+        return false;
     if (e->certified)
         return pb_segment_free(&e->map, a, b, &counters->n_pixels);
     return pb_line_free(&e->map, (long)a[0], (long)a[1], (long)b[0], (long)b[1], &counters->n_pixels);
@@ -109,6 +166,20 @@ static bool place(const image2d *e, const pb_footprint *footprint, const double 
     return pb_shape2d_make(&scaled, grid_pose, out);
 }
 
+/* Keep slot `slot`'s box in the grid; a grid that cannot be kept is given up (every check then
+ * reads every obstacle, as before the grid). */
+static void index_obstacle(image2d *e, uint32_t slot)
+{
+    if (e->no_grid)
+        return;
+    if (!e->grid)
+        e->grid = pb_grid2d_create((double)e->map.width, (double)e->map.height);
+    double lo[2], hi[2];
+    shape_box(&e->obstacles[slot].shape, lo, hi);
+    if (!e->grid || !pb_grid2d_set(e->grid, slot, lo, hi))
+        e->no_grid = true;
+}
+
 static pb_status obstacle_add(void *self, const pb_footprint *footprint, const double *pose, uint32_t *id)
 {
     image2d *e = self;
@@ -137,6 +208,7 @@ static pb_status obstacle_add(void *self, const pb_footprint *footprint, const d
     o->id = (e->generation << 16) | slot;
     o->footprint = *footprint;
     e->n_live++;
+    index_obstacle(e, slot);
     e->first_free = slot + 1;
     *id = o->id;
     return PB_OK;
@@ -151,6 +223,7 @@ static pb_status obstacle_move(void *self, uint32_t id, const double *pose)
     if (!place(self, &o->footprint, pose, &moved))
         return PB_ERR_INVALID;
     o->shape = moved;
+    index_obstacle(self, (uint32_t)(o - ((image2d *)self)->obstacles));
     return PB_OK;
 }
 
@@ -162,6 +235,8 @@ static pb_status obstacle_remove(void *self, uint32_t id)
         return PB_ERR_NOT_FOUND;
     o->id = PB_OBSTACLE_NONE;
     e->n_live--;
+    if (e->grid)
+        pb_grid2d_remove(e->grid, (uint32_t)(o - e->obstacles));
     if ((uint32_t)(o - e->obstacles) < e->first_free)
         e->first_free = (uint32_t)(o - e->obstacles);
     while (e->n_slots > 0 && e->obstacles[e->n_slots - 1].id == PB_OBSTACLE_NONE)
@@ -270,6 +345,16 @@ static bool span_free(const pb_bitmap *map, int y, int xa, int xb)
  * bounding box need the exact pixel-square test, so a footprint over free space costs one
  * bitmap read per pixel. Then against every other obstacle, geometrically. A hit names the
  * image's pixel (row from the top) in either frame. */
+static bool overlapped(void *ctx, uint32_t slot)
+{
+    near_query *q = ctx;
+    const dyn_obstacle *o = &q->e->obstacles[slot];
+    if (slot < q->first_hit && o->id != PB_OBSTACLE_NONE && o->id != q->ignore_id &&
+        pb_shape2d_overlap(q->shape, &o->shape))
+        q->first_hit = slot;
+    return true;
+}
+
 static void footprint_check(const void *self, const pb_footprint *footprint, const double *pose,
                             uint32_t ignore_id, pb_hit *hit, pb_engine_counters *counters)
 {
@@ -316,15 +401,15 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
                 return;
             }
     }
-obstacles:
-
-    for (uint32_t i = 0; i < e->n_slots; i++) {
-        const dyn_obstacle *o = &e->obstacles[i];
-        if (o->id != PB_OBSTACLE_NONE && o->id != ignore_id && pb_shape2d_overlap(&s, &o->shape)) {
-            hit->kind = PB_HIT_OBSTACLE;
-            hit->obstacle_id = o->id;
-            return;
-        }
+obstacles:;
+    near_query nq = {.e = e, .shape = &s, .ignore_id = ignore_id, .first_hit = UINT32_MAX};
+    double lo[2], hi[2];
+    shape_box(&s, lo, hi);
+    visit_near(e, lo, hi, overlapped, &nq);
+    if (nq.first_hit != UINT32_MAX) {
+        hit->kind = PB_HIT_OBSTACLE;
+        hit->obstacle_id = e->obstacles[nq.first_hit].id;
+        return;
     }
     hit->kind = PB_HIT_NONE;
 }
@@ -348,6 +433,25 @@ static const float *map_edt(const image2d *e)
     return edt;
 }
 
+/* How far around a footprint (pixels) its clearance looks for obstacles: a bound beyond it is
+ * cut to it (sound: a lower bound may be lower; a sweep then takes steps of this size). */
+#define OBSTACLE_REACH 32.0
+
+static bool nearer(void *ctx, uint32_t slot)
+{
+    near_query *q = ctx;
+    const dyn_obstacle *o = &q->e->obstacles[slot];
+    if (o->id == PB_OBSTACLE_NONE || o->id == q->ignore_id)
+        return true;
+    for (int j = 0; j < q->shape->n_parts; j++)
+        for (int k = 0; k < o->shape.n_parts; k++) {
+            const double d = pb_part2d_distance(&q->shape->part[j], &o->shape.part[k]) - q->shape->part[j].r -
+                             o->shape.part[k].r;
+            q->clearance = d < q->clearance ? d : q->clearance;
+        }
+    return q->clearance > 0.0;
+}
+
 /* A lower bound on the distance from the footprint's boundary to the map's blocked pixels and
  * the outside (clearance.h), and to the other obstacles (exact), in engine units. */
 static double footprint_clearance(const void *self, const pb_footprint *footprint, const double *pose,
@@ -365,13 +469,16 @@ static double footprint_clearance(const void *self, const pb_footprint *footprin
     double c = disc_edt_clearance(e, edt, centre, radius);
     if (c < DISC_ENOUGH)
         c = fmax(c, pb_shape2d_edt_clearance(&s, edt, e->map.width, e->map.height, &counters->n_pixels));
-    for (uint32_t i = 0; i < e->n_slots && c > 0.0; i++) {
-        const dyn_obstacle *o = &e->obstacles[i];
-        if (o->id == PB_OBSTACLE_NONE || o->id == ignore_id)
-            continue;
-        for (int j = 0; j < s.n_parts; j++)
-            for (int k = 0; k < o->shape.n_parts; k++)
-                c = fmin(c, pb_part2d_distance(&s.part[j], &o->shape.part[k]) - s.part[j].r - o->shape.part[k].r);
+    if (e->n_live > 0 && c > 0.0) {
+        /* the obstacles within `reach` of the footprint's box; any other one is farther than
+         * that, so the bound may not exceed it */
+        const double reach = c < OBSTACLE_REACH ? c : OBSTACLE_REACH;
+        near_query nq = {.e = e, .shape = &s, .ignore_id = ignore_id, .clearance = c < reach ? c : reach};
+        double lo[2], hi[2];
+        shape_box(&s, lo, hi);
+        lo[0] -= reach, lo[1] -= reach, hi[0] += reach, hi[1] += reach;
+        visit_near(e, lo, hi, nearer, &nq);
+        c = nq.clearance;
     }
     return c * (e->framed ? e->frame.frame.resolution : 1.0);
 }
@@ -534,6 +641,7 @@ static void destroy(void *self)
         return;
     pb_bitmap_finish(&e->map);
     free(e->obstacles);
+    pb_grid2d_destroy(e->grid);
     free(atomic_load(&e->edt));
     pthread_mutex_destroy(&e->edt_lock);
     free(e);

@@ -63,14 +63,87 @@ void sim_push_event(pb_sim *sim, pb_sim_event_kind kind, const char *name)
     sim->events[sim->n_events++] = (sim_event){kind, copy};
 }
 
+static size_t name_hash(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *name; name++)
+        h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Put entity `index` into the name table (which has room). */
+static void index_put(uint32_t *slots, size_t cap, const char *name, size_t index)
+{
+    size_t i = name_hash(name) & (cap - 1);
+    while (slots[i])
+        i = (i + 1) & (cap - 1);
+    slots[i] = (uint32_t)(index + 1);
+}
+
+/* The name table rebuilt for every entity, at a size with room for `n` (false: no memory, the
+ * old table stays). */
+static bool index_rebuild(pb_sim *sim, size_t n)
+{
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < sim->n_entities; i++)
+        index_put(slots, cap, sim->entities[i].name, i);
+    free(sim->by_name);
+    sim->by_name = slots;
+    sim->cap_by_name = cap;
+    return true;
+}
+
+/* The slot holding entity `index`'s number, or the table's size. */
+static size_t index_slot(const pb_sim *sim, const char *name, size_t index)
+{
+    for (size_t i = name_hash(name) & (sim->cap_by_name - 1);; i = (i + 1) & (sim->cap_by_name - 1)) {
+        if (!sim->by_name[i])
+            return sim->cap_by_name;
+        if (sim->by_name[i] == index + 1)
+            return i;
+    }
+}
+
+/* Take entity `index` out of the name table (backward-shift deletion: no tombstones); with
+ * `renumber`, the entities after it move down by one. */
+static void index_remove(pb_sim *sim, size_t index, bool renumber)
+{
+    const size_t cap = sim->cap_by_name;
+    size_t hole = cap ? index_slot(sim, sim->entities[index].name, index) : cap;
+    if (hole == cap)
+        return;
+    sim->by_name[hole] = 0;
+    for (size_t j = (hole + 1) & (cap - 1); sim->by_name[j]; j = (j + 1) & (cap - 1)) {
+        const size_t home = name_hash(sim->entities[sim->by_name[j] - 1].name) & (cap - 1);
+        /* move j into the hole when its home is not in (hole, j] (cyclically) */
+        const bool stays = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
+        if (!stays) {
+            sim->by_name[hole] = sim->by_name[j];
+            sim->by_name[j] = 0;
+            hole = j;
+        }
+    }
+    for (size_t i = 0; renumber && i < cap; i++)
+        if (sim->by_name[i] > index + 1)
+            sim->by_name[i]--;
+}
+
 sim_entity *sim_find_entity(const pb_sim *sim, const char *name)
 {
-    if (!name)
+    if (!name || !sim->cap_by_name)
         return NULL;
-    for (size_t i = 0; i < sim->n_entities; i++)
-        if (strcmp(sim->entities[i].name, name) == 0)
-            return &sim->entities[i];
-    return NULL;
+    for (size_t i = name_hash(name) & (sim->cap_by_name - 1);; i = (i + 1) & (sim->cap_by_name - 1)) {
+        const uint32_t v = sim->by_name[i];
+        if (!v)
+            return NULL;
+        if (strcmp(sim->entities[v - 1].name, name) == 0)
+            return &sim->entities[v - 1];
+    }
 }
 
 const sim_named_pose *sim_find_named_pose(const pb_sim *sim, const char *name)
@@ -92,7 +165,7 @@ double sim_wrap_angle(double a)
 /* What every pose message must be: a finite position, a unit quaternion (its norm into
  * `*norm`), a known frame (`*ref` the entity it names, NULL for the world). False with `why`. */
 bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *frame, double *norm,
-                           const sim_entity **ref, char *why, size_t size)
+                        const sim_entity **ref, char *why, size_t size)
 {
     const double n = sqrt(p->qx * p->qx + p->qy * p->qy + p->qz * p->qz + p->qw * p->qw);
     *norm = n;
@@ -118,8 +191,8 @@ bool sim_pose_msg_valid(const pb_sim *sim, const pb_sim_pose *p, const char *fra
 
 bool sim_twist_finite(const pb_sim_twist *t)
 {
-    return isfinite(t->linear.x) && isfinite(t->linear.y) && isfinite(t->linear.z) && isfinite(t->angular.x) &&
-           isfinite(t->angular.y) && isfinite(t->angular.z);
+    return isfinite(t->linear.x) && isfinite(t->linear.y) && isfinite(t->linear.z) &&
+           isfinite(t->angular.x) && isfinite(t->angular.y) && isfinite(t->angular.z);
 }
 
 void sim_stop_motion(sim_entity *e)
@@ -149,7 +222,8 @@ void sim_start_following(pb_sim *sim, sim_entity *e, double *path, size_t n, siz
     e->path_stride = stride;
     e->path_next = 0;
     /* a PlanPath path starts at the current configuration: no step is spent reaching it */
-    while (e->path_next + 1 < e->n_path && e->kind->distance(sim, e, path + stride * e->path_next, now) < 1e-9)
+    while (e->path_next + 1 < e->n_path &&
+           e->kind->distance(sim, e, path + stride * e->path_next, now) < 1e-9)
         e->path_next++;
     e->follow_speed = speed;
     e->follow_id = ++sim->next_follow_id;
@@ -219,7 +293,8 @@ void sim_entity_prepare(sim_entity *e, pb_sim *sim, const sim_kind *kind, const 
 sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *name, const sim_robot *robot,
                            const double *pose, bool spawned, bool is_static)
 {
-    sim_entity *grown = sim_reserve(sim->entities, &sim->cap_entities, sim->n_entities + 1, sizeof *grown, 16);
+    sim_entity *grown =
+        sim_reserve(sim->entities, &sim->cap_entities, sim->n_entities + 1, sizeof *grown, 16);
     if (!grown)
         return NULL;
     sim->entities = grown;
@@ -238,6 +313,12 @@ sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *
     }
     e->is_static = is_static || robot->category == PB_SIM_CATEGORY_STATIC_OBJECT;
     e->spawned = spawned;
+    if (2 * (sim->n_entities + 1) > sim->cap_by_name && !index_rebuild(sim, sim->n_entities + 1)) {
+        e->kind->detach(sim, e);
+        entity_free(e);
+        return NULL;
+    }
+    index_put(sim->by_name, sim->cap_by_name, e->name, sim->n_entities);
     e->serial = ++sim->next_entity_serial;
     sim->n_entities++;
     sim_push_event(sim, PB_SIM_EVENT_CREATED, e->name);
@@ -247,6 +328,7 @@ sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *
 void sim_remove_entity(pb_sim *sim, size_t index)
 {
     sim_entity *e = &sim->entities[index];
+    index_remove(sim, index, index + 1 < sim->n_entities);
     e->kind->detach(sim, e);
     sim_push_event(sim, PB_SIM_EVENT_DELETED, e->name);
     entity_free(e);

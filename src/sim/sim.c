@@ -31,7 +31,7 @@ static bool tags_filter_valid(const pb_sim_tags_filter *tags, const char *field,
     if (!tags->n_tags || tags->filter_mode <= PB_SIM_FILTER_ALL)
         return true;
     sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%s must be 0 (ANY) or 1 (ALL), got %u", field,
-               (unsigned)tags->filter_mode);
+                   (unsigned)tags->filter_mode);
     return false;
 }
 
@@ -115,7 +115,8 @@ static bool install_entities(pb_sim *sim, char *why, size_t size)
         const sim_kind *kind = kind_for(sim, robot, why, size);
         if (kind)
             sim_entity_prepare(&candidate, sim, kind, robot);
-        if (sim_find_entity(sim, we->name) || !kind || !candidate.kind->fits(sim, &candidate, we->pose, why, size) ||
+        if (sim_find_entity(sim, we->name) || !kind ||
+            !candidate.kind->fits(sim, &candidate, we->pose, why, size) ||
             !sim_add_entity(sim, &candidate, we->name, robot, we->pose, false, we->is_static)) {
             char inner[PB_SIM_MESSAGE_SIZE];
             snprintf(inner, sizeof inner, "%s", why);
@@ -171,8 +172,8 @@ static bool install_world(pb_sim *sim, sim_world *world, char *why, size_t size)
 
 pb_sim_config pb_sim_config_default(void)
 {
-    return (pb_sim_config){.worlds_dir = NULL, .robots_dir = NULL, .world = NULL, .time_step = 0.05,
-                          .plan_time_limit = 60.0};
+    return (pb_sim_config){
+        .worlds_dir = NULL, .robots_dir = NULL, .world = NULL, .time_step = 0.05, .plan_time_limit = 60.0};
 }
 
 pb_status pb_sim_create(pb_sim **out, const pb_sim_config *config, pb_diag *diag)
@@ -224,6 +225,7 @@ void pb_sim_destroy(pb_sim *sim)
     pb_sim_drain_events(sim, NULL, NULL);
     free(sim->events);
     free(sim->entities);
+    free(sim->by_name);
     free(sim->names);
     free(sim->states);
     free(sim->poses);
@@ -337,7 +339,8 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
 {
     pb_sim_result *r = &rs->result;
     rs->entity_name = "";
-    const char *uri = sim_str(rq->uri), *text = sim_str(rq->resource_string), *ns = sim_str(rq->entity_namespace);
+    const char *uri = sim_str(rq->uri), *text = sim_str(rq->resource_string),
+               *ns = sim_str(rq->entity_namespace);
     if (!sim->have_world) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "no world loaded");
         return;
@@ -348,13 +351,13 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
     if (uri[0]) {
         if (strncmp(uri, "model://", 8) != 0) {
             sim_set_result(r, PB_SIM_SPAWN_UNSUPPORTED_FORMAT,
-                       "uri '%.100s': only model://NAME from GetSpawnables", uri);
+                           "uri '%.100s': only model://NAME from GetSpawnables", uri);
             return;
         }
         robot = find_robot_uri(sim, uri);
         if (!robot) {
-            sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no spawnable '%.100s' in this world (see GetSpawnables)",
-                       uri);
+            sim_set_result(r, PB_SIM_RESULT_NOT_FOUND,
+                           "no spawnable '%.100s' in this world (see GetSpawnables)", uri);
             return;
         }
     } else if (text[0]) {
@@ -384,9 +387,9 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
     }
     if (!name_valid(base)) {
         sim_set_result(r, PB_SIM_SPAWN_NAME_INVALID,
-                   "name '%.100s' must be 1-128 letters, digits or '_', not starting "
-                   "with a digit",
-                   base);
+                       "name '%.100s' must be 1-128 letters, digits or '_', not starting "
+                       "with a digit",
+                       base);
         goto done;
     }
     if (*ns == '/')
@@ -413,7 +416,7 @@ void pb_sim_spawn_entity(pb_sim *sim, const pb_sim_spawn_request *rq, pb_sim_spa
     }
     if (sim->n_entities >= PB_SIM_MAX_ENTITIES) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "the world holds at most %d entities",
-                   PB_SIM_MAX_ENTITIES);
+                       PB_SIM_MAX_ENTITIES);
         goto done;
     }
     sim_entity *e = sim_add_entity(sim, &candidate, full, robot, pose, true, false);
@@ -437,10 +440,10 @@ void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, si
             memset(&responses[i], 0, sizeof responses[i]);
             responses[i].entity_name = "";
             sim_set_result(&responses[i].result, PB_SIM_RESULT_OPERATION_FAILED,
-                       "not tried: the batch is too large");
+                           "not tried: the batch is too large");
         }
         sim_set_result(result, PB_SIM_SPAWN_ENTITIES_SPAWN_FAILED,
-                   "%zu spawn requests in one call: at most %d (split the batch)", n, PB_SIM_MAX_BATCH);
+                       "%zu spawn requests in one call: at most %d (split the batch)", n, PB_SIM_MAX_BATCH);
         return;
     }
     size_t failed = 0;
@@ -450,29 +453,29 @@ void pb_sim_spawn_entities(pb_sim *sim, const pb_sim_spawn_request *requests, si
     }
     /* entity_name points at each entity's own heap name, which a later spawn does not move */
     if (failed)
-        sim_set_result(result, PB_SIM_SPAWN_ENTITIES_SPAWN_FAILED, "%zu of %zu spawn requests failed", failed, n);
+        sim_set_result(result, PB_SIM_SPAWN_ENTITIES_SPAWN_FAILED, "%zu of %zu spawn requests failed", failed,
+                       n);
     else
         sim_set_result(result, PB_SIM_RESULT_OK, NULL);
 }
 
 void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *r)
 {
-    for (size_t i = 0; i < sim->n_entities; i++)
-        if (strcmp(sim->entities[i].name, sim_str(entity)) == 0) {
-            if (sim->entities[i].is_static && !sim->entities[i].spawned) {
-                sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is a static part of the world", entity);
-                return;
-            }
-            if (sim->entities[i].kind->undeletable) {
-                sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' %s", entity,
-                               sim->entities[i].kind->undeletable);
-                return;
-            }
-            sim_remove_entity(sim, i);
-            sim_set_result(r, PB_SIM_RESULT_OK, NULL);
-            return;
-        }
-    sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", sim_str(entity));
+    const sim_entity *e = sim_find_entity(sim, sim_str(entity));
+    if (!e) {
+        sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "no entity named '%.100s'", sim_str(entity));
+        return;
+    }
+    if (e->is_static && !e->spawned) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' is a static part of the world", entity);
+        return;
+    }
+    if (e->kind->undeletable) {
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' %s", entity, e->kind->undeletable);
+        return;
+    }
+    sim_remove_entity(sim, (size_t)(e - sim->entities));
+    sim_set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
 /* ---------------------------------------------------------------- filters and states */
@@ -708,7 +711,6 @@ static bool twist_nonzero(const pb_sim_twist *t)
            t->angular.y != 0 || t->angular.z != 0;
 }
 
-
 void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb_sim_result *r)
 {
     sim_entity *e = sim_find_entity(sim, rq->entity);
@@ -727,7 +729,7 @@ void pb_sim_set_entity_state(pb_sim *sim, const pb_sim_set_state_request *rq, pb
     }
     if (e->is_static && ((set_twist && twist_nonzero(tw)) || (set_accel && twist_nonzero(ac)))) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
-                   "'%s' is static: it cannot be given a twist or acceleration", e->name);
+                       "'%s' is static: it cannot be given a twist or acceleration", e->name);
         return;
     }
     if (set_accel && twist_nonzero(ac)) {
@@ -766,8 +768,8 @@ void pb_sim_set_entity_info(pb_sim *sim, const char *entity, const pb_sim_entity
         return;
     }
     if (!category_valid(info->category)) {
-        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "category %u is not an EntityCategory (0, 1, 2, 4, 5)",
-                   (unsigned)info->category);
+        sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
+                       "category %u is not an EntityCategory (0, 1, 2, 4, 5)", (unsigned)info->category);
         return;
     }
     sim_strings tags = {0};
@@ -924,12 +926,12 @@ void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *r)
 {
     if (target > PB_SIM_STATE_LOADING_WORLD) {
         sim_set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED, "state %u is not a SimulationState",
-                   (unsigned)target);
+                       (unsigned)target);
         return;
     }
     if (target == PB_SIM_STATE_NO_WORLD || target == PB_SIM_STATE_LOADING_WORLD) {
         sim_set_result(r, PB_SIM_INCORRECT_TRANSITION, "state %u is reported by the simulator, not requested",
-                   (unsigned)target);
+                       (unsigned)target);
         return;
     }
     if (target == sim->state) {
@@ -945,8 +947,9 @@ void pb_sim_set_simulation_state(pb_sim *sim, uint8_t target, pb_sim_result *r)
     }
     if (sim->state == PB_SIM_STATE_NO_WORLD || sim->state == PB_SIM_STATE_LOADING_WORLD ||
         sim->state == PB_SIM_STATE_QUITTING) {
-        sim_set_result(r, PB_SIM_INCORRECT_TRANSITION, "cannot go from state %u to %u%s", (unsigned)sim->state,
-                   (unsigned)target, sim->state == PB_SIM_STATE_NO_WORLD ? ": no world loaded" : "");
+        sim_set_result(r, PB_SIM_INCORRECT_TRANSITION, "cannot go from state %u to %u%s",
+                       (unsigned)sim->state, (unsigned)target,
+                       sim->state == PB_SIM_STATE_NO_WORLD ? ": no world loaded" : "");
         return;
     }
     if (target == PB_SIM_STATE_STOPPED) {
@@ -968,7 +971,7 @@ void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *r)
     const bool all = scope == PB_SIM_SCOPE_DEFAULT || scope == PB_SIM_SCOPE_ALL;
     if (!all && (scope & ~(unsigned)(PB_SIM_SCOPE_TIME | PB_SIM_SCOPE_STATE | PB_SIM_SCOPE_SPAWNED))) {
         sim_set_result(r, PB_SIM_RESULT_FEATURE_UNSUPPORTED,
-                   "scope %u has bits other than TIME (1), STATE (2), SPAWNED (4)", (unsigned)scope);
+                       "scope %u has bits other than TIME (1), STATE (2), SPAWNED (4)", (unsigned)scope);
         return;
     }
     reset_scopes(sim, all ? (PB_SIM_SCOPE_TIME | PB_SIM_SCOPE_STATE | PB_SIM_SCOPE_SPAWNED) : scope, r);
@@ -1002,13 +1005,13 @@ static bool step_precondition(pb_sim *sim, uint64_t steps, uint64_t limit, pb_si
     }
     if (sim->state != PB_SIM_STATE_PAUSED && sim->state != PB_SIM_STATE_STOPPED) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
-                   "the simulation must be paused before stepping (state %u)", (unsigned)sim->state);
+                       "the simulation must be paused before stepping (state %u)", (unsigned)sim->state);
         return false;
     }
     if (steps > limit) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "%llu steps is more than this call allows (%llu)%s",
-                   (unsigned long long)steps, (unsigned long long)limit,
-                   limit == MAX_SERVICE_STEPS ? "; use the simulate_steps action" : "");
+                       (unsigned long long)steps, (unsigned long long)limit,
+                       limit == MAX_SERVICE_STEPS ? "; use the simulate_steps action" : "");
         return false;
     }
     return true;
@@ -1132,7 +1135,7 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
             const size_t len = strlen(p);
             if (strstr(uri, "://") && strncmp(uri, "file://", 7) != 0) {
                 sim_set_result(r, PB_SIM_WORLD_UNSUPPORTED_FORMAT,
-                           "uri scheme of '%.100s' is not world:// or file://", uri);
+                               "uri scheme of '%.100s' is not world:// or file://", uri);
                 return;
             }
             const bool yaml = len >= 5 && strcmp(p + len - 5, ".yaml") == 0;
@@ -1194,7 +1197,7 @@ void pb_sim_load_world(pb_sim *sim, const char *uri, const char *resource_string
         const bool map = w.map_path != NULL;
         sim_world_finish(&w);
         sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "the world's %s is not in the worlds folder",
-                   map ? "map" : "scene");
+                       map ? "map" : "scene");
         return;
     }
     unload(sim);
@@ -1354,12 +1357,12 @@ void pb_sim_plan_finish(pb_sim *sim, pb_sim_plan_job *job, pb_sim_plan_response 
     sim_entity *e = sim_find_entity(sim, job->entity);
     if (!e || e->serial != job->entity_serial) {
         sim_set_result(r, PB_SIM_RESULT_NOT_FOUND, "'%.128s' was deleted while its path was planned",
-                   job->entity);
+                       job->entity);
         return;
     }
     if (e->is_static) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' became static while its path was planned",
-                   e->name);
+                       e->name);
         return;
     }
     char why[PB_SIM_MESSAGE_SIZE];
@@ -1450,7 +1453,7 @@ pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follo
     sim_entity *e = find_follower(sim, goal);
     if (!e) {
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED,
-                   "the entity was deleted, or given another path, or the world was reset");
+                       "the entity was deleted, or given another path, or the world was reset");
         return PB_SIM_FOLLOW_STOPPED;
     }
     if (fb) {
@@ -1479,7 +1482,8 @@ pb_sim_follow_status pb_sim_follow_step(pb_sim *sim, uint64_t goal, pb_sim_follo
     const char *reason = e->follow_end < sizeof reasons / sizeof reasons[0] ? reasons[e->follow_end] : "?";
     char where[256];
     e->kind->describe(sim, e, where, sizeof where);
-    sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' stopped following: %s %s", e->name, reason, where);
+    sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' stopped following: %s %s", e->name, reason,
+                   where);
     return PB_SIM_FOLLOW_STOPPED;
 }
 
