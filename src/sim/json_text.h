@@ -23,7 +23,7 @@ typedef struct json_text {
 /** Append `n` bytes. */
 void jt_raw(json_text *t, const char *s, size_t n);
 /** Append a string literal. */
-#define JT_LIT(t, lit) jt_raw((t), (lit), sizeof(lit) - 1)
+#define JT_LIT(t, lit) jt_raw((t), "" lit, sizeof(lit) - 1) /* "" lit: a literal only */
 /** A double as jansson writes it: 17 significant digits (".0" added to integers), null when
  * not finite. */
 void jt_real(json_text *t, double v);

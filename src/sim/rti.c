@@ -368,9 +368,12 @@ static void publish_vehicle_state(rti *r, tracked *t, double now)
     JT_LIT(&j, ",\"signal\":");
     jt_str(&j, signals[signal]);
     /* the blink phase: lit the first half of every second (as the vehicle model blinks) */
-    JT_LIT(&j, signal && fmod(now, 1.0) < 0.5 ? ",\"blink\":true" : ",\"blink\":false");
-    JT_LIT(&j, vs.longitudinal_velocity * vs.acceleration < 0.0 ? ",\"brake_light\":true"
-                                                                : ",\"brake_light\":false");
+    /* (JT_LIT takes a literal: a chosen string goes through jt_raw) */
+    const char *blink = signal && fmod(now, 1.0) < 0.5 ? ",\"blink\":true" : ",\"blink\":false";
+    jt_raw(&j, blink, strlen(blink));
+    const char *brake =
+        vs.longitudinal_velocity * vs.acceleration < 0.0 ? ",\"brake_light\":true" : ",\"brake_light\":false";
+    jt_raw(&j, brake, strlen(brake));
     JT_LIT(&j, ",\"speed\":");
     jt_real(&j, vs.longitudinal_velocity);
     JT_LIT(&j, "}}");

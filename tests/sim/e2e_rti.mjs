@@ -166,7 +166,6 @@ check(used >= N * STEPS - 1, `every step's true pose compared: ${used} of ${trut
 check(worstPos <= 0.01 + 1e-9 && worstYaw <= 0.5 * Math.PI / 180 + 1e-9, `dead reckoning within 0.01 and 0.5 deg: ${worstPos}, ${worstYaw * 180 / Math.PI} deg`);
 check(positions.length < truth.length, `fewer positions than steps: ${positions.length} for ${truth.length}`);
 await sleep(700); // the throttled subscriber's held message is due
-if (process.env.E2E_VERBOSE) console.log(JSON.stringify(throttled.map((m) => [m.local.x, m.stamp])));
 const lastOf = (list) => list.length ? JSON.stringify(list[list.length - 1].local) : 'none';
 check(throttled.length >= 1 && throttled.length < positions.length && lastOf(throttled) === lastOf(positions),
   `throttled: ${throttled.length} of ${positions.length} positions, the latest last: ${lastOf(throttled)} ${lastOf(positions)}`);
@@ -182,6 +181,31 @@ check(latest('slalom')?.owner_client_id === ownerBefore, `bad operations change 
 r = await call(other, '/delete_entity', SI + 'DeleteEntity', { entity: 'slalom' });
 await until(() => latest('slalom')?.deleted === true, 2000);
 check(latest('slalom')?.deleted === true, 'deleted is its last message');
+// a vehicle's state at its own rate (0.1 s of sim time): gear, speed, signal and blink phase
+const w = await call(other, '/load_world', SI + 'LoadWorld', { uri: 'world://wall40', resource_string: '' });
+check(w.result.result === 1, `load wall40: ${w.result.error_message}`);
+const vstates = [];
+const vsTopic = new Topic({ ros: other, name: '/rti/vehiclestate', messageType: 'planbench_interfaces/msg/VehicleState' });
+vsTopic.subscribe((m) => vstates.push(m));
+r = await call(other, '/spawn_entity', SI + 'SpawnEntity', { name: 'ego', allow_renaming: false,
+  entity_resource: { uri: 'model://lexus_rx450h', resource_string: '' }, initial_pose: { pose: pose(5, 35) } });
+check(r.result.result === 1, `spawn the Lexus: ${r.result.error_message}`);
+const stampZ = { sec: 0, nanosec: 0 };
+new Topic({ ros: other, name: '/ego/control/command/gear_cmd', messageType: 'autoware_vehicle_msgs/msg/GearCommand' }).publish({ stamp: stampZ, command: 2 });
+new Topic({ ros: other, name: '/ego/control/command/turn_indicators_cmd', messageType: 'autoware_vehicle_msgs/msg/TurnIndicatorsCommand' }).publish({ stamp: stampZ, command: 2 });
+new Topic({ ros: other, name: '/ego/control/command/control_cmd', messageType: 'autoware_control_msgs/msg/Control' }).publish({ stamp: stampZ, control_time: stampZ,
+  lateral: { stamp: stampZ, steering_tire_angle: 0.0, steering_tire_rotation_rate: 0, is_defined_steering_tire_rotation_rate: false },
+  longitudinal: { stamp: stampZ, velocity: 3.0, acceleration: 1.0, jerk: 0, is_defined_acceleration: true, is_defined_jerk: false } });
+await call(other, '/get_simulation_state', SI + 'GetSimulationState', {});
+await call(other, '/step_simulation', SI + 'StepSimulation', { steps: 20 }); // 1 s at 0.05 s
+await until(() => vstates.filter((m) => m.id === 'ego').length >= 10, 3000);
+const ego = vstates.filter((m) => m.id === 'ego');
+const ts = ego.map((m) => m.stamp.sec + m.stamp.nanosec * 1e-9);
+check(ego.length >= 10 && ts.every((t, i) => i === 0 || Math.abs(t - ts[i - 1] - 0.1) < 1e-6),
+  `a vehicle state every 0.1 s: ${ts.slice(0, 4)} (${ego.length})`);
+const lastV = ego[ego.length - 1];
+check(lastV && lastV.gear === 'DRIVE' && lastV.signal === 'LEFT' && Math.abs(lastV.speed - 1.0) < 0.051 && !lastV.brake_light &&
+  ego.some((m) => m.blink) && ego.some((m) => !m.blink), `gear, signal, blink, speed: ${JSON.stringify(lastV)}`);
 other.close();
 c3.close();
 clearTimeout(deadline);
