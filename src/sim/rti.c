@@ -323,6 +323,7 @@ void rti_on_event(rti *r, pb_sim_event_kind kind, const char *entity, const char
             return;
         snprintf(t->owner, sizeof t->owner, "%s", owner && r->config.ownership ? owner : RTI_SERVER);
         t->published = false;
+        t->last_vehicle = -INFINITY;
         publish_entity(r, t, false, NULL);
         publish_position(r, t, NULL); /* after its Entity, never before */
     } else if (kind == PB_SIM_EVENT_INFO_CHANGED) {
@@ -338,6 +339,21 @@ void rti_on_event(rti *r, pb_sim_event_kind kind, const char *entity, const char
         t->name = NULL; /* the owner stays set: the probe goes on past this slot */
         r->n--;
     }
+}
+
+void rti_world_changed(rti *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->cap; i++)
+        if (r->slots[i].name)
+            rti_on_event(r, PB_SIM_EVENT_DELETED, r->slots[i].name, NULL);
+    pb_sim_result res;
+    const char *const *names;
+    size_t n = 0;
+    pb_sim_get_entities(r->io.sim, NULL, &res, &names, &n);
+    for (size_t i = 0; i < n; i++)
+        rti_on_event(r, PB_SIM_EVENT_CREATED, names[i], NULL);
 }
 
 static void publish_vehicle_state(rti *r, tracked *t, double now)
@@ -398,7 +414,7 @@ void rti_on_step(rti *r)
         if (!t)
             continue;
         const pb_sim_entity_state *st = &states[i];
-        bool due = !t->published || now - t->t >= r->config.heartbeat - 1e-9;
+        bool due = !t->published || now < t->t || now - t->t >= r->config.heartbeat - 1e-9;
         if (!due) {
             pb_sim_vec3 p;
             double yaw;
@@ -413,7 +429,8 @@ void rti_on_step(rti *r)
             take_state(t, st, now);
             publish_position(r, t, NULL);
         }
-        if (t->vehicle && now - t->last_vehicle >= r->config.vehiclestate_period - 1e-9)
+        if (t->vehicle &&
+            (now < t->last_vehicle || now - t->last_vehicle >= r->config.vehiclestate_period - 1e-9))
             publish_vehicle_state(r, t, now);
     }
 }

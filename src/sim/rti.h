@@ -51,6 +51,10 @@ void rti_destroy(rti *r);
  * (with its position) before any position, owned by `owner` (a client that spawned it) or the
  * server (NULL); INFO_CHANGED its new metadata; DELETED its last message. */
 void rti_on_event(rti *r, pb_sim_event_kind kind, const char *entity, const char *owner);
+/** The world was loaded, unloaded or reset (the simulation does not report those entities'
+ * events): every entity tracked so far is deleted (its last message), and every entity now is
+ * created, owned by the server. */
+void rti_world_changed(rti *r);
 /** After a step: the positions dead reckoning calls for, the vehicle states due. */
 void rti_on_step(rti *r);
 

@@ -715,6 +715,7 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
     pb_sim_world_info before;
     pb_sim_result r;
     pb_sim_get_current_world(s->sim, &r, &before);
+    const double time_before = pb_sim_time(s->sim);
     rb_handle(s->sim, data, len, &session, &reply);
     flush_tf(s);
     enqueue(c, reply);
@@ -723,6 +724,9 @@ static void handle_text(server *s, conn *c, const char *data, size_t len)
     pb_sim_get_current_world(s->sim, &r, &after);
     if (after.uri != before.uri) /* another world: its fixed frames */
         publish_world_topic(s, RB_TOPIC_TF_STATIC);
+    /* a world loaded, unloaded or reset: its entities come and go without events */
+    if (after.uri != before.uri || pb_sim_time(s->sim) < time_before)
+        rti_world_changed(s->rti);
     if (pb_sim_state(s->sim) == PB_SIM_STATE_QUITTING)
         s->quit = true;
 }
@@ -1257,6 +1261,7 @@ pb_status pb_sim_serve(pb_sim *sim, const pb_sim_serve_config *config, pb_diag *
         pb_diag_set(diag, NULL, 0, 0, "out of memory");
         return PB_ERR_NOMEM;
     }
+    rti_world_changed(s.rti); /* the world's own entities, owned by the server */
     if (cfg.on_ready)
         cfg.on_ready(got_text, bound, cfg.payload);
     pb_sim_set_step_callback(sim, on_step, &s);

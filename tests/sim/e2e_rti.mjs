@@ -49,6 +49,8 @@ const created = seen[firstEntity]?.m;
 check(created && created.owner_client_id === idA && created.position && created.position.local.x === 60 && !created.deleted &&
   created.dimensions.length > 0, `rover's Entity: owned by A, with its position: ${JSON.stringify(created).slice(0, 200)}`);
 const latest = (id) => [...seen].reverse().find((s) => s.kind === 'entity' && s.m.id === id)?.m;
+check(latest('crate_1')?.owner_client_id === 'server' && !latest('crate_1')?.deleted,
+  `the world file's crate_1 is on /rti/entity, owned by the server: ${JSON.stringify(latest('crate_1'))?.slice(0, 120)}`);
 
 // a foreign command is refused: B's SetEntityState and cmd_vel leave rover where it is
 r = await call(b, '/set_entity_state', SI + 'SetEntityState', { entity: 'rover', state: { pose: pose(80, 60) }, set_pose: true });
@@ -122,10 +124,10 @@ await call(other, '/get_simulation_state', SI + 'GetSimulationState', {});
 st = await call(other, '/get_entity_state', SI + 'GetEntityState', { entity: 'rover' });
 check(st.state.pose.position.x === 62, `its owner's position moves it: x=${st.state.pose.position.x}`);
 
-// a throttled subscriber (throttle_rate 300 ms, queue_length 1) gets fewer positions, and the latest
+// a throttled subscriber (throttle_rate 300 ms, queue_length 10) gets fewer positions, and the latest
 const throttled = [];
 const posThrottled = new Topic({ ros: c3, name: '/rti/position', messageType: 'planbench_interfaces/msg/EntityPosition',
-  throttle_rate: 300, queue_length: 1 });
+  throttle_rate: 300, queue_length: 10 });
 posThrottled.subscribe((m) => { if (m.id === 'slalom') throttled.push(m); });
 await call(c3, '/get_simulation_state', SI + 'GetSimulationState', {});
 
