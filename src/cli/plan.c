@@ -4,8 +4,10 @@
 #include "planbench/vehicle.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_OPTIONS 32
 #define MAX_PARAMS  64
@@ -28,6 +30,7 @@ typedef struct plan_args {
     bool stop_at_first; /* --stop first|budget; default: first unless the planner is anytime */
     bool stop_given;
     bool approximate;
+    bool interrupted; /* SIGINT or SIGTERM ended the solve */
     bool json;
     bool robot_given; /* --robot: the car engine by default */
     bool quiet;
@@ -442,6 +445,27 @@ static void print_json_curves(FILE *out, const pb_engine *engine, const pb_path 
     fputs("]", out);
 }
 
+/* Ctrl-C (or SIGTERM) ends a solve as a spent budget does: the planner stops at its next check
+ * and the best path so far is printed and saved. A second one quits at once. */
+static pb_atomic_flag interrupt_flag;
+
+static void on_interrupt(int sig)
+{
+    if (atomic_load(&interrupt_flag))
+        _exit(128 + sig);
+    atomic_store(&interrupt_flag, 1);
+}
+
+static void catch_interrupts(bool on)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on ? on_interrupt : SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
 static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
                        const pb_problem *problem, const pb_result *r)
 {
@@ -464,6 +488,8 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     json_config(out, problem->goal, dim);
     fputs(", \"goal_radius\": ", out);
     pb_json_write_number(out, problem->goal_radius);
+    if (a->interrupted)
+        fputs(", \"interrupted\": true", out);
     if (a->simplify && r->path.n > 0) {
         fputs(", \"cost_before_simplify\": ", out);
         pb_json_write_number(out, a->cost_before_simplify);
@@ -636,7 +662,16 @@ int cli_plan(int argc, char **argv)
             goto done;
         }
     } else {
+        atomic_store(&interrupt_flag, 0);
+        stop.cancel = &interrupt_flag;
+        catch_interrupts(true);
         const pb_status solved = pb_planner_solve(planner, &problem, &stop, &result);
+        a.interrupted = atomic_load(&interrupt_flag) != 0;
+        if (a.interrupted && !a.quiet)
+            fprintf(stderr,
+                    "planbench: interrupted after %.3f s: the best path so far follows (a second "
+                    "Ctrl-C quits at once)\n",
+                    result.time_s);
         if (solved != PB_OK) {
             pb_diag fault = {0};
             if (pb_engine_fault(engine, &fault) != PB_OK)
@@ -696,6 +731,7 @@ int cli_plan(int argc, char **argv)
     if (display && (rc = cli_display_finish(display, &stop, &result, a.quiet)) >= 0)
         exit_code = rc;
 done:
+    catch_interrupts(false);
     cli_display_close(display);
     free(rec.edges);
     if (have_result)

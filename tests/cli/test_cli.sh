@@ -67,6 +67,23 @@ for map in room1 maze forest narrow; do
     expect 0 "rrt on $map" -- "$PB" rrt "maps/$map.png" --json --seed 3 --step 40
     $CHECK_PATH "$T/out" >/dev/null || fail "path on $map does not re-validate"
 done
+# Ctrl-C mid-solve (issue 22) ends it as a spent budget does: the best path so far is printed
+# (re-checked here), saved, and the exit status is that of a found path; the record says so
+timeout --preserve-status -s INT 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 \
+    --save-path "$T/interrupted.csv" >"$T/interrupted.json" 2>"$T/interrupted.err"
+rc=$?
+[ $rc -eq 0 ] || fail "SIGINT mid-solve: exit $rc ($(cat "$T/interrupted.err"))"
+python3 -c "
+import json, sys; r = json.load(open(sys.argv[1]))
+sys.exit(not (r.get('interrupted') is True and r['outcome'] == 'exact' and r['time_s'] < 10 and len(r['path']) >= 2))" \
+    "$T/interrupted.json" || fail "SIGINT mid-solve: no interrupted exact path: $(head -c 200 "$T/interrupted.json")"
+$CHECK_PATH "$T/interrupted.json" >/dev/null || fail "SIGINT mid-solve: the path does not re-validate"
+[ "$(wc -l <"$T/interrupted.csv")" -ge 3 ] || fail "SIGINT mid-solve: --save-path wrote no path"
+grep -q "interrupted" "$T/interrupted.err" || fail "SIGINT mid-solve: stderr does not say it was interrupted"
+timeout --preserve-status -s TERM 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 >"$T/term.json" 2>/dev/null ||
+    fail "SIGTERM mid-solve: exit $?"
+grep -q '"interrupted": true' "$T/term.json" || fail "SIGTERM mid-solve: no record"
+
 # edge_check=certified: every point of every continuous edge on a free pixel, for every
 # planner (a Bresenham line may cut an occupied pixel's corner; these may not)
 for planner in rrt birrt rrtstar informedrrt prm lazyprm bitstar rrdt; do
