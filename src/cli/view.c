@@ -16,6 +16,11 @@ typedef struct view_args {
     uint64_t max_iterations;
 } view_args;
 
+static const char view_usage[] =
+    "usage: planbench view MAP [--engine NAME] [--seed N] [--time-limit S] [--max-iterations N]\n"
+    "  The map in a window: click the start, then the goal (a click on an obstacle says why it is\n"
+    "  refused); the planner then runs and draws its tree and path. Needs the SDL2 visualiser.\n";
+
 static int parse_view_args(int argc, char **argv, view_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -24,7 +29,10 @@ static int parse_view_args(int argc, char **argv, view_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const bool has_value = i + 1 < argc;
-        if (strcmp(arg, "--engine") == 0 && has_value) {
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(view_usage, stdout);
+            return 0;
+        } else if (strcmp(arg, "--engine") == 0 && has_value) {
             a->engine = argv[++i];
         } else if (strcmp(arg, "--seed") == 0 && has_value) {
             if (!cli_parse_u64("--seed", argv[++i], &a->seed))

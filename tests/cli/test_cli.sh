@@ -67,6 +67,12 @@ for map in room1 maze forest narrow; do
     expect 0 "rrt on $map" -- "$PB" rrt "maps/$map.png" --json --seed 3 --step 40
     $CHECK_PATH "$T/out" >/dev/null || fail "path on $map does not re-validate"
 done
+# every subcommand's --help prints its usage and exits 0 (issue 22: view's exited 2)
+for sub in view serve simulate bench scenario; do
+    expect 0 "$sub --help" -- "$PB" "$sub" --help
+    grep -qi "usage" "$T/out" || fail "$sub --help: no usage on standard output"
+done
+
 # Ctrl-C mid-solve (issue 22) ends it as a spent budget does: the best path so far is printed
 # (re-checked here), saved, and the exit status is that of a found path; the record says so
 timeout --preserve-status -s INT 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 \
