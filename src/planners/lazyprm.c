@@ -156,6 +156,7 @@ static pb_status search(lazy_state *s, pb_result *result, uint64_t iterations)
 typedef struct lazy_schedule {
     uint32_t next_search;   /* vertex count at which to search again */
     uint32_t last_searched; /* vertex count at the last search */
+    double search_s;        /* how long it took */
 } lazy_schedule;
 
 static pb_status after_vertex(lazy_state *s, pb_result *result, uint64_t iterations, lazy_schedule *sc)
@@ -163,9 +164,11 @@ static pb_status after_vertex(lazy_state *s, pb_result *result, uint64_t iterati
     pb_roadmap *rm = &s->rm;
     if (rm->n < sc->next_search || pb_roadmap_component(rm, 0) != pb_roadmap_component(rm, 1))
         return PB_OK;
+    const double t0 = pb_clock_seconds();
     pb_status st = search(s, result, iterations);
     if (st != PB_OK)
         return st;
+    sc->search_s = pb_clock_seconds() - t0;
     sc->last_searched = rm->n;
     const uint32_t gap =
         s->best < INFINITY ? (rm->n / 8 > 64 ? rm->n / 8 : 64) : (rm->n / 32 > 8 ? rm->n / 32 : 8);
@@ -223,8 +226,11 @@ static pb_status lazyprm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_res
     if ((st = search(&s, result, iterations)) != PB_OK)
         goto done;
 
-    lazy_schedule sc = {0, s.rm.n};
-    while (!pb_solve_should_stop(ctx, iterations, s.rm.n, s.best < INFINITY)) {
+    lazy_schedule sc = {0, s.rm.n, 0.0};
+    /* a time budget keeps room for the last search (pb_roadmap_time_for_last_search) */
+    while (
+        !pb_solve_should_stop(ctx, iterations, s.rm.n, s.best < INFINITY) &&
+        !(s.best < INFINITY && pb_roadmap_time_for_last_search(ctx, sc.search_s, sc.last_searched, s.rm.n))) {
         if (!params->use_radius && pb_roadmap_batch_pays(&s.rm, PB_ROADMAP_BATCH, params->batch_knn)) {
             if (!pending && !(pending = malloc(PB_ROADMAP_BATCH * (size_t)s.rm.dim * sizeof *pending))) {
                 st = PB_ERR_NOMEM;

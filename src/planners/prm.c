@@ -59,6 +59,7 @@ static pb_status search(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *result, do
 typedef struct prm_schedule {
     uint32_t next_search;   /* vertex count at which to search again once connected */
     uint32_t last_searched; /* vertex count at the last search */
+    double search_s;        /* how long it took */
 } prm_schedule;
 
 static pb_status after_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *result, double *best,
@@ -66,9 +67,11 @@ static pb_status after_vertex(pb_solve_ctx *ctx, pb_roadmap *rm, pb_result *resu
 {
     const bool first = *best == INFINITY;
     if ((first || rm->n >= sc->next_search) && pb_roadmap_component(rm, 0) == pb_roadmap_component(rm, 1)) {
+        const double t0 = pb_clock_seconds();
         pb_status st = search(ctx, rm, result, best);
         if (st != PB_OK)
             return st;
+        sc->search_s = pb_clock_seconds() - t0;
         sc->last_searched = rm->n;
         sc->next_search = rm->n + (rm->n / 8 > 64 ? rm->n / 8 : 64);
     }
@@ -144,8 +147,10 @@ static pb_status prm_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
         (st = search(ctx, &rm, result, &best)) != PB_OK)
         goto done;
 
-    prm_schedule sc = {0, 0};
-    while (!pb_solve_should_stop(ctx, iterations, rm.n, best < INFINITY)) {
+    prm_schedule sc = {0, 0, 0.0};
+    /* a time budget keeps room for the last search (pb_roadmap_time_for_last_search) */
+    while (!pb_solve_should_stop(ctx, iterations, rm.n, best < INFINITY) &&
+           !(best < INFINITY && pb_roadmap_time_for_last_search(ctx, sc.search_s, sc.last_searched, rm.n))) {
         if (!params->use_radius && pb_roadmap_batch_pays(&rm, PB_ROADMAP_BATCH, params->batch_knn)) {
             if (!pending && !(pending = malloc(PB_ROADMAP_BATCH * (size_t)rm.dim * sizeof *pending))) {
                 st = PB_ERR_NOMEM;

@@ -67,6 +67,15 @@ for map in room1 maze forest narrow; do
     expect 0 "rrt on $map" -- "$PB" rrt "maps/$map.png" --json --seed 3 --step 40
     $CHECK_PATH "$T/out" >/dev/null || fail "path on $map does not re-validate"
 done
+# the roadmap planners' last search fits in a time budget (issue 22: lazyprm took 12.5 s of 10)
+for planner in lazyprm prm; do
+    expect 0 "$planner --stop budget --time-limit 2" -- "$PB" "$planner" maps/forest.png --stop budget --time-limit 2 --json
+    python3 -c "
+import json, sys; r = json.load(open(sys.argv[1]))
+sys.exit(not (r['outcome'] == 'exact' and r['time_s'] <= 2 * 1.08))" "$T/out" ||
+        fail "$planner: a 2 s budget overshot: $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['time_s'])" "$T/out") s"
+done
+
 # every subcommand's --help prints its usage and exits 0 (issue 22: view's exited 2)
 for sub in view serve simulate bench scenario; do
     expect 0 "$sub --help" -- "$PB" "$sub" --help
