@@ -87,8 +87,11 @@ def manipulator(world_path, **options):
     return load(world_path, engine="manipulator", options=options or None)
 
 
-def car(map_path, **options):
-    """The car C-space (x, y, yaw) on a map."""
+def car(map_path, robot=None, **options):
+    """The car C-space (x, y, yaw) on a metric map (a map_server .yaml), for the vehicle in
+    `robot` (a vehicle .xml, as the CLI's --robot)."""
+    if robot is not None:
+        options["robot"] = robot
     return load(map_path, engine="car", options=options or None)
 
 

@@ -311,8 +311,15 @@ static PyObject *mod_load(PyObject *mod, PyObject *args, PyObject *kwargs)
     static char *kw[] = {"path", "engine", "options", NULL};
     const char *path = NULL, *name = NULL;
     PyObject *options = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "z|zO!:load", kw, &path, &name, &PyDict_Type, &options))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "z|zO:load", kw, &path, &name, &options))
         return NULL;
+    if (options == Py_None)
+        options = NULL;
+    if (options && !PyDict_Check(options)) {
+        PyErr_Format(PyExc_TypeError, "load: options must be a dict of engine options, not %.100s",
+                     Py_TYPE(options)->tp_name);
+        return NULL;
+    }
     if (!path && !name) {
         PyErr_SetString(error_value, "load: give a map, world or problem file, or an engine name");
         return NULL;

@@ -11,10 +11,12 @@ def source_path(*parts):
     return os.path.join(ROOT, *parts)
 
 
-def check_path(path, start, goal, feasible, step, cost=None, goal_radius=None):
+def check_path(path, start, goal, feasible, step, cost=None, goal_radius=None, pixel_free=None):
     """Re-check a path without planbench: it starts at `start`, ends at `goal` (within
     goal_radius when given, else exactly), every configuration along every edge at spacing
-    `step` is feasible by `feasible`, and its Euclidean length is `cost` (when given)."""
+    `step` is feasible by `feasible` (or, for an image map, with `pixel_free(column, row)`
+    given, every pixel of the Bresenham line between the endpoints' pixels is free, the image
+    engine's documented edge rule), and its Euclidean length is `cost` (when given)."""
     path = np.asarray(path, dtype=float)
     assert path.ndim == 2 and len(path) >= 2, f"not a path: shape {path.shape}"
     assert np.array_equal(path[0], np.asarray(start, float)), f"path starts at {path[0]}, not {start}"
@@ -26,6 +28,10 @@ def check_path(path, start, goal, feasible, step, cost=None, goal_radius=None):
     for a, b in zip(path[:-1], path[1:]):
         d = float(np.linalg.norm(b - a))
         length += d
+        if pixel_free is not None:  # image maps: the Bresenham pixel line (the engine's rule)
+            for x, y in bresenham(int(np.floor(a[0])), int(np.floor(a[1])), int(np.floor(b[0])), int(np.floor(b[1]))):
+                assert pixel_free(x, y), f"edge {a} -> {b} crosses blocked pixel ({x}, {y})"
+            continue
         n = max(1, int(np.ceil(d / step)))
         for t in np.linspace(0.0, 1.0, n + 1):
             q = a + t * (b - a)
@@ -33,6 +39,27 @@ def check_path(path, start, goal, feasible, step, cost=None, goal_radius=None):
     if cost is not None:
         assert abs(length - cost) <= 1e-6 * max(1.0, cost), f"length {length} but reported cost {cost}"
     return length
+
+
+def bresenham(x0, y0, x1, y1):
+    """The pixels of the line from (x0, y0) to (x1, y1), both included, walked from the
+    lexicographically smaller endpoint (so a->b and b->a are the same pixels)."""
+    if (x1, y1) < (x0, y0):
+        x0, y0, x1, y1 = x1, y1, x0, y0
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
+    err = dx + dy
+    while True:
+        yield x0, y0
+        if x0 == x1 and y0 == y1:
+            return
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
 
 
 @pytest.fixture
