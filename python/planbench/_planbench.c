@@ -667,6 +667,23 @@ static PyObject *result_dict(const pb_result *r, const pb_engine *engine, solve_
                          tree, "interrupted", w->interrupted ? Py_True : Py_False);
 }
 
+/* "O&" converter: a non-negative integer (a negative one or a float is an error, not wrapped). */
+static int to_count(PyObject *obj, void *out)
+{
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "expected a non-negative integer, got %.100s", Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(error_value, "expected a non-negative integer below 2**64, got %R", obj);
+        return 0;
+    }
+    *(unsigned long long *)out = v;
+    return 1;
+}
+
 static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     (void)mod;
@@ -679,8 +696,8 @@ static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
     double time_limit = 10.0, goal_radius = 0.0;
     int approximate = 0, want_tree = 0;
     const char *on_interrupt = "raise";
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO!|OOKdKKdOppsO!:plan", kw, &name, &engine_type, &eo, &ostart,
-                                     &ogoal, &seed, &time_limit, &max_it, &max_nodes, &goal_radius, &ofirst,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO!|OOO&dO&O&dOppsO!:plan", kw, &name, &engine_type, &eo, &ostart,
+                                     &ogoal, to_count, &seed, &time_limit, to_count, &max_it, to_count, &max_nodes, &goal_radius, &ofirst,
                                      &approximate, &want_tree, &on_interrupt, &PyDict_Type, &params))
         return NULL;
     if (!(time_limit >= 0.0) || !isfinite(time_limit)) {
