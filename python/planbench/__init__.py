@@ -66,15 +66,16 @@ def blackbox(feasible, lower, upper, resolution=0.0, clearance=None, start=None,
     spacing of the configurations checked along an edge (0: 1/1000 of the bounds' diagonal).
     `clearance(q)` (optional) returns a lower bound on the distance to the nearest obstacle;
     edges are then certified. `start` and `goal` are optional defaults. `batch(qs)`
-    (optional) takes an (n, d) array and returns n bools; the per-configuration callable is
-    then `lambda q: batch(q[None])[0]` when `feasible` is None.
+    (optional) takes a read-only (n, d) float64 array and returns a bool array of n values;
+    sampled edge checks then hand it every configuration of an edge at once (up to 64 per
+    call). With `feasible` None, single configurations go through `batch` too.
     """
     if feasible is None and batch is None:
         raise InvalidInput("blackbox: give feasible (or batch)")
     if feasible is None:
         def feasible(q, _batch=batch):
             return bool(_np.asarray(_batch(q[None, :])).reshape(-1)[0])
-    return _planbench.blackbox(feasible, lower, upper, resolution, clearance, start, goal)
+    return _planbench.blackbox(feasible, lower, upper, resolution, clearance, start, goal, batch)
 
 
 def arm4d(map_path, **options):

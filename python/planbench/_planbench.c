@@ -41,6 +41,7 @@ typedef struct engine_object {
     PyObject_HEAD pb_engine *engine;
     PyObject *feasible;  /* Python callables of a black box; NULL for built-in engines */
     PyObject *clearance; /* optional */
+    PyObject *batch;     /* optional: (n, d) array -> n bools */
     int dim;
     int busy;           /* a solve on a Python black box is under way */
     PyObject *exc_type; /* the exception a callback raised during the current solve */
@@ -56,6 +57,7 @@ static void engine_dealloc(engine_object *self)
     pb_engine_destroy(self->engine);
     Py_XDECREF(self->feasible);
     Py_XDECREF(self->clearance);
+    Py_XDECREF(self->batch);
     Py_XDECREF(self->exc_type);
     Py_XDECREF(self->exc_value);
     Py_XDECREF(self->exc_tb);
@@ -70,7 +72,7 @@ static PyObject *engine_wrap(pb_engine *engine)
         return NULL;
     }
     self->engine = engine;
-    self->feasible = self->clearance = NULL;
+    self->feasible = self->clearance = self->batch = NULL;
     self->exc_type = self->exc_value = self->exc_tb = NULL;
     self->dim = pb_engine_dim(engine);
     self->busy = 0;
@@ -98,8 +100,8 @@ static int read_config(PyObject *obj, int dim, double *out, const char *what)
         return -1;
     }
     if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != dim) {
-        PyErr_Format(error_value, "%s: expected %d numbers (the engine's dimension), got shape %R", what, dim,
-                     PyObject_GetAttrString((PyObject *)a, "shape"));
+        PyErr_Format(error_value, "%s: expected %d numbers (the engine's dimension), got a %d-D array of %zd", what,
+                     dim, PyArray_NDIM(a), (Py_ssize_t)PyArray_SIZE(a));
         Py_DECREF(a);
         return -1;
     }
@@ -280,6 +282,41 @@ static bool py_feasible(const double *q, void *payload)
     return ok;
 }
 
+static void py_batch(const double *qs, size_t n, bool *free, void *payload)
+{
+    engine_object *self = payload;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    memset(free, 0, n);
+    if (!self->exc_type) {
+        npy_intp d[2] = {(npy_intp)n, self->dim};
+        PyObject *view = PyArray_New(&PyArray_Type, 2, d, NPY_DOUBLE, NULL, (void *)qs, 0, NPY_ARRAY_CARRAY_RO, NULL);
+        PyObject *r = view ? PyObject_CallOneArg(self->batch, view) : NULL;
+        Py_XDECREF(view);
+        if (r) {
+            PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(r, NPY_NOTYPE, 0, 0, NPY_ARRAY_CARRAY_RO);
+            if (!a || PyArray_TYPE(a) != NPY_BOOL || PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != (npy_intp)n) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError,
+                             "the batch callable must return a bool array of shape (%zu,), not %.100s of %d-D, %zd values",
+                             n, a ? PyArray_DESCR(a)->typeobj->tp_name : Py_TYPE(r)->tp_name, a ? PyArray_NDIM(a) : 0,
+                             a ? (Py_ssize_t)PyArray_SIZE(a) : (Py_ssize_t)0);
+            } else {
+                memcpy(free, PyArray_DATA(a), n);
+            }
+            Py_XDECREF(a);
+            Py_DECREF(r);
+        }
+        if (PyErr_Occurred()) {
+            memset(free, 0, n);
+            callback_failed(self);
+        } else if ((++self->calls & 15u) == 0 && PyErr_CheckSignals() < 0) {
+            memset(free, 0, n);
+            callback_failed(self);
+        }
+    }
+    PyGILState_Release(gil);
+}
+
 static double py_clearance(const double *q, void *payload)
 {
     engine_object *self = payload;
@@ -418,14 +455,15 @@ static int read_bounds(PyObject *obj, double *out, const char *what)
 static PyObject *mod_blackbox(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     (void)mod;
-    static char *kw[] = {"feasible", "lower", "upper", "resolution", "clearance", "start", "goal", NULL};
-    PyObject *feasible, *lo, *hi, *clearance = Py_None, *start = Py_None, *goal = Py_None;
+    static char *kw[] = {"feasible", "lower", "upper", "resolution", "clearance", "start", "goal", "batch", NULL};
+    PyObject *feasible, *lo, *hi, *clearance = Py_None, *start = Py_None, *goal = Py_None, *batch = Py_None;
     double resolution = 0.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|dOOO:blackbox", kw, &feasible, &lo, &hi, &resolution,
-                                     &clearance, &start, &goal))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|dOOOO:blackbox", kw, &feasible, &lo, &hi, &resolution,
+                                     &clearance, &start, &goal, &batch))
         return NULL;
-    if (!PyCallable_Check(feasible) || (clearance != Py_None && !PyCallable_Check(clearance))) {
-        PyErr_SetString(PyExc_TypeError, "blackbox: feasible and clearance must be callables");
+    if (!PyCallable_Check(feasible) || (clearance != Py_None && !PyCallable_Check(clearance)) ||
+        (batch != Py_None && !PyCallable_Check(batch))) {
+        PyErr_SetString(PyExc_TypeError, "blackbox: feasible, clearance and batch must be callables");
         return NULL;
     }
     pb_blackbox_config c = pb_blackbox_config_default(1);
@@ -459,6 +497,7 @@ static PyObject *mod_blackbox(PyObject *mod, PyObject *args, PyObject *kwargs)
     Py_INCREF(feasible);
     self->feasible = feasible;
     self->clearance = clearance == Py_None ? NULL : (Py_INCREF(clearance), clearance);
+    self->batch = batch == Py_None ? NULL : (Py_INCREF(batch), batch);
     self->exc_type = self->exc_value = self->exc_tb = NULL;
     self->dim = c.dim;
     self->busy = 0;
@@ -466,6 +505,7 @@ static PyObject *mod_blackbox(PyObject *mod, PyObject *args, PyObject *kwargs)
     self->calls = 0;
     c.feasible = py_feasible;
     c.clearance = self->clearance ? py_clearance : NULL;
+    c.feasible_batch = self->batch ? py_batch : NULL;
     c.payload = self;
     pb_diag diag = {0};
     pb_status s = pb_blackbox_create(&self->engine, &c, &diag);

@@ -136,3 +136,49 @@ def test_memory_and_refcounts_over_10000_plans():
     grown = rss_kib() - before
     assert (sys.getrefcount(engine), sys.getrefcount(image)) == refs
     assert grown < 4096, f"resident memory grew by {grown} KiB over 10,000 plans"
+
+
+def cosines(x):
+    return -0.22 < cos(x[0]) * sin(x[1])
+
+
+def cosines_batch(qs):
+    return -0.22 < np.cos(qs[:, 0]) * np.sin(qs[:, 1])
+
+
+def test_batched_callable_checks_the_same_edges():
+    calls = []
+
+    def batch(qs):
+        calls.append(qs.shape)
+        assert not qs.flags.writeable and qs.dtype == np.float64
+        return cosines_batch(qs)
+
+    plain = planbench.blackbox(cosines, [-5, -5], [5, 5], resolution=0.1)
+    batched = planbench.blackbox(cosines, [-5, -5], [5, 5], resolution=0.1, batch=batch)
+    for planner in ("rrt", "rrtstar", "prm"):
+        a = planbench.plan(planner, plain, [-3, -3], [3, 3], seed=4, max_iterations=2000, time_limit=0)
+        b = planbench.plan(planner, batched, [-3, -3], [3, 3], seed=4, max_iterations=2000, time_limit=0)
+        assert a.outcome == b.outcome and np.array_equal(a.path, b.path), planner
+    assert calls and all(n <= 64 and d == 2 for n, d in calls)
+    assert max(n for n, _ in calls) > 2  # whole edges, not one configuration per call
+    # batch only: single configurations go through it too
+    only = planbench.blackbox(None, [-5, -5], [5, 5], resolution=0.1, batch=cosines_batch)
+    assert only.feasible([0.0, 0.0]) == cosines([0.0, 0.0])
+
+
+@pytest.mark.parametrize("value", [np.array([True]), np.zeros(100, dtype=bool), [True] * 3, "no",
+                                   np.ones((2, 2), dtype=bool), np.ones(3)])
+def test_batch_returning_the_wrong_thing(value):
+    engine = planbench.blackbox(lambda q: True, [0, 0], [1, 1], batch=lambda qs: value)
+    with pytest.raises(TypeError, match="batch callable must return a bool array"):
+        planbench.plan("rrt", engine, [0.1, 0.1], [0.9, 0.9])
+
+
+def test_raising_batch():
+    def batch(qs):
+        raise Boom("batch broke")
+
+    engine = planbench.blackbox(lambda q: True, [0, 0], [1, 1], batch=batch)
+    with pytest.raises(Boom, match="batch broke"):
+        planbench.plan("rrt", engine, [0.1, 0.1], [0.9, 0.9])
