@@ -30,7 +30,9 @@ static PyObject *raise_status(pb_status status, const pb_diag *diag)
     pb_diag_format(diag, msg, sizeof msg);
     if (!msg[0])
         snprintf(msg, sizeof msg, "%s", pb_status_str(status));
-    PyObject *kind = status == PB_ERR_IO ? error_file : status == PB_ERR_NOMEM ? PyExc_MemoryError : error_value;
+    PyObject *kind = status == PB_ERR_IO      ? error_file
+                     : status == PB_ERR_NOMEM ? PyExc_MemoryError
+                                              : error_value;
     PyErr_SetString(kind, msg);
     return NULL;
 }
@@ -93,15 +95,16 @@ static PyObject *vector(const double *v, int dim)
 /* Read `obj` as `dim` finite numbers into `out`; `what` names it in the message. */
 static int read_config(PyObject *obj, int dim, double *out, const char *what)
 {
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
+    PyArrayObject *a =
+        (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
     if (!a) {
         PyErr_Clear();
         PyErr_Format(error_value, "%s: expected %d numbers, got a %.100s", what, dim, Py_TYPE(obj)->tp_name);
         return -1;
     }
     if (PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != dim) {
-        PyErr_Format(error_value, "%s: expected %d numbers (the engine's dimension), got a %d-D array of %zd", what,
-                     dim, PyArray_NDIM(a), (Py_ssize_t)PyArray_SIZE(a));
+        PyErr_Format(error_value, "%s: expected %d numbers (the engine's dimension), got a %d-D array of %zd",
+                     what, dim, PyArray_NDIM(a), (Py_ssize_t)PyArray_SIZE(a));
         Py_DECREF(a);
         return -1;
     }
@@ -156,38 +159,50 @@ static PyObject *engine_get_edge_check(engine_object *self, void *unused)
 
 static PyObject *take_callback_error(engine_object *self);
 
-static PyObject *engine_feasible(engine_object *self, PyObject *arg)
+/* Read the method's `n` configurations (1 or 2) into `q`, rows of PB_MAX_DIM. */
+static int read_configs(engine_object *self, PyObject *args, int n, double q[][PB_MAX_DIM])
 {
-    double q[PB_MAX_DIM];
-    if (read_config(arg, self->dim, q, "q") < 0)
-        return NULL;
-    bool ok = pb_engine_feasible(self->engine, q);
+    static const char *const names[2] = {"a", "b"};
+    if (PyTuple_Size(args) != n) {
+        PyErr_Format(PyExc_TypeError, "expected %d configuration%s", n, n == 1 ? "" : "s");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (read_config(PyTuple_GET_ITEM(args, i), self->dim, q[i], n == 1 ? "q" : names[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* A query's answer, or the exception a callback raised during it. */
+static PyObject *query_answer(engine_object *self, bool ok)
+{
     if (self->exc_type)
         return take_callback_error(self);
     return PyBool_FromLong(ok);
+}
+
+static PyObject *engine_feasible(engine_object *self, PyObject *args)
+{
+    double q[1][PB_MAX_DIM];
+    if (read_configs(self, args, 1, q) < 0)
+        return NULL;
+    return query_answer(self, pb_engine_feasible(self->engine, q[0]));
 }
 
 static PyObject *engine_visible(engine_object *self, PyObject *args)
 {
-    PyObject *oa, *ob;
-    double a[PB_MAX_DIM], b[PB_MAX_DIM];
-    if (!PyArg_ParseTuple(args, "OO", &oa, &ob) || read_config(oa, self->dim, a, "a") < 0 ||
-        read_config(ob, self->dim, b, "b") < 0)
+    double q[2][PB_MAX_DIM];
+    if (read_configs(self, args, 2, q) < 0)
         return NULL;
-    bool ok = pb_engine_visible(self->engine, a, b);
-    if (self->exc_type)
-        return take_callback_error(self);
-    return PyBool_FromLong(ok);
+    return query_answer(self, pb_engine_visible(self->engine, q[0], q[1]));
 }
 
 static PyObject *engine_distance(engine_object *self, PyObject *args)
 {
-    PyObject *oa, *ob;
-    double a[PB_MAX_DIM], b[PB_MAX_DIM];
-    if (!PyArg_ParseTuple(args, "OO", &oa, &ob) || read_config(oa, self->dim, a, "a") < 0 ||
-        read_config(ob, self->dim, b, "b") < 0)
+    double q[2][PB_MAX_DIM];
+    if (read_configs(self, args, 2, q) < 0)
         return NULL;
-    return PyFloat_FromDouble(pb_engine_distance(self->engine, a, b));
+    return PyFloat_FromDouble(pb_engine_distance(self->engine, q[0], q[1]));
 }
 
 static PyObject *engine_repr(engine_object *self)
@@ -196,10 +211,11 @@ static PyObject *engine_repr(engine_object *self)
 }
 
 static PyMethodDef engine_methods[] = {
-    {"feasible", (PyCFunction)engine_feasible, METH_O, "feasible(q) -> bool: is configuration q free?"},
+    {"feasible", (PyCFunction)engine_feasible, METH_VARARGS, "feasible(q) -> bool: is configuration q free?"},
     {"visible", (PyCFunction)engine_visible, METH_VARARGS,
      "visible(a, b) -> bool: is the straight edge from a to b free (endpoints included)?"},
-    {"distance", (PyCFunction)engine_distance, METH_VARARGS, "distance(a, b) -> float under the engine's metric"},
+    {"distance", (PyCFunction)engine_distance, METH_VARARGS,
+     "distance(a, b) -> float under the engine's metric"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef engine_getset[] = {
@@ -245,7 +261,8 @@ static PyObject *take_callback_error(engine_object *self)
 static PyObject *call_with_view(engine_object *self, PyObject *fn, const double *q)
 {
     npy_intp d = self->dim;
-    PyObject *view = PyArray_New(&PyArray_Type, 1, &d, NPY_DOUBLE, NULL, (void *)q, 0, NPY_ARRAY_CARRAY_RO, NULL);
+    PyObject *view =
+        PyArray_New(&PyArray_Type, 1, &d, NPY_DOUBLE, NULL, (void *)q, 0, NPY_ARRAY_CARRAY_RO, NULL);
     if (!view)
         return NULL;
     PyObject *r = PyObject_CallOneArg(fn, view);
@@ -289,17 +306,20 @@ static void py_batch(const double *qs, size_t n, bool *free, void *payload)
     memset(free, 0, n);
     if (!self->exc_type) {
         npy_intp d[2] = {(npy_intp)n, self->dim};
-        PyObject *view = PyArray_New(&PyArray_Type, 2, d, NPY_DOUBLE, NULL, (void *)qs, 0, NPY_ARRAY_CARRAY_RO, NULL);
+        PyObject *view =
+            PyArray_New(&PyArray_Type, 2, d, NPY_DOUBLE, NULL, (void *)qs, 0, NPY_ARRAY_CARRAY_RO, NULL);
         PyObject *r = view ? PyObject_CallOneArg(self->batch, view) : NULL;
         Py_XDECREF(view);
         if (r) {
             PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(r, NPY_NOTYPE, 0, 0, NPY_ARRAY_CARRAY_RO);
-            if (!a || PyArray_TYPE(a) != NPY_BOOL || PyArray_NDIM(a) != 1 || PyArray_DIM(a, 0) != (npy_intp)n) {
+            if (!a || PyArray_TYPE(a) != NPY_BOOL || PyArray_NDIM(a) != 1 ||
+                PyArray_DIM(a, 0) != (npy_intp)n) {
                 PyErr_Clear();
                 PyErr_Format(PyExc_TypeError,
-                             "the batch callable must return a bool array of shape (%zu,), not %.100s of %d-D, %zd values",
-                             n, a ? PyArray_DESCR(a)->typeobj->tp_name : Py_TYPE(r)->tp_name, a ? PyArray_NDIM(a) : 0,
-                             a ? (Py_ssize_t)PyArray_SIZE(a) : (Py_ssize_t)0);
+                             "the batch callable must return a bool array of shape (%zu,), not %.100s of "
+                             "%d-D, %zd values",
+                             n, a ? PyArray_DESCR(a)->typeobj->tp_name : Py_TYPE(r)->tp_name,
+                             a ? PyArray_NDIM(a) : 0, a ? (Py_ssize_t)PyArray_SIZE(a) : (Py_ssize_t)0);
             } else {
                 memcpy(free, PyArray_DATA(a), n);
             }
@@ -376,7 +396,7 @@ static PyObject *mod_load(PyObject *mod, PyObject *args, PyObject *kwargs)
             PyErr_SetString(error_value, "load: option names must be strings");
             goto done;
         }
-        texts[i] = PyBool_Check(value) ? PyUnicode_FromString(value == Py_True ? "true" : "false")
+        texts[i] = PyBool_Check(value)      ? PyUnicode_FromString(value == Py_True ? "true" : "false")
                    : PyUnicode_Check(value) ? (Py_INCREF(value), value)
                                             : PyObject_Str(value);
         if (!texts[i])
@@ -435,7 +455,8 @@ static PyObject *mod_write_png(PyObject *mod, PyObject *args)
 
 static int read_bounds(PyObject *obj, double *out, const char *what)
 {
-    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
+    PyArrayObject *a =
+        (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 1, 1, NPY_ARRAY_CARRAY_RO | NPY_ARRAY_FORCECAST);
     if (!a) {
         PyErr_Clear();
         PyErr_Format(error_value, "%s: expected a sequence of numbers", what);
@@ -455,7 +476,8 @@ static int read_bounds(PyObject *obj, double *out, const char *what)
 static PyObject *mod_blackbox(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     (void)mod;
-    static char *kw[] = {"feasible", "lower", "upper", "resolution", "clearance", "start", "goal", "batch", NULL};
+    static char *kw[] = {"feasible", "lower", "upper", "resolution", "clearance",
+                         "start",    "goal",  "batch", NULL};
     PyObject *feasible, *lo, *hi, *clearance = Py_None, *start = Py_None, *goal = Py_None, *batch = Py_None;
     double resolution = 0.0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|dOOOO:blackbox", kw, &feasible, &lo, &hi, &resolution,
@@ -529,9 +551,10 @@ static PyObject *mod_planners(PyObject *mod, PyObject *unused)
         const pb_param_def *defs = pb_planner_impl_params(impl, &n);
         PyObject *params = PyList_New(0), *aliases = PyList_New(0);
         for (size_t k = 0; params && k < n; k++) {
-            PyObject *p = Py_BuildValue("{s:s,s:s,s:d,s:d,s:d,s:s}", "name", defs[k].name, "type",
-                                        types[defs[k].type], "default", defs[k].default_value, "low", defs[k].low,
-                                        "high", defs[k].high, "doc", defs[k].doc ? defs[k].doc : "");
+            PyObject *p =
+                Py_BuildValue("{s:s,s:s,s:d,s:d,s:d,s:s}", "name", defs[k].name, "type", types[defs[k].type],
+                              "default", defs[k].default_value, "low", defs[k].low, "high", defs[k].high,
+                              "doc", defs[k].doc ? defs[k].doc : "");
             if (!p || PyList_Append(params, p) < 0)
                 Py_CLEAR(params);
             Py_XDECREF(p);
@@ -542,11 +565,12 @@ static PyObject *mod_planners(PyObject *mod, PyObject *unused)
                 Py_CLEAR(aliases);
             Py_XDECREF(s);
         }
-        PyObject *d = params && aliases ? Py_BuildValue("{s:s,s:s,s:O,s:N,s:N}", "name", pb_planner_impl_name(impl),
-                                                        "summary", pb_planner_impl_summary(impl), "anytime",
-                                                        pb_planner_impl_anytime(impl) ? Py_True : Py_False,
-                                                        "aliases", aliases, "params", params)
-                                        : NULL;
+        PyObject *d = params && aliases
+                          ? Py_BuildValue("{s:s,s:s,s:O,s:N,s:N}", "name", pb_planner_impl_name(impl),
+                                          "summary", pb_planner_impl_summary(impl), "anytime",
+                                          pb_planner_impl_anytime(impl) ? Py_True : Py_False, "aliases",
+                                          aliases, "params", params)
+                          : NULL;
         if (!d) {
             Py_XDECREF(params);
             Py_XDECREF(aliases);
@@ -664,7 +688,8 @@ static PyObject *result_dict(const pb_result *r, const pb_engine *engine, solve_
     const int dim = pb_engine_dim(engine);
     PyObject *trace = PyList_New((Py_ssize_t)r->n_cost_trace);
     for (size_t i = 0; trace && i < r->n_cost_trace; i++)
-        PyList_SET_ITEM(trace, (Py_ssize_t)i, Py_BuildValue("(dd)", r->cost_trace[i].time_s, r->cost_trace[i].cost));
+        PyList_SET_ITEM(trace, (Py_ssize_t)i,
+                        Py_BuildValue("(dd)", r->cost_trace[i].time_s, r->cost_trace[i].cost));
     PyObject *extra = PyDict_New();
     for (size_t i = 0; extra && i < r->n_extra; i++) {
         PyObject *v = PyFloat_FromDouble(r->extra[i].value);
@@ -699,12 +724,12 @@ static PyObject *result_dict(const pb_result *r, const pb_engine *engine, solve_
     return Py_BuildValue("{s:s,s:d,s:N,s:K,s:K,s:d,s:d,s:d,s:{s:K,s:K,s:K,s:K},s:N,s:N,s:N,s:O}", "outcome",
                          pb_outcome_str(r->outcome), "cost", r->cost, "path", path, "iterations",
                          (unsigned long long)r->iterations, "nodes", (unsigned long long)r->nodes, "time_s",
-                         r->time_s, "cpu_s", r->cpu_s, "time_to_first_s", r->time_to_first_s, "counts", "n_feasible",
-                         (unsigned long long)r->counters.n_feasible, "n_visible",
+                         r->time_s, "cpu_s", r->cpu_s, "time_to_first_s", r->time_to_first_s, "counts",
+                         "n_feasible", (unsigned long long)r->counters.n_feasible, "n_visible",
                          (unsigned long long)r->counters.n_visible, "n_edge_states",
                          (unsigned long long)r->counters.n_edge_states, "n_pixels",
-                         (unsigned long long)r->counters.n_pixels, "cost_trace", trace, "extra", extra, "tree",
-                         tree, "interrupted", w->interrupted ? Py_True : Py_False);
+                         (unsigned long long)r->counters.n_pixels, "cost_trace", trace, "extra", extra,
+                         "tree", tree, "interrupted", w->interrupted ? Py_True : Py_False);
 }
 
 /* "O&" converter: a non-negative integer (a negative one or a float is an error, not wrapped). */
@@ -727,8 +752,9 @@ static int to_count(PyObject *obj, void *out)
 static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
 {
     (void)mod;
-    static char *kw[] = {"planner", "engine", "start", "goal", "seed", "time_limit", "max_iterations", "max_nodes",
-                         "goal_radius", "first_solution", "approximate", "tree", "on_interrupt", "params", NULL};
+    static char *kw[] = {"planner",     "engine",         "start",        "goal",        "seed",
+                         "time_limit",  "max_iterations", "max_nodes",    "goal_radius", "first_solution",
+                         "approximate", "tree",           "on_interrupt", "params",      NULL};
     const char *name;
     engine_object *eo;
     PyObject *ostart = Py_None, *ogoal = Py_None, *ofirst = Py_None, *params = NULL;
@@ -736,16 +762,19 @@ static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
     double time_limit = 10.0, goal_radius = 0.0;
     int approximate = 0, want_tree = 0;
     const char *on_interrupt = "raise";
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO!|OOO&dO&O&dOppsO!:plan", kw, &name, &engine_type, &eo, &ostart,
-                                     &ogoal, to_count, &seed, &time_limit, to_count, &max_it, to_count, &max_nodes, &goal_radius, &ofirst,
-                                     &approximate, &want_tree, &on_interrupt, &PyDict_Type, &params))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO!|OOO&dO&O&dOppsO!:plan", kw, &name, &engine_type, &eo,
+                                     &ostart, &ogoal, to_count, &seed, &time_limit, to_count, &max_it,
+                                     to_count, &max_nodes, &goal_radius, &ofirst, &approximate, &want_tree,
+                                     &on_interrupt, &PyDict_Type, &params))
         return NULL;
     if (!(time_limit >= 0.0) || !isfinite(time_limit)) {
-        PyErr_SetString(error_value, "time_limit: must be a non-negative finite number of seconds (0: no limit)");
+        PyErr_SetString(error_value,
+                        "time_limit: must be a non-negative finite number of seconds (0: no limit)");
         return NULL;
     }
     if (!(goal_radius >= 0.0) || !isfinite(goal_radius)) {
-        PyErr_SetString(error_value, "goal_radius: must be a positive finite distance (0: the planner's default)");
+        PyErr_SetString(error_value,
+                        "goal_radius: must be a positive finite distance (0: the planner's default)");
         return NULL;
     }
     const bool keep_best = strcmp(on_interrupt, "return") == 0;
@@ -755,19 +784,26 @@ static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
     }
     const pb_planner_impl *impl = pb_planner_registry_find(name);
     if (!impl) {
-        char names[1024] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < pb_planner_registry_count() && used < sizeof names; i++)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                     pb_planner_impl_name(pb_planner_registry_get(i)));
-        PyErr_Format(error_value, "unknown planner '%s' (planners: %s)", name, names);
+        PyObject *names = PyList_New(0), *sep = PyUnicode_FromString(", "), *joined = NULL;
+        for (size_t i = 0; names && i < pb_planner_registry_count(); i++) {
+            PyObject *n = PyUnicode_FromString(pb_planner_impl_name(pb_planner_registry_get(i)));
+            if (!n || PyList_Append(names, n) < 0)
+                Py_CLEAR(names);
+            Py_XDECREF(n);
+        }
+        if (names && sep && (joined = PyUnicode_Join(sep, names)))
+            PyErr_Format(error_value, "unknown planner '%s' (planners: %U)", name, joined);
+        Py_XDECREF(joined);
+        Py_XDECREF(sep);
+        Py_XDECREF(names);
         return NULL;
     }
     const int dim = eo->dim;
     double start[PB_MAX_DIM], goal[PB_MAX_DIM], ds[PB_MAX_DIM], dg[PB_MAX_DIM];
     const bool has_defaults = pb_engine_defaults(eo->engine, ds, dg);
     if ((ostart == Py_None || ogoal == Py_None) && !has_defaults) {
-        PyErr_Format(error_value, "this %s engine has no default start and goal: give them, as in start=..., goal=...",
+        PyErr_Format(error_value,
+                     "this %s engine has no default start and goal: give them, as in start=..., goal=...",
                      pb_engine_name(eo->engine));
         return NULL;
     }
@@ -782,7 +818,9 @@ static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
 
     const bool python_engine = eo->feasible != NULL;
     if (python_engine && eo->busy) {
-        PyErr_SetString(error_base, "this black-box engine is already planning in another thread; make one engine per thread");
+        PyErr_SetString(
+            error_base,
+            "this black-box engine is already planning in another thread; make one engine per thread");
         return NULL;
     }
     pb_engine *engine = eo->engine, *handle = NULL;
@@ -809,7 +847,8 @@ static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
     pb_planner_set_observer(planner, watch_event, &w);
     pb_problem problem = {.start = start,
                           .goal = goal,
-                          .goal_radius = goal_radius > 0.0 ? goal_radius : pb_planner_default_goal_radius(planner)};
+                          .goal_radius =
+                              goal_radius > 0.0 ? goal_radius : pb_planner_default_goal_radius(planner)};
     pb_stop_config stop = pb_stop_config_default();
     stop.time_limit_s = time_limit;
     stop.max_iterations = max_it;
@@ -871,7 +910,6 @@ done:
     return out;
 }
 
-
 /* _bench(script, csv_path, out_dir, jobs, runs, time_limit): run a benchmark script (forked
  * runs, as planbench bench does) and write one CSV row per run. */
 static PyObject *mod_bench(PyObject *mod, PyObject *args)
@@ -922,9 +960,15 @@ static PyMethodDef module_methods[] = {
     {"_planners", mod_planners, METH_NOARGS, "internal: the planner registry as dicts"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_planbench",
-                                        "planbench's C extension; use the planbench package.", -1, module_methods,
-                                        NULL, NULL, NULL, NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_planbench",
+                                        "planbench's C extension; use the planbench package.",
+                                        -1,
+                                        module_methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
 
 PyMODINIT_FUNC PyInit__planbench(void);
 PyMODINIT_FUNC PyInit__planbench(void)
@@ -935,16 +979,19 @@ PyMODINIT_FUNC PyInit__planbench(void)
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
         return NULL;
-    error_base = PyErr_NewExceptionWithDoc("planbench.Error", "Base class of planbench's errors.", NULL, NULL);
+    error_base =
+        PyErr_NewExceptionWithDoc("planbench.Error", "Base class of planbench's errors.", NULL, NULL);
     PyObject *bases_v = Py_BuildValue("(OO)", error_base, PyExc_ValueError);
     PyObject *bases_f = Py_BuildValue("(OO)", error_base, PyExc_FileNotFoundError);
-    error_value = PyErr_NewExceptionWithDoc("planbench.InvalidInput", "Bad input (a ValueError).", bases_v, NULL);
-    error_file = PyErr_NewExceptionWithDoc("planbench.FileNotFound", "A file that cannot be read (a FileNotFoundError).",
-                                           bases_f, NULL);
+    error_value =
+        PyErr_NewExceptionWithDoc("planbench.InvalidInput", "Bad input (a ValueError).", bases_v, NULL);
+    error_file = PyErr_NewExceptionWithDoc(
+        "planbench.FileNotFound", "A file that cannot be read (a FileNotFoundError).", bases_f, NULL);
     Py_XDECREF(bases_v);
     Py_XDECREF(bases_f);
     Py_INCREF(&engine_type);
-    if (!error_value || !error_file || PyModule_AddObject(m, "Error", (Py_INCREF(error_base), error_base)) < 0 ||
+    if (!error_value || !error_file ||
+        PyModule_AddObject(m, "Error", (Py_INCREF(error_base), error_base)) < 0 ||
         PyModule_AddObject(m, "InvalidInput", (Py_INCREF(error_value), error_value)) < 0 ||
         PyModule_AddObject(m, "FileNotFound", (Py_INCREF(error_file), error_file)) < 0 ||
         PyModule_AddObject(m, "Engine", (PyObject *)&engine_type) < 0 ||

