@@ -46,7 +46,8 @@ int main(int argc, char **argv)
             pb_result_init(&result, 2);
             (void)pb_engine_feasible(handle, start);
             (void)pb_engine_feasible(handle, goal);
-            if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK || result.outcome != PB_OUTCOME_EXACT) {
+            if (pb_planner_solve(planner, &problem, &stop, &result) != PB_OK ||
+                result.outcome != PB_OUTCOME_EXACT) {
                 fprintf(stderr, "bench_python_overhead: the query was not solved\n");
                 return 2;
             }

@@ -414,9 +414,13 @@ static PyObject *mod_load(PyObject *mod, PyObject *args, PyObject *kwargs)
     pb_engine *engine = NULL;
     pb_diag diag = {0};
     pb_status s;
-    Py_BEGIN_ALLOW_THREADS s = pb_engine_load(&engine, name, path, opts, (size_t)n, &diag);
-    Py_END_ALLOW_THREADS if (s != PB_OK) raise_status(s, &diag);
-    else result = engine_wrap(engine);
+    PyThreadState *released = PyEval_SaveThread();
+    s = pb_engine_load(&engine, name, path, opts, (size_t)n, &diag);
+    PyEval_RestoreThread(released);
+    if (s != PB_OK)
+        raise_status(s, &diag);
+    else
+        result = engine_wrap(engine);
 done:
     for (Py_ssize_t j = 0; j < n; j++)
         Py_XDECREF(texts[j]);
@@ -860,11 +864,15 @@ static PyObject *mod_plan(PyObject *mod, PyObject *args, PyObject *kwargs)
         eo->busy = 1;
         eo->cancel = &w.cancel;
     }
-    Py_BEGIN_ALLOW_THREADS if (!pb_engine_feasible(engine, start)) result.outcome = PB_OUTCOME_INVALID_START;
-    else if (!pb_engine_feasible(engine, goal)) result.outcome = PB_OUTCOME_INVALID_GOAL;
-    else s = pb_planner_solve(planner, &problem, &stop, &result);
-    Py_END_ALLOW_THREADS if (python_engine)
-    {
+    PyThreadState *released = PyEval_SaveThread(); /* callbacks take the GIL back */
+    if (!pb_engine_feasible(engine, start))
+        result.outcome = PB_OUTCOME_INVALID_START;
+    else if (!pb_engine_feasible(engine, goal))
+        result.outcome = PB_OUTCOME_INVALID_GOAL;
+    else
+        s = pb_planner_solve(planner, &problem, &stop, &result);
+    PyEval_RestoreThread(released);
+    if (python_engine) {
         eo->busy = 0;
         eo->cancel = NULL;
     }
@@ -934,14 +942,16 @@ static PyObject *mod_bench(PyObject *mod, PyObject *args)
     config.out_dir = out_dir;
     config.runs = runs;
     config.time_limit_s = time_limit;
-    Py_BEGIN_ALLOW_THREADS s = pb_bench_script_load(&script, script_path, &diag);
+    PyThreadState *released = PyEval_SaveThread();
+    s = pb_bench_script_load(&script, script_path, &diag);
     if (s == PB_OK)
         s = pb_bench_script_check(script, &diag);
     if (s == PB_OK)
         s = pb_bench_run(&results, script, &config, &diag);
     if (s == PB_OK)
         s = pb_bench_save_csv(script, results, csv_path, &diag);
-    Py_END_ALLOW_THREADS pb_bench_results_destroy(results);
+    PyEval_RestoreThread(released);
+    pb_bench_results_destroy(results);
     pb_bench_script_destroy(script);
     if (s != PB_OK)
         return raise_status(s, &diag);
