@@ -45,6 +45,15 @@ typedef double (*pb_blackbox_distance_fn)(const double *a, const double *b, void
  * configuration (pb_engine_fault()). Called from every thread that queries the engine. */
 typedef double (*pb_blackbox_clearance_fn)(const double *q, void *payload);
 
+/** Are configurations `qs` (n rows of dim values each, row after row, inside the bounds) free?
+ * Fills `free` (n values). The batched form of pb_blackbox_feasible_fn, for callers for whom
+ * one call per configuration is expensive (an interpreter): a sampled edge check hands it
+ * every configuration of the edge at once (in chunks of at most PB_BLACKBOX_BATCH). */
+typedef void (*pb_blackbox_batch_fn)(const double *qs, size_t n, bool *free, void *payload);
+
+/** Most configurations in one call of a batch callback. */
+#define PB_BLACKBOX_BATCH 64
+
 /** What a black-box engine is made from. Start from pb_blackbox_config_default(). */
 typedef struct pb_blackbox_config {
     int dim;                  /**< number of coordinates, 1..PB_MAX_DIM */
@@ -75,6 +84,10 @@ typedef struct pb_blackbox_config {
     bool has_defaults;
     double default_start[PB_MAX_DIM];
     double default_goal[PB_MAX_DIM];
+    /** Optional. When set, sampled edge checks (no `clearance`) check their configurations
+     * through it, in batches, instead of one `feasible` call each; `feasible` still answers
+     * single configurations. Both must agree. */
+    pb_blackbox_batch_fn feasible_batch;
 } pb_blackbox_config;
 
 /** Parameters for a `dim`-dimensional space: bounds [0, 1) in every coordinate, no

@@ -13,10 +13,12 @@
  * - a clearance callback: certified by clearance steps (pb_edge_certified()); a clearance
  *   that is negative, NaN or infinite is a fault (pb_engine_fault()) and blocks the edge.
  * - neither: sampled at the resolution (default 1/1000 of the bounds' diagonal), the core's
- *   interpolated check; `edge_check=sampled` asks for it in the other cases too. */
+ *   interpolated check; `edge_check=sampled` asks for it in the other cases too. With a
+ *   batch callback, the same configurations go to it in chunks (visible_batched()). */
 #include "planbench/blackbox.h"
 #include "planbench/impl/engine_impl.h"
 #include "checkers/checkers.h"
+#include "checkers/interpolate.h"
 #include "core/metric.h"
 #include "engines/expr.h"
 
@@ -44,6 +46,7 @@ typedef struct blackbox {
     pb_blackbox_feasible_fn feasible;
     pb_blackbox_distance_fn distance;
     pb_blackbox_clearance_fn clearance;
+    pb_blackbox_batch_fn batch; /* optional: sampled edges in chunks */
     void *payload;
     pb_edge_check edge_check; /* certified (expression or clearance) or sampled */
     pb_engine_config setup;   /* a copy of the engine's, for the edge checks */
@@ -85,6 +88,14 @@ static bool wrap_into_bounds(const blackbox *bb, const double *q, double *out)
             return false;
         out[i] = v;
     }
+    return true;
+}
+
+static bool inside(const blackbox *bb, const double *q)
+{
+    for (int i = 0; i < bb->dim; i++)
+        if (!(q[i] >= bb->lower[i] && q[i] <= bb->upper[i])) /* NaN is outside */
+            return false;
     return true;
 }
 
@@ -240,6 +251,49 @@ static bool visible_boxes(const blackbox *bb, const double *a, const double *b, 
     return true;
 }
 
+/* A sampled edge through the batch callback: the configurations pb_edge_interpolated() checks,
+ * endpoints first and then in its order, PB_BLACKBOX_BATCH at a time (wrapped into the bounds). */
+static bool visible_batched(const blackbox *bb, const double *a, const double *b, double length,
+                            pb_engine_counters *counters)
+{
+    double qs[PB_BLACKBOX_BATCH * PB_MAX_DIM], q[PB_MAX_DIM];
+    bool free[PB_BLACKBOX_BATCH];
+    const size_t dim = (size_t)bb->dim;
+    const uint64_t n = pb_edge_segments(length, bb->setup.resolution);
+    pb_edge_order order;
+    pb_edge_order_init(&order, n, bb->setup.bisection);
+    size_t m = 0;
+    for (int k = 0;; k++) {
+        uint64_t i;
+        const double *src = NULL;
+        if (k < 2) {
+            src = k == 0 ? a : b;
+        } else if (pb_edge_order_next(&order, &i)) {
+            pb_setup_interpolate(&bb->setup, a, b, (double)i / (double)n, q);
+            src = q;
+        }
+        if (src) {
+            double *dst = qs + m * dim;
+            if (bb->wraps ? !wrap_into_bounds(bb, src, dst) : !inside(bb, src))
+                return false;
+            if (!bb->wraps)
+                memcpy(dst, src, dim * sizeof(double));
+            m++;
+        }
+        if (m == PB_BLACKBOX_BATCH || (!src && m > 0)) {
+            counters->n_edge_states += m;
+            bb->batch(qs, m, free, bb->payload);
+            for (size_t j = 0; j < m; j++)
+                if (!free[j])
+                    return false;
+            m = 0;
+        }
+        if (!src)
+            break;
+    }
+    return true;
+}
+
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
 {
     const blackbox *bb = self;
@@ -253,6 +307,8 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     }
     const double length =
         bb->distance ? bb->distance(a, b, bb->payload) : pb_setup_distance(&bb->setup, a, b);
+    if (bb->batch)
+        return visible_batched(bb, a, b, length, counters);
     return pb_edge_interpolated(&bb->setup, bb, feasible, NULL, length, a, b, counters);
 }
 
@@ -679,6 +735,7 @@ pb_status pb_blackbox_create(pb_engine **out, const pb_blackbox_config *params, 
     bb->feasible = params->feasible;
     bb->distance = params->distance;
     bb->clearance = params->clearance;
+    bb->batch = params->feasible_batch;
     bb->payload = params->payload;
     for (int i = 0; i < params->dim; i++) {
         bb->lower[i] = setup.lower[i] = params->lower[i];
