@@ -170,12 +170,12 @@ typedef struct pb_bench_results {
 
 /** Run options. Start from pb_bench_config_default(). Strings are borrowed. */
 typedef struct pb_bench_config {
-    int jobs;            /**< parallel runs; <= 0: the number of online CPUs */
-    const char *out_dir; /**< where runs.jsonl goes; NULL: bench/out/<name> under the cwd */
-    bool resume;         /**< keep runs already in runs.jsonl and do only the rest */
-    uint32_t runs;       /**< > 0 overrides the script's runs */
-    double time_limit_s; /**< > 0 overrides the script's time limit */
-    FILE *progress;      /**< progress (bar when a terminal, lines otherwise); NULL: none */
+    int jobs;             /**< parallel runs; <= 0: the number of online CPUs */
+    const char *out_dir;  /**< where runs.jsonl goes; NULL: bench/out/<name> under the cwd */
+    bool resume;          /**< keep runs already in runs.jsonl and do only the rest */
+    uint32_t runs;        /**< > 0 overrides the script's runs */
+    double time_limit_s;  /**< > 0 overrides the script's time limit */
+    FILE *progress;       /**< progress (bar when a terminal, lines otherwise); NULL: none */
     uint32_t shard_count; /**< > 0: run only shard `shard_index` of this many (round robin over
                                (problem, planner, run)) into <out_dir>/shard-I-of-N/runs.jsonl,
                                resuming it; a second live copy of a shard is refused (a lock) */
@@ -201,8 +201,9 @@ PB_API pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, c
  * (sorted by problem, planner, run). Runs nothing. When runs are missing, `diag` names the
  * shards that lack them and the result is PB_ERR_NOT_FOUND (`*out` is still set when
  * options->allow_missing). */
-PB_API pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
-                                const char *const *journals, size_t n_journals, pb_diag *diag);
+PB_API pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *script,
+                                const pb_bench_config *options, const char *const *journals,
+                                size_t n_journals, pb_diag *diag);
 
 /** The index of this process among `count` launched copies, from the launcher's environment
  * (SLURM_ARRAY_TASK_ID, SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, PARALLEL_SEQ

@@ -446,20 +446,6 @@ static const char *signal_name(int sig)
     }
 }
 
-pb_status pb_bench_append_record(pb_bench_results *r, const pb_bench_record *rec)
-{
-    if (r->n == r->capacity) {
-        const size_t cap = r->capacity ? 2 * r->capacity : 64;
-        pb_bench_record *grown = realloc(r->records, cap * sizeof *grown);
-        if (!grown)
-            return PB_ERR_NOMEM;
-        r->records = grown;
-        r->capacity = cap;
-    }
-    r->records[r->n++] = *rec;
-    return PB_OK;
-}
-
 static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const struct rusage *usage,
                         pb_bench_record *rec)
 {
@@ -533,21 +519,6 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
         snprintf(rec->status_text, sizeof rec->status_text, "crashed: exit status %d without a result",
                  WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
     }
-}
-
-bool pb_bench_make_dirs(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return false;
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
 static void draw_progress(FILE *out, bool tty, size_t done, size_t total, double elapsed, size_t failures,
@@ -630,9 +601,10 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     }
     if (st == PB_OK && flock(log_fd, LOCK_EX | LOCK_NB) != 0) {
         pb_diag_set(diag, log_path, 0, 0,
-                    errno == EWOULDBLOCK ? "another planbench is running this benchmark or shard (the journal is "
-                                           "locked); wait for it or stop it"
-                                         : "cannot lock the journal: %s",
+                    errno == EWOULDBLOCK
+                        ? "another planbench is running this benchmark or shard (the journal is "
+                          "locked); wait for it or stop it"
+                        : "cannot lock the journal: %s",
                     strerror(errno));
         st = PB_ERR_INVALID;
     }

@@ -11,6 +11,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* FNV-1a over the script file's bytes: a changed script is a different benchmark. */
@@ -27,18 +28,48 @@ static uint64_t script_hash(const pb_bench_script *s)
     return h;
 }
 
+pb_status pb_bench_append_record(pb_bench_results *r, const pb_bench_record *rec)
+{
+    if (r->n == r->capacity) {
+        const size_t cap = r->capacity ? 2 * r->capacity : 64;
+        pb_bench_record *grown = realloc(r->records, cap * sizeof *grown);
+        if (!grown)
+            return PB_ERR_NOMEM;
+        r->records = grown;
+        r->capacity = cap;
+    }
+    r->records[r->n++] = *rec;
+    return PB_OK;
+}
+
+bool pb_bench_make_dirs(const char *path)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return false;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return false;
+            *p = '/';
+        }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
 static const char *const stop_names[PB_BENCH_STOP_COUNT] = {"auto", "first", "budget"};
 
 void pb_bench_journal_header(const pb_bench_script *s, uint32_t shard_index, uint32_t shard_count, char *buf,
                              size_t capacity)
 {
-    snprintf(buf, capacity,
-             "{\"planbench_journal\": 1, \"script_hash\": \"%016llx\", \"runs\": %u, \"time_limit_s\": %.17g, "
-             "\"memory_limit_mb\": %.17g, \"seed\": %llu, \"stop\": \"%s\", \"max_iterations\": %llu, "
-             "\"shard\": [%u, %u]}",
-             (unsigned long long)script_hash(s), (unsigned)s->runs, s->time_limit_s, s->memory_limit_mb,
-             (unsigned long long)s->seed, stop_names[s->stop], (unsigned long long)s->max_iterations,
-             (unsigned)shard_index, (unsigned)shard_count);
+    snprintf(
+        buf, capacity,
+        "{\"planbench_journal\": 1, \"script_hash\": \"%016llx\", \"runs\": %u, \"time_limit_s\": %.17g, "
+        "\"memory_limit_mb\": %.17g, \"seed\": %llu, \"stop\": \"%s\", \"max_iterations\": %llu, "
+        "\"shard\": [%u, %u]}",
+        (unsigned long long)script_hash(s), (unsigned)s->runs, s->time_limit_s, s->memory_limit_mb,
+        (unsigned long long)s->seed, stop_names[s->stop], (unsigned long long)s->max_iterations,
+        (unsigned)shard_index, (unsigned)shard_count);
 }
 
 /* The journal's first line into `line` (without its newline); false when the file is empty. */
@@ -79,8 +110,9 @@ pb_status pb_bench_journal_check(int fd, const char *path, const char *expected,
 
 int pb_bench_shard_from_env(uint32_t count)
 {
-    static const char *const names[] = {"SLURM_ARRAY_TASK_ID", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
-                                        "PMI_RANK", "PMIX_RANK", "PARALLEL_SEQ"};
+    static const char *const names[] = {
+        "SLURM_ARRAY_TASK_ID", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+        "PMIX_RANK",           "PARALLEL_SEQ"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *v = getenv(names[i]);
         if (!v || !*v)
@@ -148,16 +180,27 @@ static uint32_t header_shards(const char *path, const char *expected, uint32_t *
     unsigned i = 0, n = 0;
     char close_brackets[3] = "";
     if (!any || strncmp(line, expected, prefix) != 0 ||
-        sscanf(line + prefix, "%u, %u%2[]}]", &i, &n, close_brackets) != 3 || strcmp(close_brackets, "]}") != 0 ||
-        n == 0 || i >= n) {
-        pb_diag_set(diag, path, 1, 0,
-                    "not a journal of this benchmark (script, runs, limits, seed or stop differ, or no header): "
-                    "expected a header like %s",
-                    expected);
+        sscanf(line + prefix, "%u, %u%2[]}]", &i, &n, close_brackets) != 3 ||
+        strcmp(close_brackets, "]}") != 0 || n == 0 || i >= n) {
+        pb_diag_set(
+            diag, path, 1, 0,
+            "not a journal of this benchmark (script, runs, limits, seed or stop differ, or no header): "
+            "expected a header like %s",
+            expected);
         return 0;
     }
     *index = i;
     return n;
+}
+
+/* pb_bench_results_destroy's work, kept here so that runner.c alone calls into this file */
+static void free_results(pb_bench_results *r)
+{
+    for (size_t i = 0; r && i < r->n; i++)
+        free(r->records[i].cost_trace);
+    if (r)
+        free(r->records);
+    free(r);
 }
 
 static pb_status write_merged(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
@@ -223,8 +266,8 @@ pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *s, const pb_be
         const uint32_t n = header_shards(journals[j], expected, &index, diag);
         if (n == 0 || (n_shards && n != n_shards)) {
             if (n)
-                pb_diag_set(diag, journals[j], 1, 0, "a journal of %u shards among journals of %u", (unsigned)n,
-                            (unsigned)n_shards);
+                pb_diag_set(diag, journals[j], 1, 0, "a journal of %u shards among journals of %u",
+                            (unsigned)n, (unsigned)n_shards);
             st = PB_ERR_INVALID;
             break;
         }
@@ -258,14 +301,16 @@ pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *s, const pb_be
             for (size_t k = shard; k < total && !missing; k += n_shards)
                 missing = !have[k];
             if (missing && len + 16 < sizeof list) {
-                len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", n_missing_shards ? "," : "", shard);
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", n_missing_shards ? "," : "",
+                                        shard);
                 n_missing_shards++;
             }
         }
-        pb_diag_set(diag, dir, 0, 0,
-                    "%zu of %zu runs are missing, from %zu of %u shards: %s (re-run them, e.g. sbatch --array=%s, "
-                    "or merge anyway with --allow-missing)",
-                    total - r->n, total, n_missing_shards, (unsigned)n_shards, list, list);
+        pb_diag_set(
+            diag, dir, 0, 0,
+            "%zu of %zu runs are missing, from %zu of %u shards: %s (re-run them, e.g. sbatch --array=%s, "
+            "or merge anyway with --allow-missing)",
+            total - r->n, total, n_missing_shards, (unsigned)n_shards, list, list);
         st = PB_ERR_NOT_FOUND;
     }
     if ((st == PB_OK || (st == PB_ERR_NOT_FOUND && options->allow_missing)) &&
@@ -275,6 +320,6 @@ pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *s, const pb_be
     if (st == PB_OK || (st == PB_ERR_NOT_FOUND && options->allow_missing))
         *out = r;
     else
-        pb_bench_results_destroy(r);
+        free_results(r);
     return st;
 }

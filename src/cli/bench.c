@@ -76,7 +76,8 @@ static bool parse_shard(const char *v, pb_bench_config *options, bool *shard_aut
 
 /* A shell script that submits the shards as a job array and the merge after them. */
 static void print_sbatch(const char *script_path, const pb_bench_script *s, const pb_bench_config *o,
-                         uint32_t n_shards, const char *csv, const char *json, const char *ompl, const char *plot)
+                         uint32_t n_shards, const char *csv, const char *json, const char *ompl,
+                         const char *plot)
 {
     const int cpus = o->jobs > 0 ? o->jobs : 1;
     const uint32_t runs = o->runs ? o->runs : s->runs;
@@ -184,7 +185,8 @@ static int bench_main(int argc, char **argv, const char **journals)
             options.time_limit_s = d;
         } else if (take(argc, argv, &i, "--shard", &v)) {
             if (!v || !parse_shard(v, &options, &shard_auto)) {
-                cli_error("--shard: expected I/N with 0 <= I < N <= 100000, or auto/N (got '%s')", v ? v : "");
+                cli_error("--shard: expected I/N with 0 <= I < N <= 100000, or auto/N (got '%s')",
+                          v ? v : "");
                 return PB_EXIT_BAD_INPUT;
             }
         } else if (take(argc, argv, &i, "--print-sbatch", &v)) {
