@@ -170,12 +170,17 @@ typedef struct pb_bench_results {
 
 /** Run options. Start from pb_bench_config_default(). Strings are borrowed. */
 typedef struct pb_bench_config {
-    int jobs;            /**< parallel runs; <= 0: the number of online CPUs */
-    const char *out_dir; /**< where runs.jsonl goes; NULL: bench/out/<name> under the cwd */
-    bool resume;         /**< keep runs already in runs.jsonl and do only the rest */
-    uint32_t runs;       /**< > 0 overrides the script's runs */
-    double time_limit_s; /**< > 0 overrides the script's time limit */
-    FILE *progress;      /**< progress (bar when a terminal, lines otherwise); NULL: none */
+    int jobs;             /**< parallel runs; <= 0: the number of online CPUs */
+    const char *out_dir;  /**< where runs.jsonl goes; NULL: bench/out/<name> under the cwd */
+    bool resume;          /**< keep runs already in runs.jsonl and do only the rest */
+    uint32_t runs;        /**< > 0 overrides the script's runs */
+    double time_limit_s;  /**< > 0 overrides the script's time limit */
+    FILE *progress;       /**< progress (bar when a terminal, lines otherwise); NULL: none */
+    uint32_t shard_count; /**< > 0: run only shard `shard_index` of this many (round robin over
+                               (problem, planner, run)) into <out_dir>/shard-I-of-N/runs.jsonl,
+                               resuming it; a second live copy of a shard is refused (a lock) */
+    uint32_t shard_index; /**< < shard_count */
+    bool allow_missing;   /**< pb_bench_merge: write the outputs even when runs are missing */
 } pb_bench_config;
 
 PB_API pb_bench_config pb_bench_config_default(void);
@@ -188,6 +193,25 @@ PB_API pb_bench_config pb_bench_config_default(void);
  * pb_bench_results_destroy). Fails only when the output folder cannot be written. */
 PB_API pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
                               pb_diag *diag);
+
+/** Merge the journals of a sharded benchmark: `journals` (n_journals paths, borrowed), or
+ * when n_journals is 0 every <out_dir>/shard-*-of-N/runs.jsonl. Every journal's header must
+ * match `script` and the options (shard aside) and all must have the same shard count;
+ * duplicates are dropped (the first wins). Writes the merged <out_dir>/runs.jsonl and `*out`
+ * (sorted by problem, planner, run). Runs nothing. When runs are missing, `diag` names the
+ * shards that lack them and the result is PB_ERR_NOT_FOUND (`*out` is still set when
+ * options->allow_missing). */
+PB_API pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *script,
+                                const pb_bench_config *options, const char *const *journals,
+                                size_t n_journals, pb_diag *diag);
+
+/** The index of this process among `count` launched copies, from the launcher's environment
+ * (SLURM_ARRAY_TASK_ID, SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, PARALLEL_SEQ
+ * minus 1), or -1 when none is set or it is not below `count`. */
+PB_API int pb_bench_shard_from_env(uint32_t count);
+
+/** CPUs this process may use: SLURM_CPUS_PER_TASK, else the affinity mask, else online CPUs. */
+PB_API int pb_bench_available_cpus(void);
 
 PB_API void pb_bench_results_destroy(pb_bench_results *results);
 

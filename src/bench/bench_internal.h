@@ -29,4 +29,18 @@ pb_status pb_bench_append_jsonl(int fd, const pb_bench_script *s, const pb_bench
  * no record; a malformed line (a write cut short) is skipped. */
 pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_bench_results *r, pb_diag *diag);
 
+/** Longest journal header line. */
+#define PB_BENCH_HEADER_MAX 1024
+/** The journal header line (no newline) for `s` as it will run, shard I of N (0 of 1 unsharded). */
+void pb_bench_journal_header(const pb_bench_script *s, uint32_t shard_index, uint32_t shard_count, char *buf,
+                             size_t capacity);
+/** Check that the journal open on `fd` starts with `expected`, or write it when the file is empty. */
+pb_status pb_bench_journal_check(int fd, const char *path, const char *expected, pb_diag *diag);
+/** Sort records by (problem, planner, run). */
+void pb_bench_sort_records(pb_bench_results *r);
+/** Append a copy of `rec` (taking its cost trace) to `r`. */
+pb_status pb_bench_append_record(pb_bench_results *r, const pb_bench_record *rec);
+/** mkdir -p. */
+bool pb_bench_make_dirs(const char *path);
+
 #endif

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -445,20 +446,6 @@ static const char *signal_name(int sig)
     }
 }
 
-static pb_status append_record(pb_bench_results *r, const pb_bench_record *rec)
-{
-    if (r->n == r->capacity) {
-        const size_t cap = r->capacity ? 2 * r->capacity : 64;
-        pb_bench_record *grown = realloc(r->records, cap * sizeof *grown);
-        if (!grown)
-            return PB_ERR_NOMEM;
-        r->records = grown;
-        r->capacity = cap;
-    }
-    r->records[r->n++] = *rec;
-    return PB_OK;
-}
-
 static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const struct rusage *usage,
                         pb_bench_record *rec)
 {
@@ -534,21 +521,6 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
     }
 }
 
-static bool make_dirs(const char *path)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return false;
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-            *p = '/';
-        }
-    return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
-
 static void draw_progress(FILE *out, bool tty, size_t done, size_t total, double elapsed, size_t failures,
                           bool final)
 {
@@ -574,12 +546,6 @@ static void draw_progress(FILE *out, bool tty, size_t done, size_t total, double
     fflush(out);
 }
 
-static int online_cpus(void)
-{
-    const long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_bench_config *options,
                        pb_diag *diag)
 {
@@ -588,13 +554,21 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         s->runs = options->runs;
     if (options->time_limit_s > 0.0)
         s->time_limit_s = options->time_limit_s;
-    const int jobs = options->jobs > 0 ? options->jobs : online_cpus();
-    char dir[4096], log_path[4200];
+    const int jobs = options->jobs > 0 ? options->jobs : pb_bench_available_cpus();
+    const uint32_t n_shards = options->shard_count ? options->shard_count : 1;
+    const uint32_t shard = options->shard_count ? options->shard_index : 0;
+    const bool resume = options->resume || options->shard_count > 0; /* a re-run shard never truncates */
+    char dir[4096], log_path[4200], header[PB_BENCH_HEADER_MAX];
     if (options->out_dir)
         snprintf(dir, sizeof dir, "%s", options->out_dir);
     else
         snprintf(dir, sizeof dir, "bench/out/%s", s->name);
-    if (!make_dirs(dir)) {
+    if (options->shard_count) {
+        const size_t len = strlen(dir);
+        snprintf(dir + len, sizeof dir - len, "/shard-%u-of-%u", (unsigned)shard, (unsigned)n_shards);
+    }
+    pb_bench_journal_header(s, shard, n_shards, header, sizeof header);
+    if (!pb_bench_make_dirs(dir)) {
         pb_diag_set(diag, dir, 0, 0, "cannot create the output folder: %s", strerror(errno));
         return PB_ERR_IO;
     }
@@ -620,7 +594,27 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         st = PB_ERR_NOMEM;
     for (size_t i = 0; st == PB_OK && i < s->n_problems; i++)
         st = setup_problem_limited(s, i, &loaded[i], diag);
-    if (st == PB_OK && options->resume) {
+    const int log_fd = st == PB_OK ? open(log_path, O_RDWR | O_CREAT | O_CLOEXEC | O_APPEND, 0666) : -1;
+    if (st == PB_OK && log_fd < 0) {
+        pb_diag_set(diag, log_path, 0, 0, "cannot write: %s", strerror(errno));
+        st = PB_ERR_IO;
+    }
+    if (st == PB_OK && flock(log_fd, LOCK_EX | LOCK_NB) != 0) {
+        pb_diag_set(diag, log_path, 0, 0,
+                    errno == EWOULDBLOCK
+                        ? "another planbench is running this benchmark or shard (the journal is "
+                          "locked); wait for it or stop it"
+                        : "cannot lock the journal: %s",
+                    strerror(errno));
+        st = PB_ERR_INVALID;
+    }
+    if (st == PB_OK && !resume && ftruncate(log_fd, 0) != 0) {
+        pb_diag_set(diag, log_path, 0, 0, "cannot write: %s", strerror(errno));
+        st = PB_ERR_IO;
+    }
+    if (st == PB_OK)
+        st = pb_bench_journal_check(log_fd, log_path, header, diag);
+    if (st == PB_OK && resume) {
         st = pb_bench_read_jsonl(s, log_path, r, diag);
         for (size_t i = 0; i < r->n; i++) {
             const pb_bench_record *rec = &r->records[i];
@@ -628,29 +622,20 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         }
         r->n_resumed = r->n;
     }
-    const int log_fd =
-        st == PB_OK
-            ? open(log_path, O_WRONLY | O_CREAT | O_CLOEXEC | (options->resume ? O_APPEND : O_TRUNC), 0666)
-            : -1;
-    if (st == PB_OK && log_fd < 0) {
-        pb_diag_set(diag, log_path, 0, 0, "cannot write: %s", strerror(errno));
-        st = PB_ERR_IO;
-    }
-    if (st == PB_OK && options->resume) {
+    if (st == PB_OK && resume) {
         /* an interrupted write may have left half a line: start on a fresh one */
         struct stat info;
         if (fstat(log_fd, &info) == 0 && info.st_size > 0) {
             char last = '\n';
-            int rfd = open(log_path, O_RDONLY | O_CLOEXEC);
-            if (rfd >= 0) {
-                if (pread(rfd, &last, 1, info.st_size - 1) != 1)
-                    last = '\n';
-                close(rfd);
-            }
+            if (pread(log_fd, &last, 1, info.st_size - 1) != 1)
+                last = '\n';
             if (last != '\n' && !write_all(log_fd, "\n", 1))
                 st = PB_ERR_IO;
         }
     }
+    size_t in_shard = 0;
+    for (size_t index = shard; index < total; index += n_shards)
+        in_shard++;
 
     const double t0 = pb_clock_seconds();
     const bool tty = options->progress && isatty(fileno(options->progress));
@@ -660,12 +645,12 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         failures += r->records[i].status != PB_BENCH_RUN_OK;
     const double grace = s->time_limit_s * 0.5 > 1.0 ? s->time_limit_s * 0.5 : 1.0;
     if (options->progress && st == PB_OK)
-        draw_progress(options->progress, tty, n_done, total, 0.0, failures, false);
+        draw_progress(options->progress, tty, n_done, in_shard, 0.0, failures, false);
     while (st == PB_OK && (next < total || active > 0)) {
         /* start runs while there is room */
         while (next < total && active < (size_t)jobs) {
             const size_t index = next++;
-            if (done[index])
+            if (done[index] || index % n_shards != shard)
                 continue;
             const uint32_t run = (uint32_t)(index % s->runs);
             const uint32_t planner = (uint32_t)(index / s->runs % s->n_planners);
@@ -768,17 +753,17 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
                 pb_diag_set(diag, log_path, 0, 0, "cannot append a run: %s", strerror(errno));
                 st = PB_ERR_IO;
             }
-            if (append_record(r, &rec) != PB_OK) {
+            if (pb_bench_append_record(r, &rec) != PB_OK) {
                 free(rec.cost_trace);
                 st = PB_ERR_NOMEM;
             }
             if (options->progress && (tty || now - last_progress >= 5.0)) {
-                draw_progress(options->progress, tty, n_done, total, now - t0, failures, false);
+                draw_progress(options->progress, tty, n_done, in_shard, now - t0, failures, false);
                 last_progress = now;
             }
         }
         if (options->progress && tty && now - last_progress >= 0.5) {
-            draw_progress(options->progress, tty, n_done, total, now - t0, failures, false);
+            draw_progress(options->progress, tty, n_done, in_shard, now - t0, failures, false);
             last_progress = now;
         }
     }
@@ -792,10 +777,11 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         }
     if (log_fd >= 0)
         close(log_fd);
+    pb_bench_sort_records(r);
     r->total_s = pb_clock_seconds() - t0;
     r->overhead_s = fresh ? overhead_sum / (double)fresh : NAN;
     if (options->progress && st == PB_OK)
-        draw_progress(options->progress, tty, n_done, total, r->total_s, failures, true);
+        draw_progress(options->progress, tty, n_done, in_shard, r->total_s, failures, true);
     for (size_t i = 0; loaded && i < s->n_problems; i++)
         pb_engine_destroy(loaded[i].engine);
     free(loaded);

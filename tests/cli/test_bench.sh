@@ -61,7 +61,7 @@ rows=$(grep -c '^| \(room1\|cosines\) |' "$T/table.md")
 grep -q 'time to first solution' "$T/table.md" || fail "table header"
 grep -q '\*\*' "$T/table.md" && ok "best values in bold" || fail "no bold in the table"
 [ "$(count_lines "$T/r.csv")" -eq 13 ] && ok "CSV: header + 12 runs" || fail "CSV lines $(count_lines "$T/r.csv")"
-[ "$(count_lines "$T/out/runs.jsonl")" -eq 12 ] && ok "runs.jsonl: 12 lines" || fail "runs.jsonl lines"
+[ "$(count_lines "$T/out/runs.jsonl")" -eq 13 ] && ok "runs.jsonl: a header and 12 runs" || fail "runs.jsonl lines"
 # every record says how its edges were checked: room1 a pixel line, the expression its own kind
 [ "$(grep -c '"problem": "room1".*"edge_check": "pixel_line"' "$T/out/runs.jsonl")" -eq 6 ] &&
     [ "$(grep -c '"problem": "cosines".*"edge_check": "\(sampled", "edge_resolution\|certified", "clearance_floor\)": [0-9]' "$T/out/runs.jsonl")" -eq 6 ] &&
@@ -183,20 +183,20 @@ EOF2
 pid=$!
 i=0
 while [ $i -lt 100 ]; do
-    [ -f "$T/lout/runs.jsonl" ] && [ "$(count_lines "$T/lout/runs.jsonl")" -ge 4 ] && break
+    [ -f "$T/lout/runs.jsonl" ] && [ "$(count_lines "$T/lout/runs.jsonl")" -ge 5 ] && break
     sleep 0.1
     i=$((i + 1))
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-before=$(count_lines "$T/lout/runs.jsonl")
-if [ "$before" -ge 4 ] && [ "$before" -lt 24 ]; then ok "interrupted after $before of 24 runs"; else fail "interrupted after $before runs"; fi
+before=$(count_lines "$T/lout/runs.jsonl") # the header line and the runs
+if [ "$before" -ge 5 ] && [ "$before" -lt 25 ]; then ok "interrupted after $((before - 1)) of 24 runs"; else fail "interrupted after $before lines"; fi
 cp "$T/lout/runs.jsonl" "$T/before.jsonl"
 "$PB" bench "$T/long.ini" -j 2 --out "$T/lout" --resume --csv "$T/l.csv" >/dev/null 2>"$T/lerr" || fail "resume failed: $(cat "$T/lerr")"
 after=$(count_lines "$T/lout/runs.jsonl")
-[ "$after" -eq 24 ] && ok "resume completed 24 runs" || fail "after resume: $after lines"
+[ "$after" -eq 25 ] && ok "resume completed 24 runs" || fail "after resume: $after lines"
 head -n "$before" "$T/lout/runs.jsonl" | cmp -s - "$T/before.jsonl" || fail "finished runs were rewritten"
-grep -q "$before runs resumed" "$T/lerr" || fail "resume message: $(cat "$T/lerr")"
+grep -q "$((before - 1)) runs resumed" "$T/lerr" || fail "resume message: $(cat "$T/lerr")"
 dups=$(cut -d, -f4 "$T/l.csv" | sort | uniq -d | wc -l)
 [ "$(count_lines "$T/l.csv")" -eq 25 ] && [ "$dups" -eq 0 ] && ok "each run index exactly once" || fail "runs after resume"
 
