@@ -673,6 +673,7 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             }
             if (pid == 0) {
                 close(pipe_fds[0]);
+                close(log_fd); /* the journal's lock is the parent's: a run outliving it must not hold it */
                 child_main(s, problem, planner, run, pipe_fds[1], t_fork, &loaded[problem]);
             }
             close(pipe_fds[1]);
