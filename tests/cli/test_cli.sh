@@ -67,8 +67,11 @@ for map in room1 maze forest narrow; do
     expect 0 "rrt on $map" -- "$PB" rrt "maps/$map.png" --json --seed 3 --step 40
     $CHECK_PATH "$T/out" >/dev/null || fail "path on $map does not re-validate"
 done
-# the roadmap planners' last search fits in a time budget (issue 22: lazyprm took 12.5 s of 10)
+# the roadmap planners' last search fits in a time budget (issue 22: lazyprm took 12.5 s of 10);
+# not under the sanitizers, whose slowdown is not the planners' (freeing a 100k-vertex roadmap
+# alone took a tenth of the budget there)
 for planner in lazyprm prm; do
+    [ -z "${ASAN_OPTIONS:-}" ] || { echo "note: the budget bound is not checked under sanitizers"; break; }
     expect 0 "$planner --stop budget --time-limit 2" -- "$PB" "$planner" maps/forest.png --stop budget --time-limit 2 --json
     python3 -c "
 import json, sys; r = json.load(open(sys.argv[1]))
@@ -84,7 +87,9 @@ done
 
 # Ctrl-C mid-solve (issue 22) ends it as a spent budget does: the best path so far is printed
 # (re-checked here), saved, and the exit status is that of a found path; the record says so
-timeout --preserve-status -s INT 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 \
+# (--foreground: timeout otherwise signals the whole process group as well, and a second signal
+# quits at once by design)
+timeout --foreground --preserve-status -s INT 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 \
     --save-path "$T/interrupted.csv" >"$T/interrupted.json" 2>"$T/interrupted.err"
 rc=$?
 [ $rc -eq 0 ] || fail "SIGINT mid-solve: exit $rc ($(cat "$T/interrupted.err"))"
@@ -95,7 +100,7 @@ sys.exit(not (r.get('interrupted') is True and r['outcome'] == 'exact' and r['ti
 $CHECK_PATH "$T/interrupted.json" >/dev/null || fail "SIGINT mid-solve: the path does not re-validate"
 [ "$(wc -l <"$T/interrupted.csv")" -ge 3 ] || fail "SIGINT mid-solve: --save-path wrote no path"
 grep -q "interrupted" "$T/interrupted.err" || fail "SIGINT mid-solve: stderr does not say it was interrupted"
-timeout --preserve-status -s TERM 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 >"$T/term.json" 2>/dev/null ||
+timeout --foreground --preserve-status -s TERM 1 "$PB" rrtstar maps/forest.png --json --stop budget --time-limit 60 >"$T/term.json" 2>/dev/null ||
     fail "SIGTERM mid-solve: exit $?"
 grep -q '"interrupted": true' "$T/term.json" || fail "SIGTERM mid-solve: no record"
 
