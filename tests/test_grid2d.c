@@ -41,7 +41,8 @@ int main(void)
         } else {
             /* mostly small boxes, some huge, some off the map */
             const double size = u < 0.2 ? 400.0 * pb_rng_uniform(&rng) : 20.0 * pb_rng_uniform(&rng);
-            const double x = -100.0 + 1200.0 * pb_rng_uniform(&rng), y = -100.0 + 800.0 * pb_rng_uniform(&rng);
+            const double x = -100.0 + 1200.0 * pb_rng_uniform(&rng),
+                         y = -100.0 + 800.0 * pb_rng_uniform(&rng);
             const double lo[2] = {x, y}, hi[2] = {x + size, y + size * pb_rng_uniform(&rng)};
             CHECK(pb_grid2d_set(g, slot, lo, hi));
             memcpy(box[slot], (double[4]){lo[0], lo[1], hi[0], hi[1]}, sizeof box[slot]);

@@ -96,7 +96,7 @@ struct pb_scenario {
     char vehicle_path[PATH_MAX];
     const scenario_driver_impl *driver;
     char inputs_path[PATH_MAX];
-    char path_csv[PATH_MAX]; /* the path driver's */
+    char path_csv[PATH_MAX];   /* the path driver's */
     double dt;                 /* s */
     double trajectory_rate;    /* Hz */
     double nominal_speed;      /* m/s, for the reference time */

@@ -11,7 +11,7 @@ typedef enum ftype { T_BOOL, T_U8, T_U16, T_I32, T_U32, T_U64, T_F64, T_STR, T_M
 typedef struct field {
     const char *name;
     ftype type;
-    int array; /* 0: one value; 1: an array of any length; N > 1: an array of exactly N */
+    int array;               /* 0: one value; 1: an array of any length; N > 1: an array of exactly N */
     const struct field *sub; /* T_MSG: fields, ended by a NULL name */
     const char *ros;         /* ROS type for messages */
 } field;
@@ -57,7 +57,8 @@ extern const field f_time[];
 /* the RTI channels' messages, and /rti/get_client_id's response */
 extern const field f_rti_operation[], a_client_id[];
 /* the auto_scene_gen worker's services (for rosapi) */
-extern const field q_asg_run[], q_asg_register[], q_asg_notify[], q_asg_issue[], a_asg_received[], a_asg_notify[];
+extern const field q_asg_run[], q_asg_register[], q_asg_notify[], q_asg_issue[], a_asg_received[],
+    a_asg_notify[];
 /* replies: a_ the fields a service's response carries */
 extern const field f_result[];
 extern const field a_result[], a_features[], a_spawn[], a_spawns[], a_entities[], a_states[], a_state[],
