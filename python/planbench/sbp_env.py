@@ -43,13 +43,16 @@ class Args(dict):
 
 def generate_args(planner_id, engine, start_pt, goal_pt, display=False, first_solution=False, max_number_nodes=30000,
                   epsilon=None, goal_radius=None, seed=1, time_limit=60.0, **kwargs):
-    """Planning arguments, as sbp-env's generate_args: `planner_id` ("rrt", "rrt*", "birrt",
-    "prm", "informedrrt", "rrdt" ...), the engine, start and goal; `epsilon` is the step size
+    """Planning arguments, as sbp-env's generate_args: `planner_id` as in sbp-env ("rrt" is
+    RRT*, as there; "birrt", "prm", "informedrrt", "rrdt") or any planbench planner name, the
+    engine, start and goal; `epsilon` is the step size
     and `max_number_nodes` the node budget. Unknown keywords are kept and passed to the
     planner as parameters."""
     if not isinstance(engine, BlackBoxEngine):
         raise _pb.InvalidInput("generate_args: engine must be an sbp_env.engine.BlackBoxEngine")
-    names = {"rrt*": "rrtstar", "rrtstar": "rrtstar", "informedrrt*": "informedrrt"}
+    # sbp-env's ids name its planners: its "rrt" is RRT* (it chooses parents and rewires) and
+    # its "birrt" a bidirectional RRT*; planbench's nearest are rrtstar and birrt (RRT-Connect)
+    names = {"rrt": "rrtstar", "rrt*": "rrtstar", "rrtstar": "rrtstar", "informedrrt*": "informedrrt"}
     return Args(planner_id=planner_id, planner=names.get(planner_id.lower(), planner_id), engine=engine,
                 start_pt=list(start_pt), goal_pt=list(goal_pt), display=display, first_solution=first_solution,
                 max_number_nodes=max_number_nodes, epsilon=epsilon, goal_radius=goal_radius, seed=seed,

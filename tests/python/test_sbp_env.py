@@ -50,3 +50,17 @@ def test_rrtstar_and_list_path():
     path = env.get_solution_path()
     assert isinstance(path, list) and len(path) >= 2
     check_path(np.array(path), [-3, -3], [3, 3], functor, 0.01)
+
+
+def test_rrt_is_sbp_envs_rrtstar():
+    """sbp-env's "rrt" chooses parents and rewires (RRT*): without first_solution it keeps
+    improving the path within the node budget, as sbp-env's does."""
+    engine = sbp_env.engine.BlackBoxEngine(functor, [-5, -5], [5, 5], cc_epsilon=0.1)
+    args = sbp_env.generate_args(planner_id="rrt", engine=engine, start_pt=[-3, -3], goal_pt=[3, 3],
+                                 max_number_nodes=3000, time_limit=5.0)
+    assert args.planner == "rrtstar"
+    env = sbp_env.env.Env(args=args)
+    env.run()
+    trace = env.result.cost_trace
+    assert len(trace) >= 2 and trace[-1][1] < trace[0][1], trace
+    check_path(env.get_solution_path(as_array=True), [-3, -3], [3, 3], functor, 0.01, cost=env.result.cost)

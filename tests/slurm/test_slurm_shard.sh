@@ -9,80 +9,12 @@
 set -u
 PB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROOT=$2
-for f in /usr/sbin/munged /usr/sbin/slurmctld /usr/sbin/slurmd; do
-    [ -x "$f" ] || { echo "SKIP: $f is not installed (tools/install-deps.sh installs slurmctld slurmd slurm-client munge)"; exit 77; }
-done
-for c in sbatch squeue scancel sinfo scontrol; do
-    command -v $c >/dev/null 2>&1 || { echo "SKIP: $c is not installed (slurm-client)"; exit 77; }
-done
-D=$(mktemp -d)
+. "$ROOT/tests/slurm/cluster.sh"
+why=$(slurm_missing) && { echo "SKIP: $why"; exit 77; }
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
-gone() { [ ! -e "/proc/$1" ] || grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
-stop_pid() {
-    [ -n "$1" ] || return 0
-    kill "$1" 2>/dev/null
-    i=0
-    while ! gone "$1" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    gone "$1" || kill -9 "$1" 2>/dev/null
-}
-cleanup() {
-    for f in slurmd.pid slurmctld.pid munge/munged.pid; do
-        [ -s "$D/$f" ] && stop_pid "$(cat "$D/$f")"
-    done
-    rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-in_use() { ss -ltnH 2>/dev/null | awk '{print $4}' | grep -q ":$1\$"; }
-port=$((20000 + $$ % 20000))
-while in_use $port || in_use $((port + 1)); do port=$((port + 2)); done
-
-mkdir -p "$D/state" "$D/spool" "$D/log" "$D/munge" && chmod 700 "$D/munge"
-head -c 1024 /dev/urandom >"$D/munge/key" && chmod 400 "$D/munge/key"
-/usr/sbin/munged --force -S "$D/munge/sock" --key-file="$D/munge/key" --pid-file="$D/munge/munged.pid" \
-    --log-file="$D/munge/munged.log" --seed-file="$D/munge/seed" || { echo "FAIL: munged did not start"; exit 1; }
-cat >"$D/slurm.conf" <<EOF2
-ClusterName=pbtest
-SlurmctldHost=localhost
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$D/munge/sock
-CredType=cred/munge
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-StateSaveLocation=$D/state
-SlurmdSpoolDir=$D/spool
-SlurmctldPidFile=$D/slurmctld.pid
-SlurmdPidFile=$D/slurmd.pid
-SlurmctldLogFile=$D/log/slurmctld.log
-SlurmdLogFile=$D/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-MpiDefault=none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-MailProg=/bin/true
-SchedulerParameters=batch_sched_delay=0
-ReturnToService=2
-NodeName=localhost NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
-PartitionName=ci Nodes=ALL Default=YES MaxTime=60 State=UP
-EOF2
-export SLURM_CONF="$D/slurm.conf"
-/usr/sbin/slurmctld && /usr/sbin/slurmd -N localhost || { echo "FAIL: the Slurm daemons did not start"; cat "$D"/log/*; exit 1; }
-i=0
-until [ "$(sinfo -h -o %t 2>/dev/null)" = idle ]; do
-    sleep 0.05
-    i=$((i + 1))
-    if [ $i -gt 400 ] || ! [ -s "$D/slurmctld.pid" ] || gone "$(cat "$D/slurmctld.pid")"; then
-        echo "FAIL: the node never became idle"; tail -5 "$D"/log/*.log; exit 1
-    fi
-done
+slurm_start
 ok "single-node cluster up on ports $port-$((port + 1))"
 
 # fixed-work runs (an iteration budget, a generous time limit): outcomes free of timing
@@ -105,10 +37,6 @@ cd "$D" || exit 1
 untimed() {
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^(time_s|time_to_first_s|memory_mb|setup_s|cpu_s)$/) drop[i] = 1 }
              { line = ""; for (i = 1; i <= NF; i++) if (!drop[i]) line = line $i ","; print line }' "$1"
-}
-wait_job() { # until job $1 (all its array tasks) has left the queue
-    i=0
-    while [ -n "$(squeue -h -j "$1" 2>/dev/null)" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
 }
 "$PB" bench c.ini -j 2 -q --out ref --csv ref.csv >/dev/null 2>err || fail "one-machine run: $(cat err)"
 untimed ref.csv >ref.u
