@@ -7,20 +7,52 @@
 
 #if PB_HAVE_BLAS
 #include <cblas.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #endif
 
 #define QUERY_BLOCK 256
 #define POINT_BLOCK 1024
 
+#if PB_HAVE_BLAS
+/* OpenBLAS is loaded when a GEMM is first wanted, not with the library (issue 21): loading it
+ * costs every process its start-up and its worker threads, which spin at start. One thread:
+ * the blocks here are small and planners already run one per core. */
+typedef void (*dgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint,
+                         double, const double *, blasint, const double *, blasint, double, double *, blasint);
+static dgemm_fn blas_dgemm;
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+
+static void blas_load(void)
+{
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return;
+    void *f = dlsym(h, "cblas_dgemm"), *threads = dlsym(h, "openblas_set_num_threads");
+    if (threads) {
+        void (*set_threads)(int);
+        memcpy(&set_threads, &threads, sizeof threads); /* POSIX: object to function pointer */
+        set_threads(1);
+    }
+    if (f)
+        memcpy(&blas_dgemm, &f, sizeof f);
+}
+#endif
+
 bool pb_nn_batch_has_blas(void)
 {
-    return PB_HAVE_BLAS != 0;
+#if PB_HAVE_BLAS
+    pthread_once(&blas_once, blas_load);
+    return blas_dgemm != NULL;
+#else
+    return false;
+#endif
 }
 
 bool pb_nn_batch_beats_kdtree(int dim, size_t n_points, size_t n_queries)
 {
-    return PB_HAVE_BLAS && n_queries >= PB_NN_BATCH_GEMM_MIN_QUERIES &&
-           (dim >= 10 || (dim >= 7 && n_points <= 10000));
+    return n_queries >= PB_NN_BATCH_GEMM_MIN_QUERIES && (dim >= 10 || (dim >= 7 && n_points <= 10000)) &&
+           pb_nn_batch_has_blas();
 }
 
 static double exact_sq(const double *a, const double *b, const double *w, int dim)
@@ -111,7 +143,7 @@ static pb_status gemm(const double *queries, size_t n_queries, const double *poi
         for (size_t p0 = 0; p0 < n_points; p0 += POINT_BLOCK) {
             const size_t np = n_points - p0 < POINT_BLOCK ? n_points - p0 : POINT_BLOCK;
             /* block = -2 Q P^T */
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nq, (int)np, dim, -2.0, wq, dim,
+            blas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nq, (int)np, dim, -2.0, wq, dim,
                         wp + p0 * d, dim, 0.0, block, (int)np);
             for (size_t a = 0; a < nq; a++) {
                 const double *row = block + a * np;
@@ -140,7 +172,7 @@ pb_status pb_nn_batch_knn(const double *queries, size_t n_queries, const double 
     if (method == PB_NN_BATCH_AUTO)
         method = n_queries >= PB_NN_BATCH_GEMM_MIN_QUERIES ? PB_NN_BATCH_GEMM : PB_NN_BATCH_SCAN;
 #if PB_HAVE_BLAS
-    if (method == PB_NN_BATCH_GEMM && n_points > 0 && n_points < UINT32_MAX)
+    if (method == PB_NN_BATCH_GEMM && n_points > 0 && n_points < UINT32_MAX && pb_nn_batch_has_blas())
         return gemm(queries, n_queries, points, n_points, dim, weights, k, ids, dists);
 #endif
     scan(queries, n_queries, points, n_points, dim, weights, k, ids, dists);

@@ -5,7 +5,7 @@
  *
  * Two methods give the same neighbours:
  *   - GEMM: the squared distance matrix |q|^2 + |p|^2 - 2 q.p of a block of queries against
- *     a block of points through one cblas_dgemm (OpenBLAS, build option -Dblas), then a
+ *     a block of points through one cblas_dgemm (OpenBLAS, build option -Dblas, loaded at first use), then a
  *     top-k selection per query; the reported distances are recomputed exactly, so only
  *     the choice between two candidates whose distances differ by less than about 1e-12 of
  *     their squared norms can differ from a scan's.

@@ -137,6 +137,12 @@ bool distance_callback(fcl::CollisionObjectd *a, fcl::CollisionObjectd *b, void 
 
 extern "C" {
 
+bool pbf_available(const char **reason)
+{
+    *reason = nullptr; // linked in, or loaded already: the loader answers before loading
+    return true;
+}
+
 pbf_geometry *pbf_box_create(double sx, double sy, double sz)
 {
     try {

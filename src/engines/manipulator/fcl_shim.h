@@ -16,6 +16,11 @@
 extern "C" {
 #endif
 
+/** Is FCL there? Where the shim is a module loaded on first use (fcl_loader.c) this loads it;
+ * false, with `*reason` saying why, when it cannot be loaded. Call it before the first
+ * geometry is made: the functions below need it. */
+bool pbf_available(const char **reason);
+
 /** One collision geometry (a primitive, or a triangle mesh with an OBBRSS bounding-volume
  * hierarchy). Immutable once made: any number of threads may query it. */
 typedef struct pbf_geometry pbf_geometry;

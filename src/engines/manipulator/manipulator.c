@@ -196,6 +196,11 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
         pb_diag_set(diag, NULL, 0, 0, "the manipulator engine needs a world file (worlds/*.xml)");
         return PB_ERR_INVALID;
     }
+    const char *no_fcl;
+    if (!pbf_available(&no_fcl)) {
+        pb_diag_set(diag, path, 0, 0, "the manipulator engine cannot load FCL: %s", no_fcl);
+        return PB_ERR_UNSUPPORTED;
+    }
     double resolution = 0.0, weights[PB_MAX_DIM];
     int n_weights = 0;
     const char *text = pb_option_find(options, n_options, "resolution");
