@@ -76,3 +76,33 @@ for resolution in (0.1, 0.01):
             it, st, solves = rate(planner, resolution, **kw)
             print(f"resolution {resolution:<5g} {planner:8s} {label:26s} {it:10.0f} iterations/s "
                   f"({it / 1e3:.0f}x 1e3), {st:10.0f} edge configurations/s, {solves} solves")
+
+# 3. Two threads planning at once on a built-in engine (the GIL released) against the same two
+#    solves one after the other: ideally 0.5 on two idle cores.
+import threading  # noqa: E402
+
+
+def solve_room1():
+    planbench.plan("rrtstar", engine, seed=1, max_iterations=60000, time_limit=0, first_solution=False)
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def two_threads():
+    threads = [threading.Thread(target=solve_room1) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+ratios = []
+for _ in range(5):
+    serial = timed(lambda: (solve_room1(), solve_room1()))
+    ratios.append(timed(two_threads) / serial)
+print(f"two threads / serial (rrtstar, 60,000 iterations on room1, 5 rounds): best {min(ratios):.2f}, "
+      f"median {sorted(ratios)[2]:.2f} (0.5 ideal on 2 idle cores, 1.0 if the GIL were held)")

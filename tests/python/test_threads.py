@@ -1,6 +1,7 @@
-"""The GIL is released while planning on built-in engines: two threads finish sooner together
-than one after the other."""
-import os
+"""The GIL is released while planning on built-in engines: two threads' solves run at the
+same time (their calls overlap), and Python runs while a solve does. How much faster two
+threads finish than one after the other is a figure of the machine's load, not a pass or fail:
+bench/bench_python.py measures it (bench/RESULTS.md)."""
 import threading
 import time
 
@@ -11,38 +12,35 @@ from conftest import source_path
 def solve(engine):
     r = planbench.plan("rrtstar", engine, seed=1, max_iterations=60000, time_limit=0, first_solution=False)
     assert r.outcome == "exact"
-
-
-def timed(fn):
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
+    return r
 
 
 def test_two_threads_plan_concurrently():
-    if len(os.sched_getaffinity(0)) < 2:
-        import pytest
-        pytest.skip("one CPU: nothing to run concurrently on")
+    """Each solve's span is [return - its own time_s, return]: the solve's time measured in C,
+    so a thread that waits for the GIL before the solve starts does not count as solving. With
+    the GIL held through a solve the second could not start before the first returned: the
+    spans would not overlap. Released, both run at once and overlap for most of the shorter."""
     engine = planbench.load(source_path("maps", "room1.png"))
     solve(engine)  # warm up
-    best = None
-    for _ in range(5):  # the machine is shared: the best of five attempts
-        serial = timed(lambda: (solve(engine), solve(engine)))
+    spans = [None, None]
+    barrier = threading.Barrier(2)
 
-        def parallel():
-            threads = [threading.Thread(target=solve, args=(engine,)) for _ in range(2)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+    def run(i):
+        barrier.wait()
+        r = solve(engine)
+        t1 = time.perf_counter()
+        spans[i] = (t1 - r.time_s, t1)
 
-        concurrent = timed(parallel)
-        ratio = concurrent / serial
-        best = ratio if best is None else min(best, ratio)
-        if best < 0.75:
-            break
-    # ideal 0.5 on two idle cores; the GIL held would give >= 1.0
-    assert best < 0.9, f"two threads took {best:.2f}x the serial time (the GIL is not released?)"
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    (a0, a1), (b0, b1) = spans
+    overlap = min(a1, b1) - max(a0, b0)
+    shorter = min(a1 - a0, b1 - b0)
+    assert overlap > 0.5 * shorter, (
+        f"the two solves overlapped {max(overlap, 0):.3f} s of {shorter:.3f} s (the GIL is not released?)")
 
 
 def test_python_runs_while_a_solve_runs():
