@@ -1,4 +1,5 @@
 /* Loading the library's optional parts (see module.h). */
+#define _GNU_SOURCE /* dladdr() */
 #include "core/module.h"
 
 #include <dlfcn.h>

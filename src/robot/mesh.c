@@ -1,6 +1,7 @@
 /* Meshes through assimp's C API, and Klampt's .tri by hand (it is two counted lists of
  * numbers). See mesh.h. */
 #include "robot/mesh.h"
+#include "core/module.h"
 #include "io/input_file.h"
 
 #include <assimp/cimport.h>
@@ -8,11 +9,37 @@
 #include <assimp/scene.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* assimp is loaded with the first mesh file (issue 21): it and the C++ runtime it needs cost
+ * every other process its start-up. Its C API, three functions. */
+static struct {
+    const struct aiScene *(*import_file)(const char *, unsigned int);
+    const char *(*error_string)(void);
+    void (*release_import)(const struct aiScene *);
+} assimp;
+static pthread_once_t assimp_once = PTHREAD_ONCE_INIT;
+static char assimp_why[512];
+
+static void assimp_load(void)
+{
+    void *h = pb_module_open_system(PB_ASSIMP_SONAME, assimp_why, sizeof assimp_why);
+    if (!h)
+        return;
+    assimp.import_file = (const struct aiScene * (*)(const char *, unsigned int)) pb_module_symbol(h, "aiImportFile");
+    assimp.error_string = (const char *(*)(void))pb_module_symbol(h, "aiGetErrorString");
+    assimp.release_import = (void (*)(const struct aiScene *))pb_module_symbol(h, "aiReleaseImport");
+    if (!assimp.import_file || !assimp.error_string || !assimp.release_import) {
+        snprintf(assimp_why, sizeof assimp_why, "%s lacks aiImportFile, aiGetErrorString or aiReleaseImport",
+                 PB_ASSIMP_SONAME);
+        assimp.import_file = NULL;
+    }
+}
 
 void pb_mesh_finish(pb_mesh *mesh)
 {
@@ -141,12 +168,17 @@ pb_status pb_mesh_load(pb_mesh *mesh, const char *path, const double *scale, pb_
     if (len > 4 && strcasecmp(path + len - 4, ".tri") == 0) {
         st = load_tri(mesh, path, diag);
     } else {
-        const struct aiScene *scene = aiImportFile(
+        pthread_once(&assimp_once, assimp_load);
+        if (!assimp.import_file) {
+            pb_diag_set(diag, path, 0, 0, "meshes other than .tri need assimp: %s", assimp_why);
+            return PB_ERR_UNSUPPORTED;
+        }
+        const struct aiScene *scene = assimp.import_file(
             path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
         if (!scene || !scene->mRootNode) {
-            pb_diag_set(diag, path, 0, 0, "not a mesh assimp can read: %s", aiGetErrorString());
+            pb_diag_set(diag, path, 0, 0, "not a mesh assimp can read: %s", assimp.error_string());
             if (scene)
-                aiReleaseImport(scene);
+                assimp.release_import(scene);
             return PB_ERR_INVALID;
         }
         /* Keep the root's uniform scale (a Collada unit), drop its rotation (see mesh.h). */
@@ -160,7 +192,7 @@ pb_status pb_mesh_load(pb_mesh *mesh, const char *path, const double *scale, pb_
         walk w = {.scene = scene, .mesh = mesh, .count_only = true};
         visit(&w, scene->mRootNode, m);
         if (w.n_triangles == 0) {
-            aiReleaseImport(scene);
+            assimp.release_import(scene);
             pb_diag_set(diag, path, 0, 0, "the mesh holds no triangle");
             return PB_ERR_INVALID;
         }
@@ -175,7 +207,7 @@ pb_status pb_mesh_load(pb_mesh *mesh, const char *path, const double *scale, pb_
             pb_mesh_finish(mesh);
             pb_diag_set(diag, path, 0, 0, st == PB_ERR_NOMEM ? "out of memory" : "the mesh is too large");
         }
-        aiReleaseImport(scene);
+        assimp.release_import(scene);
     }
     if (st == PB_OK && scale)
         for (size_t i = 0; i < mesh->n_vertices; i++)

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Optional parts are loaded when first used (issue 21, docs/architecture.md "Modules loaded on
+# first use"): a 2-D solve opens none of SDL2, libwebsockets, FCL, assimp or OpenBLAS; a
+# manipulator world opens the FCL module and a served world the simulation module; a planbench
+# without its modules says which one is missing for --display, view and serve, and still plans.
+# Arguments: the planbench binary, the source root.
+set -u
+PB=$1
+ROOT=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+opened() { grep -E 'calling init: .*/[^/]*('"$1"')' "$2" >/dev/null; }
+
+LD_DEBUG=files "$PB" rrt "$ROOT/maps/room1.png" -q 2>"$T/plain" >/dev/null || fail "2-D solve: exit $?"
+for lib in libSDL2 libwebsockets libfcl planbench-fcl libassimp libopenblas libssl; do
+    if opened "$lib" "$T/plain"; then fail "a 2-D solve loaded $lib"; else ok "a 2-D solve does not load $lib"; fi
+done
+grep -q 'calling init: .*libplanbench' "$T/plain" && ok "LD_DEBUG sees the libraries it loads" ||
+    fail "LD_DEBUG=files shows no library init: the checks above prove nothing"
+
+if [ -f "$(dirname "$PB")/../engines/manipulator/planbench-fcl.so" ] || ls "$(dirname "$PB")"/../../src/engines/manipulator/planbench-fcl.so >/dev/null 2>&1; then
+    LD_DEBUG=files "$PB" rrt "$ROOT/worlds/pbarm6_divider.xml" -q --max-iterations 200 --stop budget 2>"$T/arm" >/dev/null
+    opened 'planbench-fcl' "$T/arm" && opened 'libfcl' "$T/arm" && ok "a manipulator world loads planbench-fcl.so and FCL" ||
+        fail "a manipulator world did not load planbench-fcl.so"
+fi
+
+# a planbench without its modules: the executable alone beside the library (the build tree's
+# layout, $ORIGIN/../.. to libplanbench), no module beside it
+mkdir -p "$T/b/src/cli"
+cp "$PB" "$T/b/src/cli/planbench"
+for f in "$(dirname "$PB")"/../../libplanbench.so*; do ln -s "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$T/b/"; done
+installed=$(ls /usr/local/lib/*/planbench/planbench-viz.so /usr/lib/*/planbench/planbench-viz.so 2>/dev/null)
+if [ -n "$installed" ]; then
+    echo "note: modules are installed system-wide ($installed): the missing-module checks are left out"
+else
+    B="$T/b/src/cli/planbench"
+    "$B" rrt "$ROOT/maps/room1.png" -q >/dev/null 2>"$T/err" && ok "without modules a 2-D solve works" ||
+        fail "without modules a 2-D solve failed: $(cat "$T/err")"
+    timeout 20 "$B" serve --port 0 >/dev/null 2>"$T/err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q 'planbench-sim.so' "$T/err" && ok "serve without its module names planbench-sim.so" ||
+        fail "serve without its module: exit $rc, $(cat "$T/err")"
+    "$B" rrt "$ROOT/maps/room1.png" --display >/dev/null 2>"$T/err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q 'planbench-viz.so' "$T/err" && ok "--display without its module names planbench-viz.so" ||
+        fail "--display without its module: exit $rc, $(cat "$T/err")"
+    timeout 20 "$B" view "$ROOT/maps/room1.png" >/dev/null 2>"$T/err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q 'planbench-viz.so' "$T/err" && ok "view without its module names planbench-viz.so" ||
+        fail "view without its module: exit $rc, $(cat "$T/err")"
+    PLANBENCH_MODULE_DIR=$(dirname "$PB") timeout 20 "$B" serve --port 99999 >/dev/null 2>"$T/err"
+    grep -q 'planbench-sim.so' "$T/err" && fail "PLANBENCH_MODULE_DIR was not used: $(cat "$T/err")" ||
+        ok "PLANBENCH_MODULE_DIR points the loader at the modules"
+fi
+echo "$fails failure(s)"
+[ $fails -eq 0 ]
