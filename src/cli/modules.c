@@ -81,18 +81,20 @@ static void *module_symbol(cli_module *m, const char *symbol)
 }
 
 /* ISO C forbids converting void * to a function pointer; POSIX allows it through memcpy. */
-#define MODULE_FN(module, type, name)                                                                                  \
-    type name##_fn = NULL;                                                                                             \
-    do {                                                                                                               \
-        void *p_ = module_symbol(&(module), #name);                                                                    \
-        if (p_)                                                                                                        \
-            memcpy(&name##_fn, &p_, sizeof p_);                                                                        \
+#define MODULE_FN(module, type, name)                                                                        \
+    type name##_fn = NULL;                                                                                   \
+    do {                                                                                                     \
+        void *p_ = module_symbol(&(module), #name);                                                          \
+        if (p_)                                                                                              \
+            memcpy(&name##_fn, &p_, sizeof p_);                                                              \
     } while (0)
 
-const char cli_display_missing[] = "this planbench has no display: planbench-viz.so (SDL2) could not be loaded";
+const char cli_display_missing[] =
+    "this planbench has no display: planbench-viz.so (SDL2) could not be loaded";
 
 typedef bool (*available_fn)(void);
-typedef int (*open_fn)(cli_display **, pb_engine *, pb_planner *, const pb_problem *, const cli_display_options *);
+typedef int (*open_fn)(cli_display **, pb_engine *, pb_planner *, const pb_problem *,
+                       const cli_display_options *);
 typedef int (*solve_fn)(cli_display *, const pb_stop_config *, pb_result *);
 typedef int (*finish_fn)(cli_display *, const pb_stop_config *, pb_result *, bool);
 typedef void (*close_fn)(cli_display *);

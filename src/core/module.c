@@ -28,8 +28,8 @@ static void *try_path(const char *dir, const char *sub, const char *file, char *
 
 void *pb_module_open(const char *file, char *why, size_t size)
 {
-    snprintf(why, size, "%s is not installed (looked in $PLANBENCH_MODULE_DIR, beside libplanbench, in %s)", file,
-             PB_MODULE_DIR);
+    snprintf(why, size, "%s is not installed (looked in $PLANBENCH_MODULE_DIR, beside libplanbench, in %s)",
+             file, PB_MODULE_DIR);
     void *handle = NULL;
     const char *env = getenv("PLANBENCH_MODULE_DIR");
     if (env && *env && (handle = try_path(env, "", file, why, size)))
@@ -42,7 +42,8 @@ void *pb_module_open(const char *file, char *why, size_t size)
         char *slash = strrchr(dir, '/');
         if (slash) {
             *slash = '\0';
-            if ((handle = try_path(dir, "/planbench", file, why, size)) || (handle = try_path(dir, "", file, why, size)))
+            if ((handle = try_path(dir, "/planbench", file, why, size)) ||
+                (handle = try_path(dir, "", file, why, size)))
                 return handle;
         }
     }

@@ -18,8 +18,9 @@
 /* OpenBLAS is loaded when a GEMM is first wanted, not with the library (issue 21): loading it
  * costs every process its start-up and its worker threads, which spin at start. One thread:
  * the blocks here are small and planners already run one per core. */
-typedef void (*dgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint, blasint,
-                         double, const double *, blasint, const double *, blasint, double, double *, blasint);
+typedef void (*dgemm_fn)(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, blasint, blasint,
+                         blasint, double, const double *, blasint, const double *, blasint, double, double *,
+                         blasint);
 static dgemm_fn blas_dgemm;
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
@@ -144,7 +145,7 @@ static pb_status gemm(const double *queries, size_t n_queries, const double *poi
             const size_t np = n_points - p0 < POINT_BLOCK ? n_points - p0 : POINT_BLOCK;
             /* block = -2 Q P^T */
             blas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nq, (int)np, dim, -2.0, wq, dim,
-                        wp + p0 * d, dim, 0.0, block, (int)np);
+                       wp + p0 * d, dim, 0.0, block, (int)np);
             for (size_t a = 0; a < nq; a++) {
                 const double *row = block + a * np;
                 uint32_t *row_ids = ids + (q0 + a) * k;

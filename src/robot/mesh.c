@@ -31,7 +31,8 @@ static void assimp_load(void)
     void *h = pb_module_open_system(PB_ASSIMP_SONAME, assimp_why, sizeof assimp_why);
     if (!h)
         return;
-    assimp.import_file = (const struct aiScene * (*)(const char *, unsigned int)) pb_module_symbol(h, "aiImportFile");
+    assimp.import_file =
+        (const struct aiScene *(*)(const char *, unsigned int))pb_module_symbol(h, "aiImportFile");
     assimp.error_string = (const char *(*)(void))pb_module_symbol(h, "aiGetErrorString");
     assimp.release_import = (void (*)(const struct aiScene *))pb_module_symbol(h, "aiReleaseImport");
     if (!assimp.import_file || !assimp.error_string || !assimp.release_import) {

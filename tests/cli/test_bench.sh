@@ -115,8 +115,8 @@ cat >"$T/fail.ini" <<EOF2
 [benchmark]
 name = failing
 runs = 2
-time_limit = 2
-memory_limit = 400
+time_limit = 4
+memory_limit = 200
 stop = first
 [problem.fine]
 engine = blackbox

@@ -10,29 +10,31 @@
 #include <stdio.h>
 
 /* One entry per function of fcl_shim.h: the X-macro keeps the table and the names together. */
-#define PBF_FUNCTIONS(X)                                                                                               \
-    X(pbf_box_create, pbf_geometry *, (double, double, double))                                                        \
-    X(pbf_cylinder_create, pbf_geometry *, (double, double))                                                           \
-    X(pbf_sphere_create, pbf_geometry *, (double))                                                                     \
-    X(pbf_mesh_create, pbf_geometry *, (const double *, size_t, const uint32_t *, size_t))                             \
-    X(pbf_convex_create, pbf_geometry *, (const double *, size_t))                                                     \
-    X(pbf_geometry_destroy, void, (pbf_geometry *))                                                                    \
-    X(pbf_geometry_local_aabb, void, (const pbf_geometry *, double[3], double[3]))                                     \
-    X(pbf_collide, bool,                                                                                               \
-      (const pbf_geometry *, const double *, const double *, const pbf_geometry *, const double *, const double *))     \
-    X(pbf_distance, double,                                                                                            \
-      (const pbf_geometry *, const double *, const double *, const pbf_geometry *, const double *, const double *))     \
-    X(pbf_distance_bound, double,                                                                                      \
-      (const pbf_geometry *, const double *, const double *, const pbf_geometry *, const double *, const double *,      \
-       double))                                                                                                        \
-    X(pbf_environment_create, pbf_environment *, (void))                                                               \
-    X(pbf_environment_destroy, void, (pbf_environment *))                                                              \
-    X(pbf_environment_add, bool, (pbf_environment *, const pbf_geometry *, const double *, const double *))            \
-    X(pbf_environment_build, bool, (pbf_environment *))                                                                \
-    X(pbf_environment_size, size_t, (const pbf_environment *))                                                         \
-    X(pbf_environment_collide, bool,                                                                                   \
-      (const pbf_environment *, const pbf_geometry *, const double *, const double *))                                 \
-    X(pbf_environment_distance, double,                                                                                \
+#define PBF_FUNCTIONS(X)                                                                                     \
+    X(pbf_box_create, pbf_geometry *, (double, double, double))                                              \
+    X(pbf_cylinder_create, pbf_geometry *, (double, double))                                                 \
+    X(pbf_sphere_create, pbf_geometry *, (double))                                                           \
+    X(pbf_mesh_create, pbf_geometry *, (const double *, size_t, const uint32_t *, size_t))                   \
+    X(pbf_convex_create, pbf_geometry *, (const double *, size_t))                                           \
+    X(pbf_geometry_destroy, void, (pbf_geometry *))                                                          \
+    X(pbf_geometry_local_aabb, void, (const pbf_geometry *, double[3], double[3]))                           \
+    X(pbf_collide, bool,                                                                                     \
+      (const pbf_geometry *, const double *, const double *, const pbf_geometry *, const double *,           \
+       const double *))                                                                                      \
+    X(pbf_distance, double,                                                                                  \
+      (const pbf_geometry *, const double *, const double *, const pbf_geometry *, const double *,           \
+       const double *))                                                                                      \
+    X(pbf_distance_bound, double,                                                                            \
+      (const pbf_geometry *, const double *, const double *, const pbf_geometry *, const double *,           \
+       const double *, double))                                                                              \
+    X(pbf_environment_create, pbf_environment *, (void))                                                     \
+    X(pbf_environment_destroy, void, (pbf_environment *))                                                    \
+    X(pbf_environment_add, bool, (pbf_environment *, const pbf_geometry *, const double *, const double *))  \
+    X(pbf_environment_build, bool, (pbf_environment *))                                                      \
+    X(pbf_environment_size, size_t, (const pbf_environment *))                                               \
+    X(pbf_environment_collide, bool,                                                                         \
+      (const pbf_environment *, const pbf_geometry *, const double *, const double *))                       \
+    X(pbf_environment_distance, double,                                                                      \
       (const pbf_environment *, const pbf_geometry *, const double *, const double *, double))
 
 #define FIELD(name, ret, args) ret(*name) args;
@@ -51,10 +53,10 @@ static void load(void)
     if (!handle)
         return;
     bool all = true;
-#define BIND(name, ret, args)                                                                                          \
-    if (!(fcl.name = (ret(*) args)pb_module_symbol(handle, #name))) {                                                 \
-        snprintf(why, sizeof why, "planbench-fcl.so has no %s", #name);                                                \
-        all = false;                                                                                                   \
+#define BIND(name, ret, args)                                                                                \
+    if (!(fcl.name = (ret(*) args)pb_module_symbol(handle, #name))) {                                        \
+        snprintf(why, sizeof why, "planbench-fcl.so has no %s", #name);                                      \
+        all = false;                                                                                         \
     }
     PBF_FUNCTIONS(BIND)
 #undef BIND
@@ -92,8 +94,7 @@ pbf_geometry *pbf_sphere_create(double radius)
 pbf_geometry *pbf_mesh_create(const double *vertices, size_t n_vertices, const uint32_t *triangles,
                               size_t n_triangles)
 {
-    return ready() ? fcl.pbf_mesh_create(vertices, n_vertices, triangles, n_triangles)
-                                                : NULL;
+    return ready() ? fcl.pbf_mesh_create(vertices, n_vertices, triangles, n_triangles) : NULL;
 }
 
 pbf_geometry *pbf_convex_create(const double *vertices, size_t n_vertices)

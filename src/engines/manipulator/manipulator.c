@@ -378,8 +378,9 @@ static pb_status workspace(const void *self, double *lo, double *hi)
         for (size_t k = 0; k < robot->links[l].n_shapes; k++) {
             const pb_shape *shape = &robot->links[l].shapes[k];
             if (shape->type != PB_SHAPE_MESH)
-                largest = fmax(largest, sqrt(shape->size[0] * shape->size[0] + shape->size[1] * shape->size[1] +
-                                             shape->size[2] * shape->size[2]));
+                largest =
+                    fmax(largest, sqrt(shape->size[0] * shape->size[0] + shape->size[1] * shape->size[1] +
+                                       shape->size[2] * shape->size[2]));
         }
     reach += largest;
     for (int i = 0; i < 3; i++) {
