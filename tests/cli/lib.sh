@@ -1,5 +1,5 @@
 # Shared by the command-line test scripts that source it (test_cli.sh, whose own bad() also
-# checks that no output file is left, test_manipulator.sh, test_maps.sh):
+# checks that no output file is left, test_manipulator.sh, test_maps.sh, test_modules.sh):
 #   . "$(dirname "$0")/lib.sh"    with "$1" the planbench binary and "$2" the source root.
 # Sets PB, ROOT and a scratch folder T (removed at exit), enters ROOT, and defines:
 #   fail MESSAGE                    count a failure

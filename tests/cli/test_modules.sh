@@ -4,14 +4,8 @@
 # manipulator world opens the FCL module and a served world the simulation module; a planbench
 # without its modules says which one is missing for --display, view and serve, and still plans.
 # Arguments: the planbench binary, the source root.
-set -u
-PB=$1
-ROOT=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+. "$(dirname "$0")/lib.sh"
+ok() { checks=$((checks + 1)); echo "ok: $*"; }
 opened() { grep -E 'calling init: .*/[^/]*('"$1"')' "$2" >/dev/null; }
 
 LD_DEBUG=files "$PB" rrt "$ROOT/maps/room1.png" -q 2>"$T/plain" >/dev/null || fail "2-D solve: exit $?"
@@ -55,5 +49,4 @@ else
     grep -q 'planbench-sim.so' "$T/err" && fail "PLANBENCH_MODULE_DIR was not used: $(cat "$T/err")" ||
         ok "PLANBENCH_MODULE_DIR points the loader at the modules"
 fi
-echo "$fails failure(s)"
-[ $fails -eq 0 ]
+finish
