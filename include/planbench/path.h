@@ -63,6 +63,14 @@ PB_API pb_status pb_path_simplify(pb_path *path, pb_engine *engine, pb_rng *rng,
  * half-written file. */
 PB_API pb_status pb_path_save_csv(const pb_path *path, const char *file, pb_diag *diag);
 
+/** Write the path with the names of its coordinates (`names[k]` for k < dim, e.g. a
+ * manipulator's joint names from pb_engine_coordinate_name()), atomically as above. A `file`
+ * ending in ".json" gets ROS's trajectory_msgs/JointTrajectory as JSON (joint_names, and per
+ * waypoint positions and a time_from_start: the path's length so far, counting each edge as
+ * its largest coordinate change, at 1 unit per second); any other a CSV whose first line is the
+ * names. */
+PB_API pb_status pb_path_save_named(const pb_path *path, const char *file, const char *const *names, pb_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

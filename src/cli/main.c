@@ -43,10 +43,12 @@ static const char help_text[] =
     "  --resolution R              metres per pixel: coordinates, steps, costs in metres, y up\n"
     "  --origin X,Y[,YAW]          pose of the image's lower-left corner (metres, radians)\n"
     "  --free-threshold F          free when occupancy (1 - lightness) < F (a scanned map)\n"
-    "  --occupied-threshold O      occupied when occupancy > O; between the two: unknown, blocked\n"
+    "  --occupied-threshold O      occupied when occupancy > O; between the two: unknown, blocked\n";
+/* The rest of the help, apart: ISO C compilers need only support strings of 4095 bytes. */
+static const char help_options[] =
     "Planner:\n"
     "  --seed N                    random seed (default 1); the same seed gives the same path\n"
-    "  --step S, --epsilon S       step size (default: 2%% of the bounds' diagonal)\n"
+    "  --step S, --epsilon S       step size (default: 2% of the bounds' diagonal)\n"
     "  --goal-bias P               probability of sampling the goal (default 0.05)\n"
     "  --param NAME=VALUE          any planner parameter (see 'planbench list')\n"
     "Budget:\n"
@@ -59,7 +61,8 @@ static const char help_text[] =
     "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n"
     "Output:\n"
     "  --json                      one JSON object on stdout\n"
-    "  --save-path FILE            the path as CSV (x,y per line)\n"
+    "  --save-path FILE            the path as CSV (x,y per line; a manipulator's with a header of\n"
+    "                              joint names); FILE.json: a trajectory_msgs/JointTrajectory\n"
     "  --save-inputs FILE          a kinodynamic plan's controls (sst, rrt_control) as planbench simulate's "
     "inputs\n"
     "  --save-image FILE           a PNG of the map with the tree, start, goal and path\n"
@@ -74,11 +77,13 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, help_text, pb_version());
+        fputs(help_options, stderr);
         return PB_EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         printf(help_text, pb_version());
+        fputs(help_options, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -107,6 +112,7 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(help_text, pb_version());
+            fputs(help_options, stdout);
             return 0;
         }
     return cli_plan(argc - 1, argv + 1);

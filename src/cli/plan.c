@@ -523,6 +523,17 @@ static void print_summary(FILE *out, const plan_args *a, const char *map, pb_eng
     fputc('\n', out);
 }
 
+/* --save-path: a CSV of numbers, or with the engine's coordinate names (a manipulator's
+ * joints) a CSV with a header, or JointTrajectory JSON for a .json file. */
+static pb_status save_path(const pb_engine *engine, const pb_path *path, const char *file, pb_diag *diag)
+{
+    const char *names[PB_MAX_DIM];
+    for (int k = 0; k < path->dim; k++)
+        if (!(names[k] = pb_engine_coordinate_name(engine, k)))
+            return pb_path_save_csv(path, file, diag);
+    return pb_path_save_named(path, file, names, diag);
+}
+
 int cli_plan(int argc, char **argv)
 {
     plan_args a;
@@ -707,7 +718,7 @@ int cli_plan(int argc, char **argv)
         if (result.path.n == 0) {
             if (!a.quiet)
                 fprintf(stderr, "planbench: note: no path, so %s was not written\n", a.save_path);
-        } else if (pb_path_save_csv(&result.path, a.save_path, &diag) != PB_OK) {
+        } else if (save_path(engine, &result.path, a.save_path, &diag) != PB_OK) {
             cli_diag(&diag);
             exit_code = PB_EXIT_BAD_INPUT;
         }

@@ -24,6 +24,27 @@ p = r["path"]
 assert len(p) >= 2 and all(len(q) == 6 for q in p), p[:2]
 assert p[0] == r["start"] and p[-1] == r["goal"]
 PY
+# --save-path: a CSV headed by the planned joints' names (the URDF's movable joints), and
+# a trajectory_msgs/JointTrajectory JSON; both hold the JSON result's path
+expect 0 "--save-path csv and json" -- sh -c "'$PB' birrt '$W' --json --time-limit 20 --save-path '$T/p.csv' >'$T/r.json' &&
+    '$PB' birrt '$W' --time-limit 20 -q --save-path '$T/p.json'"
+python3 - "$T/r.json" "$T/p.csv" "$T/p.json" robots/pbarm6.urdf <<'PY' || fail "--save-path with joint names"
+import csv, json, sys
+import xml.etree.ElementTree as ET
+r = json.load(open(sys.argv[1]))
+rows = list(csv.reader(open(sys.argv[2])))
+movable = [j.get("name") for j in ET.parse(sys.argv[4]).getroot().iter("joint") if j.get("type") != "fixed"]
+dim = len(r["path"][0])
+assert len(rows[0]) == dim == len(set(rows[0])) and set(rows[0]) <= set(movable), (rows[0], movable)
+assert [[float(x) for x in row] for row in rows[1:]] == r["path"], "CSV rows differ from the JSON path"
+t = json.load(open(sys.argv[3]))
+assert t["joint_names"] == rows[0]
+pts = t["points"]
+assert [p["positions"] for p in pts] == r["path"], "JointTrajectory positions differ from the path"
+times = [p["time_from_start"]["sec"] + 1e-9 * p["time_from_start"]["nanosec"] for p in pts]
+assert times[0] == 0 and all(b > a for a, b in zip(times, times[1:])), times
+PY
+
 # start and goal as joint vectors (the world's own, swapped)
 expect 0 "start/goal given" -- "$PB" birrt "$W" start -0.356,0.451,0.986,-0.087,1.813,-1.889 \
     goal 0.310,0.529,0.892,-3.039,-1.525,0.394 -q --time-limit 20
