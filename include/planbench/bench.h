@@ -240,11 +240,16 @@ PB_API pb_status pb_bench_save_json(const pb_bench_script *script, const pb_benc
 PB_API pb_status pb_bench_save_ompl_log(const pb_bench_script *script, const pb_bench_results *results,
                                         const char *path, pb_diag *diag);
 
-/** PNG figures in folder `dir` (created if needed): per problem, box plots of time to first
- * solution and of final cost, success-rate bars, and cost over time (median and quartile
- * band) when an anytime planner ran. PB_ERR_UNSUPPORTED when built without cairo. */
+/** PNG figures in folder `dir` (created, with missing parents, if needed): per problem, box plots of time to
+ * first solution and of final cost, success-rate bars, and cost over time (median and quartile band) when an
+ * anytime planner ran. PB_ERR_UNSUPPORTED when built without cairo. */
 PB_API pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_bench_results *results,
                                      const char *dir, pb_diag *diag);
+
+/** Create folder `dir` and the folders above it that are missing, and check that files can be
+ * written in it (before a benchmark, so a bad --plot folder fails before the first run);
+ * `diag` names the folder and the reason on failure. */
+PB_API pb_status pb_bench_make_output_dir(const char *dir, pb_diag *diag);
 
 /** True when this build can draw plots (cairo was found). */
 PB_API bool pb_bench_has_plots(void);

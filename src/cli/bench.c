@@ -28,8 +28,9 @@ static const char bench_help[] =
     "  --csv FILE             one row per run\n"
     "  --json FILE            settings, summaries and every run\n"
     "  --ompl-log FILE        OMPL benchmark log (one per problem: FILE-<problem>.log when several)\n"
-    "  --plot DIR             PNG figures\n"
+    "  --plot DIR             PNG figures (DIR and missing parents are created)\n"
     "  -q, --quiet            no progress on stderr\n"
+    "Every output is checked before the first run.\n"
     "Exit status: 0 done (whatever the runs found), 2 bad input or an output that failed,\n"
     "3 --merge found runs missing.\n";
 
@@ -263,6 +264,17 @@ static int bench_main(int argc, char **argv, const char **journals)
             return PB_EXIT_BAD_INPUT;
         }
         options.shard_index = (uint32_t)index;
+    }
+    /* every output is checked before the first run, not after hours of them */
+    if ((csv && !cli_output_writable(csv, "--csv")) || (json && !cli_output_writable(json, "--json")) ||
+        (ompl && !cli_output_writable(ompl, "--ompl-log"))) {
+        pb_bench_script_destroy(script);
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (plot && pb_bench_make_output_dir(plot, &diag) != PB_OK) {
+        cli_error("--plot %s: %s", plot, diag.message);
+        pb_bench_script_destroy(script);
+        return PB_EXIT_BAD_INPUT;
     }
     pb_bench_results *results = NULL;
     int rc = 0;

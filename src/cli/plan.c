@@ -300,16 +300,13 @@ static void record_event(const pb_event *ev, void *payload)
 
 static const pb_color tree_colors[] = {{120, 160, 230}, {230, 160, 100}, {140, 200, 140}, {200, 140, 200}};
 
-static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec, const pb_problem *problem,
-                      const pb_result *result)
+/* `picture` is the engine's picture rendered before planning (at `scale`), drawn on and freed here. */
+static int save_image(const plan_args *a, pb_engine *engine, pb_image *picture, double scale,
+                      const recorder *rec, const pb_problem *problem, const pb_result *result)
 {
-    pb_image image;
-    double scale = 1.0;
+    pb_image image = *picture;
+    *picture = (pb_image){0};
     pb_diag diag = {0};
-    if (pb_image_render_engine(&image, engine, &scale, &diag) != PB_OK) {
-        cli_error("--save-image %s: %s", a->save_image, diag.message);
-        return PB_EXIT_BAD_INPUT;
-    }
     const bool draw_points = pb_engine_dim(engine) == 2;
     double p0[2], p1[2]; /* picture points */
     for (size_t i = 0; i < rec->n; i++) {
@@ -561,6 +558,8 @@ int cli_plan(int argc, char **argv)
     pb_planner *planner = NULL;
     pb_result result;
     recorder rec = {0};
+    pb_image picture = {0};
+    double picture_scale = 1.0;
     cli_display *display = NULL;
     int exit_code = PB_EXIT_BAD_INPUT;
     bool have_result = false;
@@ -635,6 +634,16 @@ int cli_plan(int argc, char **argv)
     stop.max_nodes = a.max_nodes;
     stop.first_solution = a.stop_given ? a.stop_at_first : !pb_planner_impl_anytime(impl);
     stop.approximate = a.approximate;
+
+    /* the outputs are checked (and the picture drawn) before planning, not after it */
+    if ((a.save_path && !cli_output_writable(a.save_path, "--save-path")) ||
+        (a.save_inputs && !cli_output_writable(a.save_inputs, "--save-inputs")) ||
+        (a.save_image && !cli_output_writable(a.save_image, "--save-image")))
+        goto done;
+    if (a.save_image && pb_image_render_engine(&picture, engine, &picture_scale, &diag) != PB_OK) {
+        cli_error("--save-image %s: %s", a.save_image, diag.message);
+        goto done;
+    }
 
     pb_result_init(&result, dim);
     have_result = true;
@@ -724,7 +733,7 @@ int cli_plan(int argc, char **argv)
         }
     }
     if (a.save_image) {
-        rc = save_image(&a, engine, &rec, &problem, &result);
+        rc = save_image(&a, engine, &picture, picture_scale, &rec, &problem, &result);
         if (rc >= 0)
             exit_code = rc;
     }
@@ -734,6 +743,7 @@ done:
     catch_interrupts(false);
     cli_display_close(display);
     free(rec.edges);
+    pb_image_finish(&picture);
     if (have_result)
         pb_result_finish(&result);
     pb_planner_destroy(planner);

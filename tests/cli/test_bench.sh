@@ -53,7 +53,7 @@ EOF2
 
 # ---- 1. the small benchmark, every output ----
 "$PB" bench "$T/small.ini" -j 2 -q --out "$T/out" --csv "$T/r.csv" --json "$T/r.json" \
-    --ompl-log "$T/r.log" --plot "$T/plots" >"$T/table.md" 2>"$T/err"
+    --ompl-log "$T/r.log" --plot "$T/new/plots" >"$T/table.md" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] || { fail "small benchmark exit $rc"; cat "$T/err"; }
 rows=$(grep -c '^| \(room1\|cosines\) |' "$T/table.md")
@@ -85,10 +85,10 @@ for p in room1 cosines; do
     [ -s "$T/r-$p.log" ] || fail "OMPL log for $p"
     grep -q '^Experiment small_'"$p"'$' "$T/r-$p.log" || fail "OMPL experiment line for $p"
     for f in time cost success; do
-        is_png "$T/plots/$p-$f.png" || fail "plot $p-$f.png missing or not a PNG"
+        is_png "$T/new/plots/$p-$f.png" || fail "plot $p-$f.png missing or not a PNG"
     done
 done
-if [ "$P2" = rrtstar ]; then is_png "$T/plots/room1-cost-over-time.png" || fail "cost-over-time plot"; fi
+if [ "$P2" = rrtstar ]; then is_png "$T/new/plots/room1-cost-over-time.png" || fail "cost-over-time plot"; fi
 ok "OMPL logs and plots written"
 if command -v ompl_benchmark_statistics >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     (cd "$T" && ompl_benchmark_statistics r-room1.log r-cosines.log -d "$T/r.db" >/dev/null 2>&1) || fail "ompl_benchmark_statistics failed"
@@ -219,6 +219,30 @@ bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nstep_sise = 3\n" 4 
 # the engine names the faulty option as data: the line of that option, not of the first one
 bad "[problem.a]\nengine = blackbox\noption.bounds = -1:1,-1:1\noption.expr = x0 > 0\noption.resolution = fast\nstart = 0.5,0\ngoal = 0.5,0.5\n[planner.rrt]\n" 5 "resolution: expected a positive number"
 "$PB" bench "$T/small.ini" --plot 2>/dev/null && fail "--plot without a value accepted"
+
+# ---- outputs are checked before the first run (issue 22) ----
+for opt in --csv --json --ompl-log; do
+    rm -rf "$T/cout"
+    "$PB" bench "$T/small.ini" -q --out "$T/cout" $opt "$T/missing/dir/runs.out" >/dev/null 2>"$T/cerr"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$opt $T/missing/dir/runs.out: cannot write in folder $T/missing/dir" "$T/cerr" &&
+        [ ! -e "$T/cout/runs.jsonl" ]; then
+        ok "$opt in a missing folder refused before any run"
+    else
+        fail "$opt in a missing folder: exit $rc, journal $(cat "$T/cout/runs.jsonl" 2>/dev/null | wc -l) lines: $(cat "$T/cerr")"
+    fi
+done
+# --plot creates missing folders (the first benchmark above wrote into new/plots) but cannot
+# create one under a file
+: >"$T/afile"
+rm -rf "$T/cout"
+"$PB" bench "$T/small.ini" -q --out "$T/cout" --plot "$T/afile/plots" >/dev/null 2>"$T/cerr"
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--plot $T/afile/plots: .*cannot create the folder" "$T/cerr" && [ ! -e "$T/cout/runs.jsonl" ]; then
+    ok "--plot under a file refused before any run"
+else
+    fail "--plot under a file: exit $rc: $(cat "$T/cerr")"
+fi
 
 # ---- problems load within the memory limit (issue 15) ----
 # a 12000 x 12000 map: an 18 MB bitmap, over a 16 MiB limit; loaded in the parent, which must

@@ -143,6 +143,13 @@ assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", png[16:24])
 assert (w, h) == (500, 400) or (w > 0 and h > 0), (w, h)
 PY
+# outputs are checked before planning (issue 22): nothing is printed, the message names the path
+for opt in --save-image --save-path; do
+    expect 2 "$opt in a missing folder" -- "$PB" rrt maps/room1.png --json $opt /nonexistent/x.png
+    [ ! -s "$T/out" ] || fail "$opt in a missing folder: planned first: $(head -c 100 "$T/out")"
+    grep -q -- "$opt /nonexistent/x.png: cannot write in folder /nonexistent" "$T/err" ||
+        fail "$opt in a missing folder: $(cat "$T/err")"
+done
 # a picture written by --save-image has no default start and goal of its own
 "$PB" rrt maps/room1.png -q --save-image "$T/tree2.png" || fail "--save-image"
 bad "map without defaults" "tree2.png has no default start and goal" -- rrt "$T/tree2.png"
