@@ -156,6 +156,8 @@ typedef struct pb_bench_record {
     double edge_resolution;     /**< sampled: the spacing; certified: the clearance floor (0: none) */
     pb_cost_sample *cost_trace; /**< owned by the results */
     size_t n_cost_trace;
+    bool interrupted; /**< ended early by the benchmark's cancel flag (Ctrl-C): its journal line says
+                           so, it is left out of the results, and --resume runs it again */
 } pb_bench_record;
 
 /** All runs of a benchmark, in the order they finished (resumed runs first). */
@@ -163,9 +165,11 @@ typedef struct pb_bench_results {
     pb_bench_record *records; /**< owned */
     size_t n;
     size_t capacity;
-    size_t n_resumed;  /**< records read back from an earlier, interrupted benchmark */
-    double total_s;    /**< wall time of this invocation */
-    double overhead_s; /**< mean per-run cost of fork + engine load + planner creation */
+    size_t n_resumed;     /**< records read back from an earlier, interrupted benchmark */
+    double total_s;       /**< wall time of this invocation */
+    double overhead_s;    /**< mean per-run cost of fork + engine load + planner creation */
+    bool interrupted;     /**< the cancel flag ended the benchmark before every run was done */
+    size_t n_interrupted; /**< runs in flight then: in the journal as interrupted, not in `records` */
 } pb_bench_results;
 
 /** Run options. Start from pb_bench_config_default(). Strings are borrowed. */
@@ -181,6 +185,10 @@ typedef struct pb_bench_config {
                                resuming it; a second live copy of a shard is refused (a lock) */
     uint32_t shard_index; /**< < shard_count */
     bool allow_missing;   /**< pb_bench_merge: write the outputs even when runs are missing */
+    /** When not NULL and set (by a SIGINT handler, say), pb_bench_run starts no new run and
+     * ends those in flight as a spent budget does (SIGTERM to each run, which stops its solve
+     * at the next check); their journal lines say `"interrupted": true`. Borrowed. */
+    const pb_atomic_flag *cancel;
 } pb_bench_config;
 
 PB_API pb_bench_config pb_bench_config_default(void);
@@ -190,7 +198,8 @@ PB_API pb_bench_config pb_bench_config_default(void);
  * max(1 s, 50%)). Each finished run is appended to <out_dir>/runs.jsonl and fsync'd. A run
  * that crashes or exceeds a limit is recorded as such, and the benchmark goes on. Applies
  * the option overrides to `script`. On success `*out` holds every run (owned by the caller,
- * pb_bench_results_destroy). Fails only when the output folder cannot be written. */
+ * pb_bench_results_destroy). Fails only when the output folder cannot be written. After the
+ * cancel flag, `*out` holds the runs that were done and says it was interrupted. */
 PB_API pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
                               pb_diag *diag);
 

@@ -1,6 +1,6 @@
 /* runs.jsonl: one JSON object per finished run, written in one write() as each run ends, read back
  * by --resume with jansson. A line that is not an object of the writer's fields and types (a
- * write cut short, a foreign record) is skipped. */
+ * write cut short, a foreign record) is skipped, and so is the line of an interrupted run. */
 #include "bench/bench_internal.h"
 
 #include <jansson.h>
@@ -60,6 +60,8 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
     pb_json_write_number(out, rec->setup_s);
     if (rec->status == PB_BENCH_RUN_OK)
         pb_edge_check_write_json(out, rec->edge_check, rec->edge_resolution);
+    if (rec->interrupted)
+        fputs(", \"interrupted\": true", out);
     fputs("}", out);
 }
 
@@ -183,13 +185,17 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
         ok = json_is_boolean(v);
         rec->solved = json_is_true(v);
     }
+    if (ok && (v = json_object_get(o, "interrupted")) != NULL) {
+        ok = json_is_boolean(v);
+        rec->interrupted = json_is_true(v);
+    }
     if (ok && (v = json_object_get(o, "edge_check")) != NULL) {
         const int k = name_index(json_string_value(v), PB_EDGE_CHECK_COUNT, edge_check_name);
         ok = k >= 0;
         rec->edge_check = (pb_edge_check)k;
     }
-    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0, n_pixels = 0,
-           edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
+    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0,
+           n_pixels = 0, edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
     ok = ok && member_number(o, "seed", &seed) && member_number(o, "time_s", &rec->time_s) &&
          member_number(o, "time_to_first_s", &ttf) && member_number(o, "cost", &cost) &&
          member_number(o, "iterations", &iterations) && member_number(o, "nodes", &nodes) &&
@@ -255,7 +261,8 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
             break; /* cut short by an interruption */
         line[n - 1] = '\0';
         pb_bench_record rec;
-        if (!parse_line(s, line, &rec)) {
+        /* an interrupted run is not done: --resume runs it again, a merge finds it missing */
+        if (!parse_line(s, line, &rec) || rec.interrupted) {
             free(rec.cost_trace);
             continue;
         }

@@ -2,8 +2,10 @@
  * Markdown table; optionally CSV, JSON, OMPL logs and plots. */
 #include "cli.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --merge found runs missing. */
 enum { PB_EXIT_MISSING = 3 };
@@ -30,9 +32,35 @@ static const char bench_help[] =
     "  --ompl-log FILE        OMPL benchmark log (one per problem: FILE-<problem>.log when several)\n"
     "  --plot DIR             PNG figures (DIR and missing parents are created)\n"
     "  -q, --quiet            no progress on stderr\n"
-    "Every output is checked before the first run.\n"
+    "Every output is checked before the first run. Ctrl-C (SIGINT) or SIGTERM ends the runs in\n"
+    "flight as a spent budget does (their journal lines say \"interrupted\": true), starts no new\n"
+    "one, writes the outputs for the runs done and exits 128 + the signal (130 for Ctrl-C);\n"
+    "--resume then runs the interrupted runs and the rest. A second Ctrl-C quits at once.\n"
     "Exit status: 0 done (whatever the runs found), 2 bad input or an output that failed,\n"
-    "3 --merge found runs missing.\n";
+    "3 --merge found runs missing, 130 (143) interrupted by SIGINT (SIGTERM).\n";
+
+/* Ctrl-C (or SIGTERM) ends the runs in flight as a spent budget does, starts no new one, and
+ * writes the outputs for what was done; a second one quits at once. */
+static pb_atomic_flag interrupt_flag;
+static volatile sig_atomic_t interrupt_signal;
+
+static void on_interrupt(int sig)
+{
+    if (atomic_load(&interrupt_flag))
+        _exit(128 + sig);
+    interrupt_signal = sig;
+    atomic_store(&interrupt_flag, 1);
+}
+
+static void catch_interrupts(bool on)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on ? on_interrupt : SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
 
 static bool take(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -289,10 +317,16 @@ static int bench_main(int argc, char **argv, const char **journals)
                 return rc;
             }
         }
-    } else if (pb_bench_run(&results, script, &options, &diag) != PB_OK) {
-        cli_diag(&diag);
-        pb_bench_script_destroy(script);
-        return PB_EXIT_BAD_INPUT;
+    } else {
+        atomic_store(&interrupt_flag, 0);
+        options.cancel = &interrupt_flag;
+        catch_interrupts(true);
+        if (pb_bench_run(&results, script, &options, &diag) != PB_OK) {
+            catch_interrupts(false);
+            cli_diag(&diag);
+            pb_bench_script_destroy(script);
+            return PB_EXIT_BAD_INPUT;
+        }
     }
     pb_bench_write_table(stdout, script, results);
     fflush(stdout);
@@ -320,6 +354,14 @@ static int bench_main(int argc, char **argv, const char **journals)
         cli_diag(&diag);
         rc = PB_EXIT_BAD_INPUT;
     }
+    if (results->interrupted) {
+        fprintf(stderr,
+                "planbench bench: interrupted: %zu runs done, %zu ended early (marked \"interrupted\" in the "
+                "journal); --resume with the same --out runs those and the rest\n",
+                results->n, results->n_interrupted);
+        rc = 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
+    }
+    catch_interrupts(false);
     pb_bench_results_destroy(results);
     pb_bench_script_destroy(script);
     return rc;

@@ -200,6 +200,57 @@ grep -q "$((before - 1)) runs resumed" "$T/lerr" || fail "resume message: $(cat 
 dups=$(cut -d, -f4 "$T/l.csv" | sort | uniq -d | wc -l)
 [ "$(count_lines "$T/l.csv")" -eq 25 ] && [ "$dups" -eq 0 ] && ok "each run index exactly once" || fail "runs after resume"
 
+# ---- 3b. Ctrl-C (issue 22): the runs in flight end as at a spent budget, their journal lines
+# say "interrupted", no run starts after it, the outputs hold the runs done, exit 128 + signal;
+# --resume then runs exactly the interrupted and the never-started runs. Runs of 1 s: the signal
+# comes about 0.4 s into the second pair of runs, so two runs are in flight then ----
+sed -e 's/^runs = 24/runs = 8/' -e 's/^time_limit = 0.25/time_limit = 1/' "$T/long.ini" >"$T/int.ini"
+for sig in INT TERM; do
+    rm -rf "$T/iout" "$T/i.csv"
+    "$PB" bench "$T/int.ini" -j 2 -q --out "$T/iout" --csv "$T/i.csv" >/dev/null 2>"$T/ierr" &
+    pid=$!
+    i=0
+    while [ $i -lt 200 ]; do
+        [ -f "$T/iout/runs.jsonl" ] && [ "$(count_lines "$T/iout/runs.jsonl")" -ge 3 ] && break
+        sleep 0.05
+        i=$((i + 1))
+    done
+    sleep 0.4
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    want=130
+    [ $sig = TERM ] && want=143
+    [ $rc -eq $want ] && ok "SIG$sig: exit $rc" || fail "SIG$sig: exit $rc, expected $want: $(cat "$T/ierr")"
+    grep -q "interrupted: .* runs done" "$T/ierr" || fail "SIG$sig: stderr does not say it was interrupted: $(cat "$T/ierr")"
+    python3 - "$T/iout/runs.jsonl" "$T/i.csv" <<'PY' && ok "SIG$sig: journal and CSV after the interruption" || fail "SIG$sig: journal or CSV"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[1:]]
+interrupted = [r for r in lines if r.get("interrupted") is True]
+done = [r for r in lines if "interrupted" not in r]
+assert interrupted, "no run is marked interrupted"
+assert len(done) < 8, "every run ran: %d" % len(done)
+# each interrupted run ended early, as at a spent budget (1 s), with its result
+assert all(r["status"] == "ok" and r["time_s"] < 1 for r in interrupted), interrupted
+csv = open(sys.argv[2]).read().splitlines()
+assert len(csv) == len(done) + 1, (len(csv), len(done))
+PY
+done
+cp "$T/iout/runs.jsonl" "$T/ibefore.jsonl"
+"$PB" bench "$T/int.ini" -j 2 -q --out "$T/iout" --resume --csv "$T/i.csv" >/dev/null 2>"$T/ierr" ||
+    fail "resume after SIGTERM: $(cat "$T/ierr")"
+python3 - "$T/ibefore.jsonl" "$T/iout/runs.jsonl" "$T/i.csv" <<'PY' && ok "--resume redid exactly the interrupted and unstarted runs" || fail "--resume after an interruption"
+import json, sys
+before = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[1:]]
+after = [json.loads(l) for l in open(sys.argv[2]).read().splitlines()[1:]]
+assert after[:len(before)] == before, "earlier lines were rewritten"
+completed = {r["run"] for r in before if "interrupted" not in r}
+redone = [r["run"] for r in after[len(before):]]
+assert sorted(redone) == sorted(set(range(8)) - completed), (sorted(redone), sorted(completed))
+assert all("interrupted" not in r for r in after[len(before):])
+assert len(open(sys.argv[3]).read().splitlines()) == 9
+PY
+
 # ---- 4. bad scripts: file, line and key named, nothing runs ----
 bad() { # script-text expected-line expected-key
     printf '%b' "$1" >"$T/bad.ini"
