@@ -156,8 +156,11 @@ typedef struct pb_bench_record {
     double edge_resolution;     /**< sampled: the spacing; certified: the clearance floor (0: none) */
     pb_cost_sample *cost_trace; /**< owned by the results */
     size_t n_cost_trace;
-    bool interrupted; /**< ended early by the benchmark's cancel flag (Ctrl-C): its journal line says
-                           so, it is left out of the results, and --resume runs it again */
+    double session_start;     /**< Unix time (s) at which the invocation that ran it started */
+    double session_elapsed_s; /**< from that start to the end of this run: the journal's sessions
+                                   give the whole benchmark's wall time after --resume */
+    bool interrupted;         /**< ended early by the benchmark's cancel flag (Ctrl-C): its journal line says
+                                   so, it is left out of the results, and --resume runs it again */
 } pb_bench_record;
 
 /** All runs of a benchmark, in the order they finished (resumed runs first). */
@@ -166,8 +169,12 @@ typedef struct pb_bench_results {
     size_t n;
     size_t capacity;
     size_t n_resumed;     /**< records read back from an earlier, interrupted benchmark */
-    double total_s;       /**< wall time of this invocation */
-    double overhead_s;    /**< mean per-run cost of fork + engine load + planner creation */
+    double total_s;       /**< wall time of the whole benchmark: this invocation's and, for each
+                               earlier invocation in the journal, its start to its last run's end
+                               (summed over the shards after a merge) */
+    double session_s;     /**< wall time of this invocation */
+    double overhead_s;    /**< mean per-run cost of fork + engine load + planner creation, over
+                               every successful run (resumed ones too); NaN when there is none */
     bool interrupted;     /**< the cancel flag ended the benchmark before every run was done */
     size_t n_interrupted; /**< runs in flight then: in the journal as interrupted, not in `records` */
 } pb_bench_results;

@@ -20,6 +20,7 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -663,9 +664,12 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         in_shard++;
 
     const double t0 = pb_clock_seconds();
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    const double session_start = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
     const bool tty = options->progress && isatty(fileno(options->progress));
-    size_t next = 0, n_done = r->n, failures = 0, active = 0, fresh = 0;
-    double overhead_sum = 0.0, last_progress = t0;
+    size_t next = 0, n_done = r->n, failures = 0, active = 0;
+    double last_progress = t0;
     for (size_t i = 0; i < r->n; i++)
         failures += r->records[i].status != PB_BENCH_RUN_OK;
     const double grace = s->time_limit_s * 0.5 > 1.0 ? s->time_limit_s * 0.5 : 1.0;
@@ -783,6 +787,8 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             close(sl->fd);
             pb_bench_record rec;
             finish_slot(s, sl, wstatus, &usage, &rec);
+            rec.session_start = session_start;
+            rec.session_elapsed_s = pb_clock_seconds() - t0;
             free(sl->buf);
             memset(sl, 0, sizeof *sl);
             active--;
@@ -797,10 +803,6 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             }
             n_done++;
             failures += rec.status != PB_BENCH_RUN_OK;
-            if (rec.status == PB_BENCH_RUN_OK) {
-                overhead_sum += rec.setup_s;
-                fresh++;
-            }
             if (pb_bench_append_record(r, &rec) != PB_OK) {
                 free(rec.cost_trace);
                 st = PB_ERR_NOMEM;
@@ -826,11 +828,20 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     if (log_fd >= 0)
         close(log_fd);
     pb_bench_sort_records(r);
-    r->total_s = pb_clock_seconds() - t0;
-    r->overhead_s = fresh ? overhead_sum / (double)fresh : NAN;
+    /* the whole benchmark: earlier sessions' times were summed while reading the journal */
+    r->session_s = pb_clock_seconds() - t0;
+    r->total_s += r->session_s;
+    double overhead_sum = 0.0;
+    size_t n_ok = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->records[i].status == PB_BENCH_RUN_OK) {
+            overhead_sum += r->records[i].setup_s;
+            n_ok++;
+        }
+    r->overhead_s = n_ok ? overhead_sum / (double)n_ok : NAN;
     r->interrupted = cancelled;
     if (options->progress && st == PB_OK)
-        draw_progress(options->progress, tty, n_done, in_shard, r->total_s, failures, true);
+        draw_progress(options->progress, tty, n_done, in_shard, r->session_s, failures, true);
     for (size_t i = 0; loaded && i < s->n_problems; i++)
         pb_engine_destroy(loaded[i].engine);
     free(loaded);

@@ -287,6 +287,7 @@ pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *s, const pb_be
         n_shards = n;
         pb_bench_results one = {0};
         st = pb_bench_read_jsonl(s, journals[j], &one, diag);
+        r->total_s += one.total_s;
         for (size_t i = 0; i < one.n; i++) {
             pb_bench_record *rec = &one.records[i];
             const size_t k = ((size_t)rec->problem * s->n_planners + rec->planner) * s->runs + rec->run;

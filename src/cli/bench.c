@@ -2,6 +2,7 @@
  * Markdown table; optionally CSV, JSON, OMPL logs and plots. */
 #include "cli.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,9 +335,14 @@ static int bench_main(int argc, char **argv, const char **journals)
         if (results->n_resumed)
             fprintf(stderr, "planbench bench: %zu runs resumed from an earlier invocation\n",
                     results->n_resumed);
-        fprintf(stderr,
-                "planbench bench: %zu runs in %.2f s; per-run set-up (fork, engine load, planner) %.2f ms\n",
-                results->n - results->n_resumed, results->total_s, results->overhead_s * 1e3);
+        fprintf(stderr, "planbench bench: %zu runs in %.2f s", results->n - results->n_resumed,
+                results->session_s);
+        if (results->n_resumed)
+            fprintf(stderr, " (%.2f s over every session)", results->total_s);
+        if (isfinite(results->overhead_s))
+            fprintf(stderr, "; per-run set-up (fork, engine load, planner) %.2f ms",
+                    results->overhead_s * 1e3);
+        fputc('\n', stderr);
     }
     if (csv && pb_bench_save_csv(script, results, csv, &diag) != PB_OK) {
         cli_diag(&diag);
