@@ -3,10 +3,8 @@
 #include "cli.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* --merge found runs missing. */
 enum { PB_EXIT_MISSING = 3 };
@@ -39,29 +37,6 @@ static const char bench_help[] =
     "--resume then runs the interrupted runs and the rest. A second Ctrl-C quits at once.\n"
     "Exit status: 0 done (whatever the runs found), 2 bad input or an output that failed,\n"
     "3 --merge found runs missing, 130 (143) interrupted by SIGINT (SIGTERM).\n";
-
-/* Ctrl-C (or SIGTERM) ends the runs in flight as a spent budget does, starts no new one, and
- * writes the outputs for what was done; a second one quits at once. */
-static pb_atomic_flag interrupt_flag;
-static volatile sig_atomic_t interrupt_signal;
-
-static void on_interrupt(int sig)
-{
-    if (atomic_load(&interrupt_flag))
-        _exit(128 + sig);
-    interrupt_signal = sig;
-    atomic_store(&interrupt_flag, 1);
-}
-
-static void catch_interrupts(bool on)
-{
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on ? on_interrupt : SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-}
 
 static bool take(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -319,11 +294,11 @@ static int bench_main(int argc, char **argv, const char **journals)
             }
         }
     } else {
-        atomic_store(&interrupt_flag, 0);
-        options.cancel = &interrupt_flag;
-        catch_interrupts(true);
+        /* Ctrl-C: the runs in flight end as at a spent budget, the outputs hold the runs done */
+        options.cancel = &cli_interrupt_flag;
+        cli_catch_interrupts(true);
         if (pb_bench_run(&results, script, &options, &diag) != PB_OK) {
-            catch_interrupts(false);
+            cli_catch_interrupts(false);
             cli_diag(&diag);
             pb_bench_script_destroy(script);
             return PB_EXIT_BAD_INPUT;
@@ -365,9 +340,9 @@ static int bench_main(int argc, char **argv, const char **journals)
                 "planbench bench: interrupted: %zu runs done, %zu ended early (marked \"interrupted\" in the "
                 "journal); --resume with the same --out runs those and the rest\n",
                 results->n, results->n_interrupted);
-        rc = 128 + (interrupt_signal ? (int)interrupt_signal : SIGINT);
+        rc = 128 + (cli_interrupt_signal ? (int)cli_interrupt_signal : SIGINT);
     }
-    catch_interrupts(false);
+    cli_catch_interrupts(false);
     pb_bench_results_destroy(results);
     pb_bench_script_destroy(script);
     return rc;

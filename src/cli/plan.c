@@ -488,27 +488,6 @@ static void print_json_curves(FILE *out, const pb_engine *engine, const pb_path 
     fputs("]", out);
 }
 
-/* Ctrl-C (or SIGTERM) ends a solve as a spent budget does: the planner stops at its next check
- * and the best path so far is printed and saved. A second one quits at once. */
-static pb_atomic_flag interrupt_flag;
-
-static void on_interrupt(int sig)
-{
-    if (atomic_load(&interrupt_flag))
-        _exit(128 + sig);
-    atomic_store(&interrupt_flag, 1);
-}
-
-static void catch_interrupts(bool on)
-{
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on ? on_interrupt : SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-}
-
 static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
                        const pb_problem *problem, const pb_result *r)
 {
@@ -717,11 +696,12 @@ int cli_plan(int argc, char **argv)
             goto done;
         }
     } else {
-        atomic_store(&interrupt_flag, 0);
-        stop.cancel = &interrupt_flag;
-        catch_interrupts(true);
+        /* Ctrl-C (or SIGTERM) ends the solve as a spent budget does: the planner stops at its next
+         * check and the best path so far is printed and saved. A second one quits at once. */
+        stop.cancel = &cli_interrupt_flag;
+        cli_catch_interrupts(true);
         const pb_status solved = pb_planner_solve(planner, &problem, &stop, &result);
-        a.interrupted = atomic_load(&interrupt_flag) != 0;
+        a.interrupted = atomic_load(&cli_interrupt_flag) != 0;
         if (a.interrupted && !a.quiet)
             fprintf(stderr,
                     "planbench: interrupted after %.3f s: the best path so far follows (a second "
@@ -786,7 +766,7 @@ int cli_plan(int argc, char **argv)
     if (display && (rc = cli_display_finish(display, &stop, &result, a.quiet)) >= 0)
         exit_code = rc;
 done:
-    catch_interrupts(false);
+    cli_catch_interrupts(false);
     cli_display_close(display);
     free(rec.edges);
     pb_image_finish(&picture);

@@ -19,6 +19,15 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 count_lines() { wc -l <"$1" | tr -d ' '; }
+# wait_lines FILE N: wait (at most 10 s) until FILE has N lines
+wait_lines() {
+    i=0
+    while [ $i -lt 200 ]; do
+        [ -f "$1" ] && [ "$(count_lines "$1")" -ge "$2" ] && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+}
 is_png() { [ "$(od -An -c -N4 "$1" 2>/dev/null | tr -d ' ')" = "211PNG" ] && [ "$(wc -c <"$1")" -gt 2000 ]; }
 
 # A second planner: an anytime one when registered, so cost-over-time and progress rows exist.
@@ -181,12 +190,7 @@ goal = 0.9,0.9
 EOF2
 "$PB" bench "$T/long.ini" -j 2 -q --out "$T/lout" >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 100 ]; do
-    [ -f "$T/lout/runs.jsonl" ] && [ "$(count_lines "$T/lout/runs.jsonl")" -ge 5 ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_lines "$T/lout/runs.jsonl" 5
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 before=$(count_lines "$T/lout/runs.jsonl") # the header line and the runs
@@ -209,12 +213,7 @@ for sig in INT TERM; do
     rm -rf "$T/iout" "$T/i.csv"
     "$PB" bench "$T/int.ini" -j 2 -q --out "$T/iout" --csv "$T/i.csv" >/dev/null 2>"$T/ierr" &
     pid=$!
-    i=0
-    while [ $i -lt 200 ]; do
-        [ -f "$T/iout/runs.jsonl" ] && [ "$(count_lines "$T/iout/runs.jsonl")" -ge 3 ] && break
-        sleep 0.05
-        i=$((i + 1))
-    done
+    wait_lines "$T/iout/runs.jsonl" 3
     sleep 0.4
     kill -$sig $pid
     wait $pid
