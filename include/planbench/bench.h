@@ -156,6 +156,11 @@ typedef struct pb_bench_record {
     double edge_resolution;     /**< sampled: the spacing; certified: the clearance floor (0: none) */
     pb_cost_sample *cost_trace; /**< owned by the results */
     size_t n_cost_trace;
+    double session_start;     /**< Unix time (s) at which the invocation that ran it started */
+    double session_elapsed_s; /**< from that start to the end of this run: the journal's sessions
+                                   give the whole benchmark's wall time after --resume */
+    bool interrupted;         /**< ended early by the benchmark's cancel flag (Ctrl-C): its journal line says
+                                   so, it is left out of the results, and --resume runs it again */
 } pb_bench_record;
 
 /** All runs of a benchmark, in the order they finished (resumed runs first). */
@@ -163,9 +168,15 @@ typedef struct pb_bench_results {
     pb_bench_record *records; /**< owned */
     size_t n;
     size_t capacity;
-    size_t n_resumed;  /**< records read back from an earlier, interrupted benchmark */
-    double total_s;    /**< wall time of this invocation */
-    double overhead_s; /**< mean per-run cost of fork + engine load + planner creation */
+    size_t n_resumed;     /**< records read back from an earlier, interrupted benchmark */
+    double total_s;       /**< wall time of the whole benchmark: this invocation's and, for each
+                               earlier invocation in the journal, its start to its last run's end
+                               (summed over the shards after a merge) */
+    double session_s;     /**< wall time of this invocation */
+    double overhead_s;    /**< mean per-run cost of fork + engine load + planner creation, over
+                               every successful run (resumed ones too); NaN when there is none */
+    bool interrupted;     /**< the cancel flag ended the benchmark before every run was done */
+    size_t n_interrupted; /**< runs in flight then: in the journal as interrupted, not in `records` */
 } pb_bench_results;
 
 /** Run options. Start from pb_bench_config_default(). Strings are borrowed. */
@@ -181,6 +192,10 @@ typedef struct pb_bench_config {
                                resuming it; a second live copy of a shard is refused (a lock) */
     uint32_t shard_index; /**< < shard_count */
     bool allow_missing;   /**< pb_bench_merge: write the outputs even when runs are missing */
+    /** When not NULL and set (by a SIGINT handler, say), pb_bench_run starts no new run and
+     * ends those in flight as a spent budget does (SIGTERM to each run, which stops its solve
+     * at the next check); their journal lines say `"interrupted": true`. Borrowed. */
+    const pb_atomic_flag *cancel;
 } pb_bench_config;
 
 PB_API pb_bench_config pb_bench_config_default(void);
@@ -190,7 +205,8 @@ PB_API pb_bench_config pb_bench_config_default(void);
  * max(1 s, 50%)). Each finished run is appended to <out_dir>/runs.jsonl and fsync'd. A run
  * that crashes or exceeds a limit is recorded as such, and the benchmark goes on. Applies
  * the option overrides to `script`. On success `*out` holds every run (owned by the caller,
- * pb_bench_results_destroy). Fails only when the output folder cannot be written. */
+ * pb_bench_results_destroy). Fails only when the output folder cannot be written. After the
+ * cancel flag, `*out` holds the runs that were done and says it was interrupted. */
 PB_API pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *script, const pb_bench_config *options,
                               pb_diag *diag);
 
@@ -240,11 +256,16 @@ PB_API pb_status pb_bench_save_json(const pb_bench_script *script, const pb_benc
 PB_API pb_status pb_bench_save_ompl_log(const pb_bench_script *script, const pb_bench_results *results,
                                         const char *path, pb_diag *diag);
 
-/** PNG figures in folder `dir` (created if needed): per problem, box plots of time to first
- * solution and of final cost, success-rate bars, and cost over time (median and quartile
- * band) when an anytime planner ran. PB_ERR_UNSUPPORTED when built without cairo. */
+/** PNG figures in folder `dir` (created, with missing parents, if needed): per problem, box plots of time to
+ * first solution and of final cost, success-rate bars, and cost over time (median and quartile band) when an
+ * anytime planner ran. PB_ERR_UNSUPPORTED when built without cairo. */
 PB_API pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_bench_results *results,
                                      const char *dir, pb_diag *diag);
+
+/** Create folder `dir` and the folders above it that are missing, and check that files can be
+ * written in it (before a benchmark, so a bad --plot folder fails before the first run);
+ * `diag` names the folder and the reason on failure. */
+PB_API pb_status pb_bench_make_output_dir(const char *dir, pb_diag *diag);
 
 /** True when this build can draw plots (cairo was found). */
 PB_API bool pb_bench_has_plots(void);

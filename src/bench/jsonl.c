@@ -1,6 +1,6 @@
 /* runs.jsonl: one JSON object per finished run, written in one write() as each run ends, read back
  * by --resume with jansson. A line that is not an object of the writer's fields and types (a
- * write cut short, a foreign record) is skipped. */
+ * write cut short, a foreign record) is skipped, and so is the line of an interrupted run. */
 #include "bench/bench_internal.h"
 
 #include <jansson.h>
@@ -60,6 +60,11 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
     pb_json_write_number(out, rec->setup_s);
     if (rec->status == PB_BENCH_RUN_OK)
         pb_edge_check_write_json(out, rec->edge_check, rec->edge_resolution);
+    if (rec->session_start > 0.0)
+        fprintf(out, ", \"session_start\": %.17g, \"session_elapsed_s\": %.17g", rec->session_start,
+                rec->session_elapsed_s);
+    if (rec->interrupted)
+        fputs(", \"interrupted\": true", out);
     fputs("}", out);
 }
 
@@ -183,13 +188,17 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
         ok = json_is_boolean(v);
         rec->solved = json_is_true(v);
     }
+    if (ok && (v = json_object_get(o, "interrupted")) != NULL) {
+        ok = json_is_boolean(v);
+        rec->interrupted = json_is_true(v);
+    }
     if (ok && (v = json_object_get(o, "edge_check")) != NULL) {
         const int k = name_index(json_string_value(v), PB_EDGE_CHECK_COUNT, edge_check_name);
         ok = k >= 0;
         rec->edge_check = (pb_edge_check)k;
     }
-    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0, n_pixels = 0,
-           edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
+    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0,
+           n_pixels = 0, edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
     ok = ok && member_number(o, "seed", &seed) && member_number(o, "time_s", &rec->time_s) &&
          member_number(o, "time_to_first_s", &ttf) && member_number(o, "cost", &cost) &&
          member_number(o, "iterations", &iterations) && member_number(o, "nodes", &nodes) &&
@@ -197,7 +206,9 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
          member_number(o, "n_pixels", &n_pixels) && member_number(o, "memory_mb", &rec->memory_mb) &&
          member_number(o, "setup_s", &rec->setup_s) && member_number(o, "edge_resolution", &edge) &&
          member_number(o, "clearance_floor", &floor_clearance) && member_number(o, "cpu_s", &rec->cpu_s) &&
-         member_number(o, "n_edge_states", &n_edge_states);
+         member_number(o, "n_edge_states", &n_edge_states) &&
+         member_number(o, "session_start", &rec->session_start) &&
+         member_number(o, "session_elapsed_s", &rec->session_elapsed_s);
     rec->time_to_first_s = isnan(ttf) ? -1.0 : ttf;
     rec->cost = isnan(cost) ? INFINITY : cost;
     /* counts: whole, not negative, within 2^53 (as the writer writes them) */
@@ -237,6 +248,25 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
     return true;
 }
 
+/* Keep the latest end (elapsed seconds) of the session `rec` belongs to in `*sessions`, pairs
+ * of (start, elapsed). False when out of memory. */
+static bool note_session(double **sessions, size_t *n, const pb_bench_record *rec)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*sessions)[2 * i] == rec->session_start) {
+            (*sessions)[2 * i + 1] = fmax((*sessions)[2 * i + 1], rec->session_elapsed_s);
+            return true;
+        }
+    double *grown = realloc(*sessions, (*n + 1) * 2 * sizeof *grown);
+    if (!grown)
+        return false;
+    grown[2 * *n] = rec->session_start;
+    grown[2 * *n + 1] = rec->session_elapsed_s;
+    *sessions = grown;
+    ++*n;
+    return true;
+}
+
 pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_bench_results *r, pb_diag *diag)
 {
     FILE *fp = fopen(path, "rb");
@@ -250,12 +280,19 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
     size_t capacity = 0;
     ssize_t n;
     pb_status st = have ? PB_OK : PB_ERR_NOMEM;
+    /* the invocations that wrote the journal: start and latest end of each, for r->total_s */
+    double *sessions = NULL;
+    size_t n_sessions = 0;
     while (st == PB_OK && (n = getline(&line, &capacity, fp)) > 0) {
         if (line[n - 1] != '\n')
             break; /* cut short by an interruption */
         line[n - 1] = '\0';
         pb_bench_record rec;
-        if (!parse_line(s, line, &rec)) {
+        const bool parsed = parse_line(s, line, &rec);
+        if (parsed && rec.session_start > 0.0 && !note_session(&sessions, &n_sessions, &rec))
+            st = PB_ERR_NOMEM;
+        /* an interrupted run is not done: --resume runs it again, a merge finds it missing */
+        if (!parsed || rec.interrupted) {
             free(rec.cost_trace);
             continue;
         }
@@ -278,6 +315,9 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
         }
         r->records[r->n++] = rec;
     }
+    for (size_t i = 0; i < n_sessions; i++)
+        r->total_s += sessions[2 * i + 1];
+    free(sessions);
     free(line);
     free(have);
     fclose(fp);

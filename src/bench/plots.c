@@ -368,10 +368,9 @@ static pb_status cost_curves(const pb_bench_script *s, const pb_bench_results *r
 pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
                               pb_diag *diag)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        pb_diag_set(diag, dir, 0, 0, "cannot create the folder: %s", strerror(errno));
-        return PB_ERR_IO;
-    }
+    pb_status made = pb_bench_make_output_dir(dir, diag);
+    if (made != PB_OK)
+        return made;
     const pb_bench_record **buf = malloc((r->n ? r->n : 1) * sizeof *buf);
     double *values = malloc((r->n ? r->n : 1) * sizeof *values);
     double **per = calloc(s->n_planners, sizeof *per);

@@ -20,6 +20,7 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -203,6 +204,7 @@ typedef struct child_message {
     uint64_t iterations, nodes, n_feasible, n_visible, n_edge_states, n_pixels;
     uint64_t n_trace;
     int32_t edge_check;
+    int32_t interrupted; /* SIGTERM (the parent's cancel) ended the solve */
     double edge_resolution;
     char text[96];
 } child_message;
@@ -254,6 +256,16 @@ static void on_fatal_signal(int sig)
 }
 #endif
 
+/* SIGTERM in a run (the parent cancelling, or a signal to the whole process group) ends its
+ * solve as a spent budget does. */
+static pb_atomic_flag child_cancel;
+
+static void on_child_term(int sig)
+{
+    (void)sig;
+    atomic_store(&child_cancel, 1);
+}
+
 /* The problems' engines, loaded once by the parent before any run starts: children inherit
  * them through fork (copy-on-write), so a run costs a fork and a planner, not a map decode. */
 typedef struct loaded_problem {
@@ -268,7 +280,16 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed benchmark takes its runs with it */
 #endif
-    signal(SIGINT, SIG_IGN); /* Ctrl-C stops the parent, which kills what is in flight */
+    signal(SIGINT, SIG_IGN); /* Ctrl-C goes to the parent, which sends SIGTERM to what is in flight */
+    struct sigaction term;
+    memset(&term, 0, sizeof term);
+    term.sa_handler = on_child_term;
+    sigemptyset(&term.sa_mask);
+    sigaction(SIGTERM, &term, NULL);
+    sigset_t blocked; /* SIGTERM was blocked across the fork: a cancel from then on is seen */
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &blocked, NULL);
 #ifndef PB_UNDER_ASAN
     /* AddressSanitizer reserves terabytes of address space: no RLIMIT_AS under it. */
     if (s->memory_limit_mb > 0.0) {
@@ -313,6 +334,7 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         stop.max_iterations = s->max_iterations;
         const bool anytime = pb_planner_impl_anytime(pb_planner_registry_find(pl->planner));
         stop.first_solution = s->stop == PB_BENCH_STOP_FIRST || (s->stop == PB_BENCH_STOP_AUTO && !anytime);
+        stop.cancel = &child_cancel;
         pb_result_init(&result, pb_engine_dim(engine));
         msg.setup_s = pb_clock_seconds() - t_fork;
 #ifndef PB_UNDER_ASAN
@@ -325,6 +347,7 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         if (pb_planner_solve(planner, &query, &stop, &result) == PB_ERR_NOMEM)
             _exit(CHILD_EXIT_NOMEM);
         snprintf(msg.text, sizeof msg.text, "ok");
+        msg.interrupted = atomic_load(&child_cancel) != 0;
         msg.outcome = (int32_t)result.outcome;
         msg.solved = result.outcome == PB_OUTCOME_EXACT;
         msg.time_s = result.time_s;
@@ -367,6 +390,7 @@ typedef struct slot {
     size_t len, capacity;
     bool killed_for_time;
     bool killed_for_memory;
+    bool cancelled; /* sent SIGTERM when the benchmark was cancelled */
 } slot;
 
 /* Load problem i in this (the parent) process within the script's memory limit: the address
@@ -454,6 +478,7 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
     rec->planner = sl->planner;
     rec->run = sl->run;
     rec->seed = s->seed + sl->run;
+    rec->interrupted = sl->cancelled; /* unless the run reports it finished first (below) */
     rec->outcome = PB_OUTCOME_TIMEOUT;
     rec->cost = INFINITY;
     rec->time_to_first_s = -1.0;
@@ -502,6 +527,7 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
             rec->n_visible = msg.n_visible;
             rec->n_pixels = msg.n_pixels;
             rec->setup_s = msg.setup_s;
+            rec->interrupted = msg.interrupted != 0;
             rec->edge_check = msg.edge_check >= 0 && msg.edge_check < PB_EDGE_CHECK_COUNT
                                   ? (pb_edge_check)msg.edge_check
                                   : PB_EDGE_CHECK_SAMPLED;
@@ -638,17 +664,30 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
         in_shard++;
 
     const double t0 = pb_clock_seconds();
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    const double session_start = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
     const bool tty = options->progress && isatty(fileno(options->progress));
-    size_t next = 0, n_done = r->n, failures = 0, active = 0, fresh = 0;
-    double overhead_sum = 0.0, last_progress = t0;
+    size_t next = 0, n_done = r->n, failures = 0, active = 0;
+    double last_progress = t0;
     for (size_t i = 0; i < r->n; i++)
         failures += r->records[i].status != PB_BENCH_RUN_OK;
     const double grace = s->time_limit_s * 0.5 > 1.0 ? s->time_limit_s * 0.5 : 1.0;
     if (options->progress && st == PB_OK)
         draw_progress(options->progress, tty, n_done, in_shard, 0.0, failures, false);
-    while (st == PB_OK && (next < total || active > 0)) {
+    bool cancelled = false;
+    while (st == PB_OK && ((next < total && !cancelled) || active > 0)) {
+        /* cancelled (Ctrl-C): no new run; those in flight end as at a spent budget */
+        if (!cancelled && options->cancel && atomic_load(options->cancel)) {
+            cancelled = true;
+            for (int k = 0; k < jobs; k++)
+                if (slots[k].pid) {
+                    kill(slots[k].pid, SIGTERM);
+                    slots[k].cancelled = true;
+                }
+        }
         /* start runs while there is room */
-        while (next < total && active < (size_t)jobs) {
+        while (next < total && !cancelled && active < (size_t)jobs) {
             const size_t index = next++;
             if (done[index] || index % n_shards != shard)
                 continue;
@@ -662,8 +701,15 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
                 break;
             }
             fflush(NULL);
+            /* SIGTERM stays blocked across the fork until the run has its handler */
+            sigset_t term, old_mask;
+            sigemptyset(&term);
+            sigaddset(&term, SIGTERM);
+            sigprocmask(SIG_BLOCK, &term, &old_mask);
             const double t_fork = pb_clock_seconds();
             const pid_t pid = fork();
+            if (pid != 0)
+                sigprocmask(SIG_SETMASK, &old_mask, NULL);
             if (pid < 0) {
                 close(pipe_fds[0]);
                 close(pipe_fds[1]);
@@ -741,19 +787,22 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             close(sl->fd);
             pb_bench_record rec;
             finish_slot(s, sl, wstatus, &usage, &rec);
+            rec.session_start = session_start;
+            rec.session_elapsed_s = pb_clock_seconds() - t0;
             free(sl->buf);
             memset(sl, 0, sizeof *sl);
             active--;
-            n_done++;
-            failures += rec.status != PB_BENCH_RUN_OK;
-            if (rec.status == PB_BENCH_RUN_OK) {
-                overhead_sum += rec.setup_s;
-                fresh++;
-            }
             if (pb_bench_append_jsonl(log_fd, s, &rec) != PB_OK) {
                 pb_diag_set(diag, log_path, 0, 0, "cannot append a run: %s", strerror(errno));
                 st = PB_ERR_IO;
             }
+            if (rec.interrupted) { /* in the journal as such, for --resume; not a result */
+                r->n_interrupted++;
+                free(rec.cost_trace);
+                continue;
+            }
+            n_done++;
+            failures += rec.status != PB_BENCH_RUN_OK;
             if (pb_bench_append_record(r, &rec) != PB_OK) {
                 free(rec.cost_trace);
                 st = PB_ERR_NOMEM;
@@ -779,10 +828,20 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     if (log_fd >= 0)
         close(log_fd);
     pb_bench_sort_records(r);
-    r->total_s = pb_clock_seconds() - t0;
-    r->overhead_s = fresh ? overhead_sum / (double)fresh : NAN;
+    /* the whole benchmark: earlier sessions' times were summed while reading the journal */
+    r->session_s = pb_clock_seconds() - t0;
+    r->total_s += r->session_s;
+    double overhead_sum = 0.0;
+    size_t n_ok = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->records[i].status == PB_BENCH_RUN_OK) {
+            overhead_sum += r->records[i].setup_s;
+            n_ok++;
+        }
+    r->overhead_s = n_ok ? overhead_sum / (double)n_ok : NAN;
+    r->interrupted = cancelled;
     if (options->progress && st == PB_OK)
-        draw_progress(options->progress, tty, n_done, in_shard, r->total_s, failures, true);
+        draw_progress(options->progress, tty, n_done, in_shard, r->session_s, failures, true);
     for (size_t i = 0; loaded && i < s->n_problems; i++)
         pb_engine_destroy(loaded[i].engine);
     free(loaded);

@@ -57,6 +57,19 @@ bool pb_bench_make_dirs(const char *path)
     return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
+pb_status pb_bench_make_output_dir(const char *dir, pb_diag *diag)
+{
+    if (!pb_bench_make_dirs(dir)) {
+        pb_diag_set(diag, dir, 0, 0, "cannot create the folder: %s", strerror(errno));
+        return PB_ERR_IO;
+    }
+    if (access(dir, W_OK) != 0) {
+        pb_diag_set(diag, dir, 0, 0, "cannot write in the folder: %s", strerror(errno));
+        return PB_ERR_IO;
+    }
+    return PB_OK;
+}
+
 static const char *const stop_names[PB_BENCH_STOP_COUNT] = {"auto", "first", "budget"};
 
 void pb_bench_journal_header(const pb_bench_script *s, uint32_t shard_index, uint32_t shard_count, char *buf,
@@ -274,6 +287,7 @@ pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *s, const pb_be
         n_shards = n;
         pb_bench_results one = {0};
         st = pb_bench_read_jsonl(s, journals[j], &one, diag);
+        r->total_s += one.total_s;
         for (size_t i = 0; i < one.n; i++) {
             pb_bench_record *rec = &one.records[i];
             const size_t k = ((size_t)rec->problem * s->n_planners + rec->planner) * s->runs + rec->run;

@@ -2,6 +2,7 @@
  * Markdown table; optionally CSV, JSON, OMPL logs and plots. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,10 +29,14 @@ static const char bench_help[] =
     "  --csv FILE             one row per run\n"
     "  --json FILE            settings, summaries and every run\n"
     "  --ompl-log FILE        OMPL benchmark log (one per problem: FILE-<problem>.log when several)\n"
-    "  --plot DIR             PNG figures\n"
+    "  --plot DIR             PNG figures (DIR and missing parents are created)\n"
     "  -q, --quiet            no progress on stderr\n"
+    "Every output is checked before the first run. Ctrl-C (SIGINT) or SIGTERM ends the runs in\n"
+    "flight as a spent budget does (their journal lines say \"interrupted\": true), starts no new\n"
+    "one, writes the outputs for the runs done and exits 128 + the signal (130 for Ctrl-C);\n"
+    "--resume then runs the interrupted runs and the rest. A second Ctrl-C quits at once.\n"
     "Exit status: 0 done (whatever the runs found), 2 bad input or an output that failed,\n"
-    "3 --merge found runs missing.\n";
+    "3 --merge found runs missing, 130 (143) interrupted by SIGINT (SIGTERM).\n";
 
 static bool take(int argc, char **argv, int *i, const char *name, const char **value)
 {
@@ -264,6 +269,17 @@ static int bench_main(int argc, char **argv, const char **journals)
         }
         options.shard_index = (uint32_t)index;
     }
+    /* every output is checked before the first run, not after hours of them */
+    if ((csv && !cli_output_writable(csv, "--csv")) || (json && !cli_output_writable(json, "--json")) ||
+        (ompl && !cli_output_writable(ompl, "--ompl-log"))) {
+        pb_bench_script_destroy(script);
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (plot && pb_bench_make_output_dir(plot, &diag) != PB_OK) {
+        cli_error("--plot %s: %s", plot, diag.message);
+        pb_bench_script_destroy(script);
+        return PB_EXIT_BAD_INPUT;
+    }
     pb_bench_results *results = NULL;
     int rc = 0;
     if (merge) {
@@ -277,10 +293,16 @@ static int bench_main(int argc, char **argv, const char **journals)
                 return rc;
             }
         }
-    } else if (pb_bench_run(&results, script, &options, &diag) != PB_OK) {
-        cli_diag(&diag);
-        pb_bench_script_destroy(script);
-        return PB_EXIT_BAD_INPUT;
+    } else {
+        /* Ctrl-C: the runs in flight end as at a spent budget, the outputs hold the runs done */
+        options.cancel = &cli_interrupt_flag;
+        cli_catch_interrupts(true);
+        if (pb_bench_run(&results, script, &options, &diag) != PB_OK) {
+            cli_catch_interrupts(false);
+            cli_diag(&diag);
+            pb_bench_script_destroy(script);
+            return PB_EXIT_BAD_INPUT;
+        }
     }
     pb_bench_write_table(stdout, script, results);
     fflush(stdout);
@@ -288,9 +310,14 @@ static int bench_main(int argc, char **argv, const char **journals)
         if (results->n_resumed)
             fprintf(stderr, "planbench bench: %zu runs resumed from an earlier invocation\n",
                     results->n_resumed);
-        fprintf(stderr,
-                "planbench bench: %zu runs in %.2f s; per-run set-up (fork, engine load, planner) %.2f ms\n",
-                results->n - results->n_resumed, results->total_s, results->overhead_s * 1e3);
+        fprintf(stderr, "planbench bench: %zu runs in %.2f s", results->n - results->n_resumed,
+                results->session_s);
+        if (results->n_resumed)
+            fprintf(stderr, " (%.2f s over every session)", results->total_s);
+        if (isfinite(results->overhead_s))
+            fprintf(stderr, "; per-run set-up (fork, engine load, planner) %.2f ms",
+                    results->overhead_s * 1e3);
+        fputc('\n', stderr);
     }
     if (csv && pb_bench_save_csv(script, results, csv, &diag) != PB_OK) {
         cli_diag(&diag);
@@ -308,6 +335,14 @@ static int bench_main(int argc, char **argv, const char **journals)
         cli_diag(&diag);
         rc = PB_EXIT_BAD_INPUT;
     }
+    if (results->interrupted) {
+        fprintf(stderr,
+                "planbench bench: interrupted: %zu runs done, %zu ended early (marked \"interrupted\" in the "
+                "journal); --resume with the same --out runs those and the rest\n",
+                results->n, results->n_interrupted);
+        rc = 128 + (cli_interrupt_signal ? (int)cli_interrupt_signal : SIGINT);
+    }
+    cli_catch_interrupts(false);
     pb_bench_results_destroy(results);
     pb_bench_script_destroy(script);
     return rc;

@@ -4,6 +4,7 @@
 
 #include "planbench/planbench.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 /* Exit statuses. */
@@ -41,6 +42,13 @@ int cli_simulate(int argc, char **argv);
 int cli_scenario(int argc, char **argv);
 int cli_scene(int argc, char **argv);
 int cli_scenario_bench(int argc, char **argv);
+/* Ctrl-C (SIGINT) and SIGTERM while `on`: the first sets cli_interrupt_flag (a solve's or a
+ * benchmark's cancel flag) and cli_interrupt_signal, a second ends the process at once with
+ * status 128 + signal. `on` false restores the default actions. Clears the flag when turned on. */
+extern pb_atomic_flag cli_interrupt_flag;
+extern volatile sig_atomic_t cli_interrupt_signal;
+void cli_catch_interrupts(bool on);
+
 /* Can `path` be written (its folder exists and is writable)? Says why not, naming `what`. */
 bool cli_output_writable(const char *path, const char *what);
 

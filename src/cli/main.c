@@ -58,7 +58,9 @@ static const char help_options[] =
     "  --stop first|budget         stop at the first solution (default for non-anytime planners)\n"
     "                              or use the whole budget (default for anytime planners)\n"
     "  --approximate               when the budget runs out, return the path to the node nearest the goal\n"
-    "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n"
+    "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n";
+/* the rest of the help (one string would pass the 4095 characters C17 compilers must support) */
+static const char help_output[] =
     "Output:\n"
     "  --json                      one JSON object on stdout\n"
     "  --save-path FILE            the path as CSV (x,y per line; a manipulator's with a header of\n"
@@ -66,6 +68,9 @@ static const char help_options[] =
     "  --save-inputs FILE          a kinodynamic plan's controls (sst, rrt_control) as planbench simulate's "
     "inputs\n"
     "  --save-image FILE           a PNG of the map with the tree, start, goal and path\n"
+    "  --draw-tree all|path|N      tree edges in that PNG: all, none (the path alone), or at most N\n"
+    "                              sampled uniformly (default 20000: memory stays bounded and the\n"
+    "                              picture readable on large roadmaps)\n"
     "  --display                   watch the planning in a window (keys: h); needs a build with SDL2\n"
     "  --screenshot FILE           with --display: save the window as a PNG at the end, then exit\n"
     "  --screenshot-at N           ... after N iterations instead (the solve stops there)\n"
@@ -78,12 +83,14 @@ int main(int argc, char **argv)
     if (argc < 2) {
         fprintf(stderr, help_text, pb_version());
         fputs(help_options, stderr);
+        fputs(help_output, stderr);
         return PB_EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         printf(help_text, pb_version());
         fputs(help_options, stdout);
+        fputs(help_output, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -113,6 +120,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(help_text, pb_version());
             fputs(help_options, stdout);
+            fputs(help_output, stdout);
             return 0;
         }
     return cli_plan(argc - 1, argv + 1);

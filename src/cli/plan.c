@@ -5,12 +5,15 @@
 
 #include <math.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MAX_OPTIONS 32
 #define MAX_PARAMS  64
+/* --save-image draws at most this many tree edges unless --draw-tree says otherwise */
+#define PB_DRAW_TREE_DEFAULT 20000
 
 typedef struct plan_args {
     const char *planner;
@@ -37,6 +40,7 @@ typedef struct plan_args {
     const char *save_path;
     const char *save_inputs; /* a kinodynamic plan's controls as planbench simulate's inputs CSV */
     const char *save_image;
+    uint64_t draw_tree;          /* --draw-tree: most tree edges in the picture; 0: the path alone */
     bool simplify;               /* --simplify: shortcut the path after planning */
     double cost_before_simplify; /* set when the path was simplified */
     bool display;                /* --display (implied by --screenshot) */
@@ -86,6 +90,7 @@ static int parse_args(int argc, char **argv, plan_args *a)
     a->step_size = -1.0;
     a->goal_radius = -1.0;
     a->goal_bias = -1.0;
+    a->draw_tree = PB_DRAW_TREE_DEFAULT;
     a->time_limit = 10.0;
     a->planner = argv[0];
     static char engine_option_names[MAX_OPTIONS][64];
@@ -218,6 +223,23 @@ static int parse_args(int argc, char **argv, plan_args *a)
             a->save_inputs = v;
         } else if (take_value(argc, argv, &i, "--save-image", &v, &err)) {
             a->save_image = v;
+        } else if (take_value(argc, argv, &i, "--draw-tree", &v, &err)) {
+            if (err)
+                return PB_EXIT_BAD_INPUT;
+            if (strcmp(v, "all") == 0)
+                a->draw_tree = UINT64_MAX;
+            else if (strcmp(v, "path") == 0)
+                a->draw_tree = 0;
+            else {
+                char *end = NULL;
+                errno = 0;
+                const unsigned long long n = strtoull(v, &end, 10);
+                if (v[0] < '0' || v[0] > '9' || *end || errno || n == 0) {
+                    cli_error("--draw-tree %s: expected all, path or a number of edges > 0", v);
+                    return PB_EXIT_BAD_INPUT;
+                }
+                a->draw_tree = n;
+            }
         } else if (take_value(argc, argv, &i, "--screenshot", &v, &err)) {
             a->screenshot = v;
             a->display = true;
@@ -249,48 +271,75 @@ static int parse_args(int argc, char **argv, plan_args *a)
     return -1;
 }
 
-/* ---- the tree, collected from observer events for --save-image ---- */
+/* ---- the tree for --save-image, collected from observer events ----
+ * At most `cap` edges are kept, a uniform sample (reservoir sampling) of every edge the planner
+ * added, each as its two picture points: memory stays bounded however large a roadmap grows,
+ * and the picture stays readable. */
 
 typedef struct drawn_edge {
-    double a[PB_MAX_DIM], b[PB_MAX_DIM];
+    float a[2], b[2]; /* picture points of the parent and the node */
     int tree;
     bool live;
 } drawn_edge;
 
 typedef struct recorder {
-    int dim;
+    const pb_engine *engine;
+    double scale;  /* of the picture */
+    uint64_t cap;  /* most edges kept (--draw-tree) */
+    uint64_t seen; /* edges added so far */
+    pb_rng rng;    /* for the sample */
     drawn_edge *edges;
     size_t n, capacity;
     bool failed;
 } recorder;
 
+static void to_picture(const recorder *r, const double *q, float *xy)
+{
+    double p[2];
+    pb_image_engine_to_picture(r->engine, r->scale, q, p);
+    xy[0] = (float)p[0];
+    xy[1] = (float)p[1];
+}
+
 static void record_event(const pb_event *ev, void *payload)
 {
     recorder *r = payload;
-    if (r->failed)
+    if (r->failed || r->cap == 0 || !ev->q || !ev->parent_q)
         return;
-    if (ev->type == PB_EVENT_NODE_ADDED && ev->parent_q) {
-        if (r->n == r->capacity) {
-            size_t cap = r->capacity ? 2 * r->capacity : 1024;
-            drawn_edge *e = realloc(r->edges, cap * sizeof *e);
-            if (!e) {
-                r->failed = true; /* the picture loses its tree, the plan goes on */
-                return;
+    if (ev->type == PB_EVENT_NODE_ADDED) {
+        r->seen++;
+        size_t k = r->n;
+        if (r->n < r->cap) {
+            if (r->n == r->capacity) {
+                size_t cap = r->capacity ? 2 * r->capacity : 1024;
+                drawn_edge *e = realloc(r->edges, cap * sizeof *e);
+                if (!e) {
+                    r->failed = true; /* the picture loses its tree, the plan goes on */
+                    return;
+                }
+                r->edges = e;
+                r->capacity = cap;
             }
-            r->edges = e;
-            r->capacity = cap;
+            r->n++;
+        } else {
+            k = (size_t)(pb_rng_uniform(&r->rng) * (double)r->seen); /* keeps the sample uniform */
+            if (k >= r->n)
+                return;
         }
-        drawn_edge *e = &r->edges[r->n++];
-        memcpy(e->a, ev->parent_q, (size_t)r->dim * sizeof(double));
-        memcpy(e->b, ev->q, (size_t)r->dim * sizeof(double));
+        drawn_edge *e = &r->edges[k];
+        to_picture(r, ev->parent_q, e->a);
+        to_picture(r, ev->q, e->b);
         e->tree = ev->tree;
         e->live = true;
-    } else if (ev->type == PB_EVENT_EDGE_REMOVED && ev->q && ev->parent_q) {
-        /* find the newest live edge with these endpoints */
+    } else if (ev->type == PB_EVENT_EDGE_REMOVED) {
+        /* the newest live edge kept with these endpoints (it may not be in the sample) */
+        float a[2], b[2];
+        to_picture(r, ev->parent_q, a);
+        to_picture(r, ev->q, b);
         for (size_t i = r->n; i-- > 0;) {
             drawn_edge *e = &r->edges[i];
-            if (e->live && memcmp(e->b, ev->q, (size_t)r->dim * sizeof(double)) == 0 &&
-                memcmp(e->a, ev->parent_q, (size_t)r->dim * sizeof(double)) == 0) {
+            if (e->live && e->tree == ev->tree && memcmp(e->a, a, sizeof a) == 0 &&
+                memcmp(e->b, b, sizeof b) == 0) {
                 e->live = false;
                 break;
             }
@@ -300,30 +349,24 @@ static void record_event(const pb_event *ev, void *payload)
 
 static const pb_color tree_colors[] = {{120, 160, 230}, {230, 160, 100}, {140, 200, 140}, {200, 140, 200}};
 
-static int save_image(const plan_args *a, pb_engine *engine, const recorder *rec, const pb_problem *problem,
-                      const pb_result *result)
+/* `picture` is the engine's picture rendered before planning (at `scale`), drawn on and freed here. */
+static int save_image(const plan_args *a, pb_engine *engine, pb_image *picture, double scale,
+                      const recorder *rec, const pb_problem *problem, const pb_result *result)
 {
-    pb_image image;
-    double scale = 1.0;
+    pb_image image = *picture;
+    *picture = (pb_image){0};
     pb_diag diag = {0};
-    if (pb_image_render_engine(&image, engine, &scale, &diag) != PB_OK) {
-        cli_error("--save-image %s: %s", a->save_image, diag.message);
-        return PB_EXIT_BAD_INPUT;
-    }
     const bool draw_points = pb_engine_dim(engine) == 2;
     double p0[2], p1[2]; /* picture points */
     for (size_t i = 0; i < rec->n; i++) {
         const drawn_edge *e = &rec->edges[i];
-        if (!e->live)
-            continue;
-        pb_image_engine_to_picture(engine, scale, e->a, p0);
-        pb_image_engine_to_picture(engine, scale, e->b, p1);
-        pb_image_draw_line(&image, p0[0], p0[1], p1[0], p1[1],
-                           tree_colors[(unsigned)e->tree % (sizeof tree_colors / sizeof tree_colors[0])]);
+        if (e->live)
+            pb_image_draw_line(&image, e->a[0], e->a[1], e->b[0], e->b[1],
+                               tree_colors[(unsigned)e->tree % (sizeof tree_colors / sizeof tree_colors[0])]);
     }
     const pb_color path_color = {220, 20, 20};
     const pb_path *path = &result->path;
-    pb_image_draw_path(&image, engine, scale, path, path_color, 1);
+    pb_image_draw_path(&image, engine, scale, path, path_color, 3); /* visible over a dense tree */
     for (size_t i = 0; i < path->n && !draw_points; i++)
         pb_image_draw_config(&image, engine, scale, pb_path_at(path, i), (pb_color){200, 60, 60});
     const pb_color start_color = {30, 170, 60}, goal_color = {30, 60, 220};
@@ -445,27 +488,6 @@ static void print_json_curves(FILE *out, const pb_engine *engine, const pb_path 
     fputs("]", out);
 }
 
-/* Ctrl-C (or SIGTERM) ends a solve as a spent budget does: the planner stops at its next check
- * and the best path so far is printed and saved. A second one quits at once. */
-static pb_atomic_flag interrupt_flag;
-
-static void on_interrupt(int sig)
-{
-    if (atomic_load(&interrupt_flag))
-        _exit(128 + sig);
-    atomic_store(&interrupt_flag, 1);
-}
-
-static void catch_interrupts(bool on)
-{
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on ? on_interrupt : SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-}
-
 static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
                        const pb_problem *problem, const pb_result *r)
 {
@@ -572,6 +594,8 @@ int cli_plan(int argc, char **argv)
     pb_planner *planner = NULL;
     pb_result result;
     recorder rec = {0};
+    pb_image picture = {0};
+    double picture_scale = 1.0;
     cli_display *display = NULL;
     int exit_code = PB_EXIT_BAD_INPUT;
     bool have_result = false;
@@ -647,6 +671,18 @@ int cli_plan(int argc, char **argv)
     stop.first_solution = a.stop_given ? a.stop_at_first : !pb_planner_impl_anytime(impl);
     stop.approximate = a.approximate;
 
+    /* the outputs are checked (and the picture drawn) before planning, not after it */
+    if ((a.save_path && !cli_output_writable(a.save_path, "--save-path")) ||
+        (a.save_inputs && !cli_output_writable(a.save_inputs, "--save-inputs")) ||
+        (a.save_image && !cli_output_writable(a.save_image, "--save-image")))
+        goto done;
+    if (a.save_image && pb_image_render_engine(&picture, engine, &picture_scale, &diag) != PB_OK) {
+        cli_error("--save-image %s: %s", a.save_image, diag.message);
+        goto done;
+    }
+    rec = (recorder){.engine = engine, .scale = picture_scale, .cap = a.draw_tree};
+    pb_rng_seed(&rec.rng, a.seed ^ 0x54524545u); /* its own stream: drawing never changes the plan */
+
     pb_result_init(&result, dim);
     have_result = true;
     const bool start_ok = check_endpoint(engine, "start", start, map);
@@ -658,10 +694,8 @@ int cli_plan(int argc, char **argv)
         goto done;
     }
 
-    if (a.save_image) {
-        rec.dim = dim;
+    if (a.save_image)
         pb_planner_set_observer(planner, record_event, &rec);
-    }
     if (a.display) {
         const cli_display_options display_options = {
             a.planner, map, a.seed, a.screenshot, a.screenshot_at, a.save_image ? record_event : NULL, &rec};
@@ -673,11 +707,12 @@ int cli_plan(int argc, char **argv)
             goto done;
         }
     } else {
-        atomic_store(&interrupt_flag, 0);
-        stop.cancel = &interrupt_flag;
-        catch_interrupts(true);
+        /* Ctrl-C (or SIGTERM) ends the solve as a spent budget does: the planner stops at its next
+         * check and the best path so far is printed and saved. A second one quits at once. */
+        stop.cancel = &cli_interrupt_flag;
+        cli_catch_interrupts(true);
         const pb_status solved = pb_planner_solve(planner, &problem, &stop, &result);
-        a.interrupted = atomic_load(&interrupt_flag) != 0;
+        a.interrupted = atomic_load(&cli_interrupt_flag) != 0;
         if (a.interrupted && !a.quiet)
             fprintf(stderr,
                     "planbench: interrupted after %.3f s: the best path so far follows (a second "
@@ -735,16 +770,17 @@ int cli_plan(int argc, char **argv)
         }
     }
     if (a.save_image) {
-        rc = save_image(&a, engine, &rec, &problem, &result);
+        rc = save_image(&a, engine, &picture, picture_scale, &rec, &problem, &result);
         if (rc >= 0)
             exit_code = rc;
     }
     if (display && (rc = cli_display_finish(display, &stop, &result, a.quiet)) >= 0)
         exit_code = rc;
 done:
-    catch_interrupts(false);
+    cli_catch_interrupts(false);
     cli_display_close(display);
     free(rec.edges);
+    pb_image_finish(&picture);
     if (have_result)
         pb_result_finish(&result);
     pb_planner_destroy(planner);

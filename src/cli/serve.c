@@ -45,10 +45,12 @@ static const char serve_usage[] =
     "  every --rti-heartbeat seconds of sim time, default 1) and /rti/vehiclestate. The client that\n"
     "  spawns an entity owns it and only its commands move it; --no-ownership lets anybody command\n"
     "  anything.\n"
-    "  SIGINT or SIGTERM stops the server (at the latest a second later).\n";
+    "  SIGINT or SIGTERM stops the server (at the latest a second later): plans in flight are\n"
+    "  cancelled, the connections and the listening socket closed, a line says so, exit status 0.\n";
 
 #if PB_HAVE_SIM
 static volatile int stop_requested;
+static volatile sig_atomic_t stop_signal; /* the signal that asked, for the closing log line */
 
 /* The first signal asks the loop to stop; should a request still hold it a second later (or
  * a second signal come), the process ends there. */
@@ -60,9 +62,9 @@ static void on_alarm(int sig)
 
 static void on_signal(int sig)
 {
-    (void)sig;
     if (stop_requested)
         _exit(130);
+    stop_signal = sig;
     stop_requested = 1;
     signal(SIGALRM, on_alarm);
     alarm(1);
@@ -231,6 +233,9 @@ int cli_serve(int argc, char **argv)
         cli_diag(&diag);
         return PB_EXIT_BAD_INPUT;
     }
+    if (stop_requested)
+        printf("planbench serve: stopped on %s: the listening socket and every connection closed\n",
+               stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
     return 0;
 #else
     (void)world, (void)host, (void)worlds_dir, (void)robots_dir, (void)port, (void)dt, (void)plan_time_limit,

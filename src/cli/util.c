@@ -125,3 +125,28 @@ bool cli_output_writable(const char *path, const char *what)
     }
     return true;
 }
+
+pb_atomic_flag cli_interrupt_flag;
+volatile sig_atomic_t cli_interrupt_signal;
+
+static void on_interrupt(int sig)
+{
+    if (atomic_load(&cli_interrupt_flag))
+        _exit(128 + sig);
+    cli_interrupt_signal = sig;
+    atomic_store(&cli_interrupt_flag, 1);
+}
+
+void cli_catch_interrupts(bool on)
+{
+    if (on) {
+        atomic_store(&cli_interrupt_flag, 0);
+        cli_interrupt_signal = 0;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on ? on_interrupt : SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}

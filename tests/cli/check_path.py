@@ -17,7 +17,8 @@ import sys
 import zlib
 
 
-def load_png(path):
+def decode_png(path):
+    """(width, height, channels, rows): rows of bytes, `channels` per pixel."""
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     pos, idat, width = 8, b"", None
@@ -53,6 +54,12 @@ def load_png(path):
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         rows.append(line)
         prev = line
+    return width, height, channels, rows
+
+
+def load_png(path):
+    width, height, channels, rows = decode_png(path)
+
     def free(x, y):
         if x < 0 or y < 0 or x >= width or y >= height:
             return False

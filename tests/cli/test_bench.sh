@@ -19,6 +19,15 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 count_lines() { wc -l <"$1" | tr -d ' '; }
+# wait_lines FILE N: wait (at most 10 s) until FILE has N lines
+wait_lines() {
+    i=0
+    while [ $i -lt 200 ]; do
+        [ -f "$1" ] && [ "$(count_lines "$1")" -ge "$2" ] && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+}
 is_png() { [ "$(od -An -c -N4 "$1" 2>/dev/null | tr -d ' ')" = "211PNG" ] && [ "$(wc -c <"$1")" -gt 2000 ]; }
 
 # A second planner: an anytime one when registered, so cost-over-time and progress rows exist.
@@ -53,7 +62,7 @@ EOF2
 
 # ---- 1. the small benchmark, every output ----
 "$PB" bench "$T/small.ini" -j 2 -q --out "$T/out" --csv "$T/r.csv" --json "$T/r.json" \
-    --ompl-log "$T/r.log" --plot "$T/plots" >"$T/table.md" 2>"$T/err"
+    --ompl-log "$T/r.log" --plot "$T/new/plots" >"$T/table.md" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] || { fail "small benchmark exit $rc"; cat "$T/err"; }
 rows=$(grep -c '^| \(room1\|cosines\) |' "$T/table.md")
@@ -85,10 +94,10 @@ for p in room1 cosines; do
     [ -s "$T/r-$p.log" ] || fail "OMPL log for $p"
     grep -q '^Experiment small_'"$p"'$' "$T/r-$p.log" || fail "OMPL experiment line for $p"
     for f in time cost success; do
-        is_png "$T/plots/$p-$f.png" || fail "plot $p-$f.png missing or not a PNG"
+        is_png "$T/new/plots/$p-$f.png" || fail "plot $p-$f.png missing or not a PNG"
     done
 done
-if [ "$P2" = rrtstar ]; then is_png "$T/plots/room1-cost-over-time.png" || fail "cost-over-time plot"; fi
+if [ "$P2" = rrtstar ]; then is_png "$T/new/plots/room1-cost-over-time.png" || fail "cost-over-time plot"; fi
 ok "OMPL logs and plots written"
 if command -v ompl_benchmark_statistics >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     (cd "$T" && ompl_benchmark_statistics r-room1.log r-cosines.log -d "$T/r.db" >/dev/null 2>&1) || fail "ompl_benchmark_statistics failed"
@@ -181,12 +190,7 @@ goal = 0.9,0.9
 EOF2
 "$PB" bench "$T/long.ini" -j 2 -q --out "$T/lout" >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 100 ]; do
-    [ -f "$T/lout/runs.jsonl" ] && [ "$(count_lines "$T/lout/runs.jsonl")" -ge 5 ] && break
-    sleep 0.1
-    i=$((i + 1))
-done
+wait_lines "$T/lout/runs.jsonl" 5
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 before=$(count_lines "$T/lout/runs.jsonl") # the header line and the runs
@@ -199,6 +203,70 @@ head -n "$before" "$T/lout/runs.jsonl" | cmp -s - "$T/before.jsonl" || fail "fin
 grep -q "$((before - 1)) runs resumed" "$T/lerr" || fail "resume message: $(cat "$T/lerr")"
 dups=$(cut -d, -f4 "$T/l.csv" | sort | uniq -d | wc -l)
 [ "$(count_lines "$T/l.csv")" -eq 25 ] && [ "$dups" -eq 0 ] && ok "each run index exactly once" || fail "runs after resume"
+
+# ---- 3b. Ctrl-C (issue 22): the runs in flight end as at a spent budget, their journal lines
+# say "interrupted", no run starts after it, the outputs hold the runs done, exit 128 + signal;
+# --resume then runs exactly the interrupted and the never-started runs. Runs of 1 s: the signal
+# comes about 0.4 s into the second pair of runs, so two runs are in flight then ----
+sed -e 's/^runs = 24/runs = 8/' -e 's/^time_limit = 0.25/time_limit = 1/' "$T/long.ini" >"$T/int.ini"
+for sig in INT TERM; do
+    rm -rf "$T/iout" "$T/i.csv"
+    "$PB" bench "$T/int.ini" -j 2 -q --out "$T/iout" --csv "$T/i.csv" >/dev/null 2>"$T/ierr" &
+    pid=$!
+    wait_lines "$T/iout/runs.jsonl" 3
+    sleep 0.4
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    want=130
+    [ $sig = TERM ] && want=143
+    [ $rc -eq $want ] && ok "SIG$sig: exit $rc" || fail "SIG$sig: exit $rc, expected $want: $(cat "$T/ierr")"
+    grep -q "interrupted: .* runs done" "$T/ierr" || fail "SIG$sig: stderr does not say it was interrupted: $(cat "$T/ierr")"
+    python3 - "$T/iout/runs.jsonl" "$T/i.csv" <<'PY' && ok "SIG$sig: journal and CSV after the interruption" || fail "SIG$sig: journal or CSV"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[1:]]
+interrupted = [r for r in lines if r.get("interrupted") is True]
+done = [r for r in lines if "interrupted" not in r]
+assert interrupted, "no run is marked interrupted"
+assert len(done) < 8, "every run ran: %d" % len(done)
+# each interrupted run ended early, as at a spent budget (1 s), with its result
+assert all(r["status"] == "ok" and r["time_s"] < 1 for r in interrupted), interrupted
+csv = open(sys.argv[2]).read().splitlines()
+assert len(csv) == len(done) + 1, (len(csv), len(done))
+PY
+done
+cp "$T/iout/runs.jsonl" "$T/ibefore.jsonl"
+"$PB" bench "$T/int.ini" -j 2 -q --out "$T/iout" --resume --csv "$T/i.csv" --json "$T/i.json" \
+    --ompl-log "$T/i.log" >/dev/null 2>"$T/ierr" || fail "resume after SIGTERM: $(cat "$T/ierr")"
+python3 - "$T/ibefore.jsonl" "$T/iout/runs.jsonl" "$T/i.csv" <<'PY' && ok "--resume redid exactly the interrupted and unstarted runs" || fail "--resume after an interruption"
+import json, sys
+before = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[1:]]
+after = [json.loads(l) for l in open(sys.argv[2]).read().splitlines()[1:]]
+assert after[:len(before)] == before, "earlier lines were rewritten"
+completed = {r["run"] for r in before if "interrupted" not in r}
+redone = [r["run"] for r in after[len(before):]]
+assert sorted(redone) == sorted(set(range(8)) - completed), (sorted(redone), sorted(completed))
+assert all("interrupted" not in r for r in after[len(before):])
+assert len(open(sys.argv[3]).read().splitlines()) == 9
+PY
+
+# after --resume the totals describe the whole benchmark (issue 22): two runs at a time, so its
+# wall time is at least half the runs' planning time summed over the journal (the last session
+# alone ran only the 6 or so runs left); a resume with nothing left reports no "nan"
+python3 - "$T/iout/runs.jsonl" "$T/i.json" "$T/i.log" <<'PY' && ok "total_s after --resume covers every session" || fail "total_s after --resume"
+import json, re, sys
+runs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()[1:]]
+planned = sum(r["time_s"] for r in runs if "interrupted" not in r)
+total = json.load(open(sys.argv[2]))["total_s"]
+logged = float(re.search(r"^(\S+) seconds spent to collect the data$", open(sys.argv[3]).read(), re.M).group(1))
+assert total >= planned / 2, (total, planned)
+assert abs(logged - total) < 1e-6, (logged, total)
+PY
+"$PB" bench "$T/int.ini" -j 2 --out "$T/iout" --resume --json "$T/i2.json" >/dev/null 2>"$T/ierr" ||
+    fail "resume with nothing left: $(cat "$T/ierr")"
+grep -qi nan "$T/ierr" && fail "resume with nothing left: $(cat "$T/ierr")"
+python3 -c "import json, sys; sys.exit(json.load(open(sys.argv[1]))['total_s'] < json.load(open(sys.argv[2]))['total_s'])" \
+    "$T/i2.json" "$T/i.json" && ok "total_s kept by a resume with nothing left" || fail "total_s after an empty resume"
 
 # ---- 4. bad scripts: file, line and key named, nothing runs ----
 bad() { # script-text expected-line expected-key
@@ -219,6 +287,30 @@ bad "[problem.a]\nmap = $ROOT/maps/room1.png\n[planner.rrt]\nstep_sise = 3\n" 4 
 # the engine names the faulty option as data: the line of that option, not of the first one
 bad "[problem.a]\nengine = blackbox\noption.bounds = -1:1,-1:1\noption.expr = x0 > 0\noption.resolution = fast\nstart = 0.5,0\ngoal = 0.5,0.5\n[planner.rrt]\n" 5 "resolution: expected a positive number"
 "$PB" bench "$T/small.ini" --plot 2>/dev/null && fail "--plot without a value accepted"
+
+# ---- outputs are checked before the first run (issue 22) ----
+for opt in --csv --json --ompl-log; do
+    rm -rf "$T/cout"
+    "$PB" bench "$T/small.ini" -q --out "$T/cout" $opt "$T/missing/dir/runs.out" >/dev/null 2>"$T/cerr"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$opt $T/missing/dir/runs.out: cannot write in folder $T/missing/dir" "$T/cerr" &&
+        [ ! -e "$T/cout/runs.jsonl" ]; then
+        ok "$opt in a missing folder refused before any run"
+    else
+        fail "$opt in a missing folder: exit $rc, journal $(cat "$T/cout/runs.jsonl" 2>/dev/null | wc -l) lines: $(cat "$T/cerr")"
+    fi
+done
+# --plot creates missing folders (the first benchmark above wrote into new/plots) but cannot
+# create one under a file
+: >"$T/afile"
+rm -rf "$T/cout"
+"$PB" bench "$T/small.ini" -q --out "$T/cout" --plot "$T/afile/plots" >/dev/null 2>"$T/cerr"
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--plot $T/afile/plots: .*cannot create the folder" "$T/cerr" && [ ! -e "$T/cout/runs.jsonl" ]; then
+    ok "--plot under a file refused before any run"
+else
+    fail "--plot under a file: exit $rc: $(cat "$T/cerr")"
+fi
 
 # ---- problems load within the memory limit (issue 15) ----
 # a 12000 x 12000 map: an 18 MB bitmap, over a 16 MiB limit; loaded in the parent, which must

@@ -143,6 +143,47 @@ assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
 w, h = struct.unpack(">II", png[16:24])
 assert (w, h) == (500, 400) or (w > 0 and h > 0), (w, h)
 PY
+# outputs are checked before planning (issue 22): nothing is printed, the message names the path
+for opt in --save-image --save-path; do
+    expect 2 "$opt in a missing folder" -- "$PB" rrt maps/room1.png --json $opt /nonexistent/x.png
+    [ ! -s "$T/out" ] || fail "$opt in a missing folder: planned first: $(head -c 100 "$T/out")"
+    grep -q -- "$opt /nonexistent/x.png: cannot write in folder /nonexistent" "$T/err" ||
+        fail "$opt in a missing folder: $(cat "$T/err")"
+done
+# --save-image on a roadmap (issue 22): memory bounded (the picture keeps at most --draw-tree
+# edges, 20000 by default, however large the roadmap: here ~10000 iterations, ~250k edges) and
+# the picture readable: background and obstacles still show, the path is drawn over the tree
+python3 - "$PB" "$T" "$(dirname "$0")" <<'PY' || fail "--save-image on prm: memory or picture"
+import os, subprocess, sys
+pb, tmp = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+from check_path import decode_png
+
+def peak_mb(*extra):
+    cmd = [pb, "prm", "maps/forest.png", "--max-iterations", "10000", "--stop", "budget", "-q", *extra]
+    child = subprocess.Popen(cmd)
+    _, status, usage = os.wait4(child.pid, 0)
+    assert status == 0, (cmd, status)
+    return usage.ru_maxrss / 1024.0
+
+plain = peak_mb()
+drawn = peak_mb("--save-image", tmp + "/prm.png")
+assert drawn - plain < 30, "--save-image took %.0f MB more than the plan alone (%.0f MB)" % (drawn - plain, plain)
+peak_mb("--save-image", tmp + "/prm-path.png", "--draw-tree", "path")
+counts = []
+for name in ("prm.png", "prm-path.png"):
+    width, height, channels, rows = decode_png(tmp + "/" + name)
+    pixels = [tuple(row[x * channels:x * channels + 3]) for row in rows for x in range(width)]
+    counts.append({k: sum(1 for p in pixels if p == v) for k, v in
+                   (("tree", (120, 160, 230)), ("path", (220, 20, 20)), ("white", (255, 255, 255)))})
+    counts[-1]["total"] = len(pixels)
+tree, path_only = counts
+assert tree["tree"] > 0.1 * tree["total"], tree           # the roadmap shows
+assert tree["white"] > 0.1 * tree["total"], tree          # and is not a solid field
+assert tree["path"] > 1000 and path_only["path"] > 1000, counts
+assert path_only["tree"] == 0 and path_only["white"] > 0.6 * path_only["total"], path_only
+PY
+bad "--draw-tree" "draw-tree some: expected all, path or a number" -- rrt maps/room1.png --draw-tree some
 # a picture written by --save-image has no default start and goal of its own
 "$PB" rrt maps/room1.png -q --save-image "$T/tree2.png" || fail "--save-image"
 bad "map without defaults" "tree2.png has no default start and goal" -- rrt "$T/tree2.png"

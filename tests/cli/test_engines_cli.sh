@@ -102,6 +102,14 @@ grep -q "exact" "$T/out" || fail "blackbox summary lacks the outcome"
 expect 0 "blackbox --save-image" -- "$PB" rrt --engine blackbox --bounds -5:5,-5:5 --expr "$EXPR" start -3,-3 goal 3,3 --save-image "$T/bb.png"
 is_png "$T/bb.png" || fail "blackbox --save-image wrote no PNG"
 
+# an engine that cannot draw refuses --save-image before planning (issue 22)
+expect 2 "3-D black box --save-image" -- "$PB" rrt --engine blackbox --bounds 0:1,0:1,0:1 --expr "x0 >= 0" \
+    start 0.1,0.1,0.1 goal 0.9,0.9,0.9 --json --save-image "$T/3d.png"
+[ ! -s "$T/out" ] || fail "3-D black box --save-image: planned first: $(head -c 100 "$T/out")"
+grep -q -- "--save-image $T/3d.png: a 3-dimensional black box has no picture" "$T/err" ||
+    fail "3-D black box --save-image: $(cat "$T/err")"
+[ ! -e "$T/3d.png" ] || fail "3-D black box --save-image: a file was written"
+
 # ---- the black box from a plugin ----
 expect 0 "plugin with its own bounds and defaults" -- "$PB" rrt --engine blackbox --plugin "$PLUGIN" --json
 cp "$T/out" "$T/plugin.json"

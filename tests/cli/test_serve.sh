@@ -72,9 +72,29 @@ else
             check "port in use" run 2 "$root/worlds/sim_room1.xml" --port "$port"
         check "port in use: message" grep -q "cannot listen" "$tmp/out"
     fi
+    # a client connected (a bare TCP connection, no WebSocket handshake) does not hold the
+    # shutdown up; the log says the server stopped (issue 22)
+    if [ -n "$port" ]; then
+        python3 -c "import socket, sys, time; s = socket.create_connection(('127.0.0.1', int(sys.argv[1]))); time.sleep(10)" \
+            "$port" &
+        client=$!
+        pids="$pids $client"
+        sleep 0.3
+    fi
     kill -TERM "$probe"
     wait "$probe"
     check "SIGTERM: exit 0" test $? -eq 0
+    check "SIGTERM: a log line" grep -q "stopped on SIGTERM" "$tmp/probe"
+    [ -n "$port" ] && kill "$client" 2>/dev/null
+    # SIGINT (Ctrl-C) as well
+    "$pb" serve "$root/worlds/sim_room1.xml" --port 0 >"$tmp/probe2" 2>&1 &
+    probe2=$!
+    pids="$pids $probe2"
+    check "listening (second server)" port_of "$tmp/probe2" >/dev/null
+    kill -INT "$probe2"
+    wait "$probe2"
+    check "SIGINT: exit 0" test $? -eq 0
+    check "SIGINT: a log line" grep -q "stopped on SIGINT" "$tmp/probe2"
 fi
 echo "$((checks - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]
