@@ -35,6 +35,18 @@ static void test_numbers(void)
     check_text(pb_bench_format_count(b, sizeof b, 4.2e9), "4.20G");
 }
 
+static void test_quantiles_unsolved(void)
+{
+    /* three runs, two solved: the median is the second cost, not NaN; q3 waits for the third */
+    const double two_of_three[] = {15.89, 16.66, INFINITY};
+    CHECK_NEAR(pb_plot_quantile_unsolved(two_of_three, 3, 0.5), 16.66, 0.0);
+    CHECK_NEAR(pb_plot_quantile_unsolved(two_of_three, 3, 0.25), 16.275, 1e-12);
+    CHECK(isinf(pb_plot_quantile_unsolved(two_of_three, 3, 0.75)));
+    const double one_of_three[] = {12.0, INFINITY, INFINITY};
+    CHECK(isinf(pb_plot_quantile_unsolved(one_of_three, 3, 0.5)));
+    CHECK(isinf(pb_plot_quantile_unsolved(one_of_three, 3, 0.75))); /* not NaN */
+}
+
 static void test_axis_choice(void)
 {
     /* PRM* 8 ms beside RRT* 1350 ms: log; three planners within a factor 3: linear */
@@ -213,6 +225,7 @@ static void test_table(void)
 int main(void)
 {
     test_numbers();
+    test_quantiles_unsolved();
     test_axis_choice();
     test_label_layout();
     test_table();

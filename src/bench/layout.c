@@ -57,6 +57,16 @@ char *pb_bench_format_count(char *buf, size_t size, double v)
     return buf;
 }
 
+double pb_plot_quantile_unsolved(const double *sorted, size_t n, double p)
+{
+    const double h = (double)(n - 1) * p;
+    const size_t below = (size_t)floor(h);
+    const double frac = h - (double)below;
+    if (frac == 0.0 || !isfinite(sorted[below]))
+        return sorted[below];
+    return sorted[below] + frac * (sorted[below + 1] - sorted[below]);
+}
+
 bool pb_plot_wants_log(const double *medians, size_t n)
 {
     double lo = INFINITY, hi = 0.0;

@@ -20,6 +20,13 @@ char *pb_bench_format_fixed(char *buf, size_t size, double v, int digits);
  * even number of counts may end in .5: they are rounded. Non-finite: "–". Returns `buf`. */
 char *pb_bench_format_count(char *buf, size_t size, double v);
 
+/* ---- cost over time ---- */
+
+/** The type-7 p-quantile of `n` >= 1 sorted costs of which the last may be INFINITY (runs
+ * without a solution yet): INFINITY when it depends on one. pb_bench_quantile gives NaN
+ * (0 x INFINITY) when the quantile falls exactly on a finite value beside an infinite one. */
+double pb_plot_quantile_unsolved(const double *sorted, size_t n, double p);
+
 /* ---- axes ---- */
 
 /** Most ticks an axis carries (decades of a log axis are capped to this too). */

@@ -616,14 +616,18 @@ static pb_status cost_curves(const pb_bench_script *s, const pb_bench_results *r
         for (int k = 0; k < N_TIMES; k++) {
             for (size_t i = 0; i < n; i++)
                 values[i] = cost_at(buf[i], time_at(c, k));
-            const pb_bench_summary sm = pb_bench_summarise(values, n);
-            const double quartiles[3] = {sm.q1, sm.median, sm.q3};
-            for (int j = 0; j < 3; j++) {
-                c->curves[q][j][k] = quartiles[j];
-                if (isfinite(quartiles[j])) {
-                    lo = fmin(lo, quartiles[j]);
-                    hi = fmax(hi, quartiles[j]);
-                }
+            pb_bench_summarise(values, n); /* for its sorting */
+            for (int j = 0; j < 3; j++)
+                c->curves[q][j][k] = pb_plot_quantile_unsolved(values, n, 0.25 * (j + 1));
+            /* the range of what is drawn: the median line, and the band where q3 is finite */
+            const double q1 = c->curves[q][0][k], median = c->curves[q][1][k], q3 = c->curves[q][2][k];
+            if (isfinite(median)) {
+                lo = fmin(lo, median);
+                hi = fmax(hi, median);
+            }
+            if (isfinite(q3)) {
+                lo = fmin(lo, q1);
+                hi = fmax(hi, q3);
             }
         }
     }
