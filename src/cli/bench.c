@@ -28,7 +28,7 @@ static const char bench_help[] =
     "  --csv FILE             one row per run\n"
     "  --json FILE            settings, summaries and every run\n"
     "  --ompl-log FILE        OMPL benchmark log (one per problem: FILE-<problem>.log when several)\n"
-    "  --plot DIR             PNG figures\n"
+    "  --plot DIR             figures as PNG, SVG and PDF (DIR is created)\n"
     "  -q, --quiet            no progress on stderr\n"
     "Exit status: 0 done (whatever the runs found), 2 bad input or an output that failed,\n"
     "3 --merge found runs missing.\n";
