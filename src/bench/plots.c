@@ -32,7 +32,7 @@ typedef struct box_figure {
     double *values[PB_FIGURE_MAX_PLANNERS]; /* sorted, scaled */
     size_t n_values[PB_FIGURE_MAX_PLANNERS];
     pb_bench_summary summary[PB_FIGURE_MAX_PLANNERS];
-    char counts[PB_FIGURE_MAX_PLANNERS][48]; /* "9/10 solved" */
+    char counts[PB_FIGURE_MAX_PLANNERS][48]; /* solved/runs: "9/10" */
     pb_plot_axis axis;
 } box_figure;
 
@@ -91,14 +91,20 @@ static void draw_box_figure(cairo_t *cr, const void *figure)
         const double cx = pb_figure_slot_x(&c, q), half = fmin(c.slot * 0.3, 50);
         if (!b->n_values[q]) {
             cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
-            pb_figure_text_at(cr, cx, (c.f.top + c.f.bottom) / 2, "none", 0.5, 0.5);
+            /* upright when it would reach into the neighbours' slots */
+            const bool upright = pb_figure_text_width(cr, "no solution") + PB_FIGURE_PAD > c.slot;
+            cairo_save(cr);
+            cairo_translate(cr, cx, (c.f.top + c.f.bottom) / 2);
+            cairo_rotate(cr, upright ? -M_PI / 2 : 0);
+            pb_figure_text_at(cr, 0, 0, "no solution", 0.5, 0.5);
+            cairo_restore(cr);
             continue;
         }
         draw_box(cr, &c.f, &b->axis, b->values[q], b->n_values[q], &b->summary[q], cx, half,
                  pb_figure_palette[q % PB_FIGURE_N_COLORS]);
     }
     pb_figure_draw_note(
-        cr, "box: quartiles; bar: median; whiskers: 1.5 IQR; circles: beyond; under each box: runs "
+        cr, "box: quartiles; thick line: median; whiskers: 1.5 IQR; circles: beyond; under each box: runs "
             "solved of runs");
 }
 
