@@ -256,9 +256,11 @@ PB_API pb_status pb_bench_save_json(const pb_bench_script *script, const pb_benc
 PB_API pb_status pb_bench_save_ompl_log(const pb_bench_script *script, const pb_bench_results *results,
                                         const char *path, pb_diag *diag);
 
-/** PNG figures in folder `dir` (created, with missing parents, if needed): per problem, box plots of time to
- * first solution and of final cost, success-rate bars, and cost over time (median and quartile band) when an
- * anytime planner ran. PB_ERR_UNSUPPORTED when built without cairo. */
+/** Figures in folder `dir` (created with its parents if needed), each as PNG, SVG and PDF:
+ * per problem, box plots of time to first solution (a log axis when the medians spread more
+ * than 20x) and of final cost with each planner's solved/runs, success-rate bars, and cost
+ * over time (median and quartile band, up to the time limit) when an anytime planner ran on
+ * after its first solution (stop is not `first`). PB_ERR_UNSUPPORTED when built without cairo. */
 PB_API pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_bench_results *results,
                                      const char *dir, pb_diag *diag);
 

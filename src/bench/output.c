@@ -1,6 +1,7 @@
 /* Benchmark outputs: the Markdown table, CSV, JSON and OMPL benchmark logs
  * (/work/shared/spec/ompl-benchmark-log.md). Files are written to "PATH.tmp.PID" and renamed. */
 #include "bench/bench_internal.h"
+#include "bench/layout.h"
 
 #include <errno.h>
 #include <math.h>
@@ -31,12 +32,15 @@ size_t pb_bench_select(const pb_bench_results *r, uint32_t problem, uint32_t pla
 
 /* ---- the table ---- */
 
-enum { COL_SUCCESS, COL_TIME, COL_COST, COL_ITERATIONS, COL_NODES, COL_FEASIBLE, COL_VISIBLE, N_COLS };
+/* Columns where a smaller median is a merit and earns bold: success rate, time to the first
+ * solution, cost. Counts (iterations, nodes, checks) are not: a planner that gives up early
+ * has few of them. */
+enum { COL_SUCCESS, COL_TIME, COL_COST, N_BOLD_COLS };
 
 typedef struct row_stats {
     size_t n_runs, n_solved, n_failed;
     pb_bench_summary time, cost, iterations, nodes, feasible, visible;
-    double key[N_COLS]; /* the value compared for bold; NaN: none */
+    double key[N_BOLD_COLS]; /* the value compared for bold, smaller is better; NaN: none */
 } row_stats;
 
 static void compute_row(const pb_bench_results *r, uint32_t problem, uint32_t planner, row_stats *row,
@@ -65,18 +69,34 @@ static void compute_row(const pb_bench_results *r, uint32_t problem, uint32_t pl
         row->n_solved += buf[i]->status == PB_BENCH_RUN_OK && buf[i]->solved;
         row->n_failed += buf[i]->status != PB_BENCH_RUN_OK;
     }
+    /* only planners that solved compete on time and cost */
     row->key[COL_SUCCESS] = n ? -(double)row->n_solved / (double)n : NAN; /* larger is better */
-    row->key[COL_TIME] = row->time.median;
-    row->key[COL_COST] = row->cost.median;
-    row->key[COL_ITERATIONS] = row->iterations.median;
-    row->key[COL_NODES] = row->nodes.median;
-    row->key[COL_FEASIBLE] = row->feasible.median;
-    row->key[COL_VISIBLE] = row->visible.median;
+    row->key[COL_TIME] = row->n_solved ? row->time.median : NAN;
+    row->key[COL_COST] = row->n_solved ? row->cost.median : NAN;
 }
 
 static void cell(FILE *out, bool bold, const char *text)
 {
     fprintf(out, bold ? " **%s** |" : " %s |", text);
+}
+
+/* Significant digits of the table's columns: times in ms to 3, costs to 4 (paths differ in
+ * the third digit), counts through pb_bench_format_count. */
+#define TIME_DIGITS   3
+#define COST_DIGITS   4
+#define SPREAD_DIGITS 3 /* of an IQR */
+
+/* "median (IQR)" of `sm` times `scale`, or "–" without values. */
+static void median_iqr(char *text, size_t size, const pb_bench_summary *sm, double scale, int digits)
+{
+    if (!sm->n) {
+        snprintf(text, size, "–");
+        return;
+    }
+    char median[48], iqr[48];
+    pb_bench_format_fixed(median, sizeof median, sm->median * scale, digits);
+    pb_bench_format_fixed(iqr, sizeof iqr, (sm->q3 - sm->q1) * scale, SPREAD_DIGITS);
+    snprintf(text, size, "%s (%s)", median, iqr);
 }
 
 void pb_bench_write_table(FILE *out, const pb_bench_script *s, const pb_bench_results *r)
@@ -96,19 +116,24 @@ void pb_bench_write_table(FILE *out, const pb_bench_script *s, const pb_bench_re
           out);
     fputs("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", out);
     for (uint32_t p = 0; p < s->n_problems; p++) {
-        double best[N_COLS];
-        for (int c = 0; c < N_COLS; c++)
-            best[c] = NAN;
+        double best[N_BOLD_COLS], worst[N_BOLD_COLS];
+        for (int c = 0; c < N_BOLD_COLS; c++)
+            best[c] = worst[c] = NAN;
         for (uint32_t q = 0; q < s->n_planners; q++) {
             compute_row(r, p, q, &rows[q], buf, values);
-            for (int c = 0; c < N_COLS; c++)
-                if (!isnan(rows[q].key[c]) && (isnan(best[c]) || rows[q].key[c] < best[c]))
-                    best[c] = rows[q].key[c];
+            for (int c = 0; c < N_BOLD_COLS; c++)
+                if (!isnan(rows[q].key[c])) {
+                    best[c] = isnan(best[c]) ? rows[q].key[c] : fmin(best[c], rows[q].key[c]);
+                    worst[c] = isnan(worst[c]) ? rows[q].key[c] : fmax(worst[c], rows[q].key[c]);
+                }
         }
+        /* a success rate every planner shares is no distinction */
+        if (best[COL_SUCCESS] == worst[COL_SUCCESS])
+            best[COL_SUCCESS] = NAN;
         for (uint32_t q = 0; q < s->n_planners; q++) {
             const row_stats *row = &rows[q];
-            bool bold[N_COLS];
-            for (int c = 0; c < N_COLS; c++)
+            bool bold[N_BOLD_COLS];
+            for (int c = 0; c < N_BOLD_COLS; c++)
                 bold[c] = s->n_planners > 1 && !isnan(row->key[c]) && row->key[c] == best[c];
             char text[160];
             fprintf(out, "| %s | %s |", s->problems[p].name, s->planners[q].label);
@@ -118,30 +143,23 @@ void pb_bench_write_table(FILE *out, const pb_bench_script *s, const pb_bench_re
             else
                 snprintf(text, sizeof text, "%zu/%zu", row->n_solved, row->n_runs);
             cell(out, bold[COL_SUCCESS], text);
-            if (row->time.n)
-                snprintf(text, sizeof text, "%.3g (%.3g)", row->time.median * 1e3,
-                         (row->time.q3 - row->time.q1) * 1e3);
-            else
-                snprintf(text, sizeof text, "–");
+            median_iqr(text, sizeof text, &row->time, 1e3, TIME_DIGITS);
             cell(out, bold[COL_TIME], text);
-            if (!isnan(row->time.ci_lo))
-                snprintf(text, sizeof text, "[%.3g, %.3g]", row->time.ci_lo * 1e3, row->time.ci_hi * 1e3);
-            else
+            if (!isnan(row->time.ci_lo)) {
+                char lo[48], hi[48];
+                snprintf(text, sizeof text, "[%s, %s]",
+                         pb_bench_format_fixed(lo, sizeof lo, row->time.ci_lo * 1e3, TIME_DIGITS),
+                         pb_bench_format_fixed(hi, sizeof hi, row->time.ci_hi * 1e3, TIME_DIGITS));
+            } else {
                 snprintf(text, sizeof text, "– (n < 6)");
+            }
             cell(out, false, text);
-            if (row->cost.n)
-                snprintf(text, sizeof text, "%.5g (%.3g)", row->cost.median, row->cost.q3 - row->cost.q1);
-            else
-                snprintf(text, sizeof text, "–");
+            median_iqr(text, sizeof text, &row->cost, 1.0, COST_DIGITS);
             cell(out, bold[COL_COST], text);
             const pb_bench_summary *counts[] = {&row->iterations, &row->nodes, &row->feasible, &row->visible};
-            for (int c = 0; c < 4; c++) {
-                if (counts[c]->n)
-                    snprintf(text, sizeof text, "%.6g", counts[c]->median);
-                else
-                    snprintf(text, sizeof text, "–");
-                cell(out, bold[COL_ITERATIONS + c], text);
-            }
+            for (int c = 0; c < 4; c++)
+                cell(out, false,
+                     pb_bench_format_count(text, sizeof text, counts[c]->n ? counts[c]->median : NAN));
             fputc('\n', out);
         }
     }

@@ -29,7 +29,7 @@ static const char bench_help[] =
     "  --csv FILE             one row per run\n"
     "  --json FILE            settings, summaries and every run\n"
     "  --ompl-log FILE        OMPL benchmark log (one per problem: FILE-<problem>.log when several)\n"
-    "  --plot DIR             PNG figures (DIR and missing parents are created)\n"
+    "  --plot DIR             figures as PNG, SVG and PDF (DIR and missing parents are created)\n"
     "  -q, --quiet            no progress on stderr\n"
     "Every output is checked before the first run. Ctrl-C (SIGINT) or SIGTERM ends the runs in\n"
     "flight as a spent budget does (their journal lines say \"interrupted\": true), starts no new\n"

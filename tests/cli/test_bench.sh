@@ -29,6 +29,19 @@ wait_lines() {
     done
 }
 is_png() { [ "$(od -An -c -N4 "$1" 2>/dev/null | tr -d ' ')" = "211PNG" ] && [ "$(wc -c <"$1")" -gt 2000 ]; }
+is_pdf() { [ "$(head -c 5 "$1" 2>/dev/null)" = "%PDF-" ] && tail -c 1024 "$1" | grep -q '%%EOF'; }
+# an SVG document that parses, with drawing in it (python3 when present, else the root element)
+is_svg() {
+    if command -v python3 >/dev/null 2>&1; then
+        python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+assert r.tag == "{http://www.w3.org/2000/svg}svg" and len(list(r.iter())) > 20' "$1" 2>/dev/null
+    else
+        grep -q '<svg' "$1" 2>/dev/null
+    fi
+}
+# FIGURE.png, .svg and .pdf all written and well formed
+is_figure() { is_png "$1.png" && is_svg "$1.svg" && is_pdf "$1.pdf"; }
 
 # A second planner: an anytime one when registered, so cost-over-time and progress rows exist.
 P2=rrt
@@ -94,11 +107,11 @@ for p in room1 cosines; do
     [ -s "$T/r-$p.log" ] || fail "OMPL log for $p"
     grep -q '^Experiment small_'"$p"'$' "$T/r-$p.log" || fail "OMPL experiment line for $p"
     for f in time cost success; do
-        is_png "$T/new/plots/$p-$f.png" || fail "plot $p-$f.png missing or not a PNG"
+        is_figure "$T/new/plots/$p-$f" || fail "plot $p-$f.png, .svg or .pdf missing or malformed"
     done
 done
-if [ "$P2" = rrtstar ]; then is_png "$T/new/plots/room1-cost-over-time.png" || fail "cost-over-time plot"; fi
-ok "OMPL logs and plots written"
+if [ "$P2" = rrtstar ]; then is_figure "$T/new/plots/room1-cost-over-time" || fail "cost-over-time plot"; fi
+ok "OMPL logs and plots (PNG, SVG, PDF) written"
 if command -v ompl_benchmark_statistics >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     (cd "$T" && ompl_benchmark_statistics r-room1.log r-cosines.log -d "$T/r.db" >/dev/null 2>&1) || fail "ompl_benchmark_statistics failed"
     python3 - "$T/r.db" "$P2" <<'EOF2' && ok "ompl_benchmark_statistics database" || fail "database contents"
@@ -118,6 +131,16 @@ EOF2
 else
     echo "skip: ompl_benchmark_statistics (Debian package ompl-demos) is not installed"
 fi
+
+# ---- plots of runs that stop at the first solution: no cost over time (issue 22) ----
+sed -e 's/^stop = auto/stop = first/' -e 's/^runs = 3/runs = 2/' -e '/^\[problem.cosines\]/,/^goal_radius/d' \
+    "$T/small.ini" >"$T/first.ini"
+"$PB" bench "$T/first.ini" -j 2 -q --out "$T/first-out" --plot "$T/first-plots/new/folder" >/dev/null 2>"$T/err" ||
+    { fail "stop = first benchmark"; cat "$T/err"; }
+is_figure "$T/first-plots/new/folder/room1-time" && is_figure "$T/first-plots/new/folder/room1-cost" &&
+    ok "--plot creates missing folders" || fail "stop = first plots: $(ls -R "$T/first-plots")"
+[ ! -e "$T/first-plots/new/folder/room1-cost-over-time.png" ] && ok "no cost over time for stop = first" ||
+    fail "a cost-over-time figure for runs that stop at their first solution"
 
 # ---- 2. failures are recorded and the benchmark goes on ----
 cat >"$T/fail.ini" <<EOF2
