@@ -196,6 +196,27 @@ PB_API void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void
 PB_API void pb_result_write_json(FILE *out, const pb_result *result, bool with_path);
 PB_API void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n);
 
+/** Version of the record written by pb_planner_write_record_json(). */
+#define PB_RECORD_FORMAT "planbench-record/1"
+
+/** The one writer of a solve's record, as a JSON object member `, "record": {...}`: every
+ * input the solve used, with defaults resolved, so `planbench replay` can run it again:
+ * "format" (PB_RECORD_FORMAT), "planner", "engine", "engine_options" (an object of the options
+ * as given to pb_engine_load, values as strings), "edge_check" and its resolution or
+ * clearance floor, "map" (`map` as given, null without a file), "start", "goal",
+ * "goal_radius", "seed", "params" (every parameter of the planner's table by name, a step size
+ * of 0 resolved to the engine's default step; booleans as true/false), the budget
+ * "time_limit_s", "max_iterations", "max_nodes" (0: none), "stop" ("first" or "budget"),
+ * "approximate", and what the solve reached: "iterations", "nodes", "outcome", "n_waypoints",
+ * "cost" (null without a path) and "path_hash" (FNV-1a 64 of the waypoints' IEEE doubles, 16
+ * hex digits), which a replay compares. All pointers are borrowed for the call. */
+PB_API void pb_planner_write_record_json(FILE *out, const pb_planner *planner, const char *map,
+                                         const pb_option *engine_options, size_t n_engine_options,
+                                         const pb_problem *problem, const pb_stop_config *stop,
+                                         const pb_result *result);
+/** FNV-1a 64 of a path's waypoints (their IEEE doubles, in order): equal paths, equal hashes. */
+PB_API uint64_t pb_path_hash(const pb_path *path);
+
 /** Solve `problem` under `stop`, filling `result` (initialised by the caller with the
  * engine's dim). Returns an error only when the problem is malformed (wrong goal radius),
  * memory runs out, or one of the engine's callbacks misbehaved (PB_ERR_INVALID, the path

@@ -11,6 +11,8 @@ static const char help_text[] =
     "  planbench list                                              engines, planners, parameters, maps\n"
     "  planbench view MAP [--engine NAME] [--seed N]              the map in a window: click start and goal, "
     "run planners\n"
+    "  planbench replay RECORD.json [--line N]                     re-run a plan's record and check its "
+    "path\n"
     "  planbench bench SCRIPT.ini [-j N] [--csv F] [--json F] [--ompl-log F] [--plot DIR] [--resume]\n"
     "                                                              run a benchmark (planbench bench --help)\n"
     "  planbench serve [WORLD.xml] [--host 127.0.0.1] [--port 9090]  simulation service (ROS 2 "
@@ -43,10 +45,13 @@ static const char help_text[] =
     "  --resolution R              metres per pixel: coordinates, steps, costs in metres, y up\n"
     "  --origin X,Y[,YAW]          pose of the image's lower-left corner (metres, radians)\n"
     "  --free-threshold F          free when occupancy (1 - lightness) < F (a scanned map)\n"
-    "  --occupied-threshold O      occupied when occupancy > O; between the two: unknown, blocked\n"
+    "  --occupied-threshold O      occupied when occupancy > O; between the two: unknown, blocked\n";
+
+/* Two strings: C17 promises string literals of 4095 characters only. */
+static const char help_options[] =
     "Planner:\n"
-    "  --seed N                    random seed (default 1); the same seed gives the same path\n"
-    "  --step S, --epsilon S       step size (default: 2%% of the bounds' diagonal)\n"
+    "  --seed N                    random seed (default 1); same seed, same iterations: same path\n"
+    "  --step S, --epsilon S       step size (default: 2% of the bounds' diagonal)\n"
     "  --goal-bias P               probability of sampling the goal (default 0.05)\n"
     "  --param NAME=VALUE          any planner parameter (see 'planbench list')\n"
     "Budget:\n"
@@ -58,7 +63,7 @@ static const char help_text[] =
     "  --approximate               when the budget runs out, return the path to the node nearest the goal\n"
     "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n"
     "Output:\n"
-    "  --json                      one JSON object on stdout\n"
+    "  --json                      one JSON object on stdout (its \"record\": planbench replay)\n"
     "  --save-path FILE            the path as CSV (x,y per line)\n"
     "  --save-inputs FILE          a kinodynamic plan's controls (sst, rrt_control) as planbench simulate's "
     "inputs\n"
@@ -70,15 +75,21 @@ static const char help_text[] =
     "\n"
     "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
 
+static void print_help(FILE *out)
+{
+    fprintf(out, help_text, pb_version());
+    fputs(help_options, out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, help_text, pb_version());
+        print_help(stderr);
         return PB_EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        printf(help_text, pb_version());
+        print_help(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -89,6 +100,8 @@ int main(int argc, char **argv)
         return cli_list(argc - 1, argv + 1);
     if (strcmp(cmd, "view") == 0)
         return cli_view(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return cli_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
@@ -106,7 +119,7 @@ int main(int argc, char **argv)
     }
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf(help_text, pb_version());
+            print_help(stdout);
             return 0;
         }
     return cli_plan(argc - 1, argv + 1);
