@@ -156,6 +156,9 @@ typedef struct pb_bench_record {
     double edge_resolution;     /**< sampled: the spacing; certified: the clearance floor (0: none) */
     pb_cost_sample *cost_trace; /**< owned by the results */
     size_t n_cost_trace;
+    /** The run's record for `planbench replay` as JSON object members, `, "record": {...}`
+     * (pb_planner_write_record_json()); NULL when the run did not finish. Owned by the results. */
+    char *record;
 } pb_bench_record;
 
 /** All runs of a benchmark, in the order they finished (resumed runs first). */

@@ -29,6 +29,15 @@ const char *pb_bench_status_str(pb_bench_status status)
     }
 }
 
+void pb_bench_record_finish(pb_bench_record *rec)
+{
+    free(rec->cost_trace);
+    rec->cost_trace = NULL;
+    rec->n_cost_trace = 0;
+    free(rec->record);
+    rec->record = NULL;
+}
+
 void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_bench_record *rec)
 {
     fputs("{\"problem\": ", out);
@@ -60,6 +69,8 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
     pb_json_write_number(out, rec->setup_s);
     if (rec->status == PB_BENCH_RUN_OK)
         pb_edge_check_write_json(out, rec->edge_check, rec->edge_resolution);
+    if (rec->record)
+        fputs(rec->record, out);
     fputs("}", out);
 }
 
@@ -188,8 +199,8 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
         ok = k >= 0;
         rec->edge_check = (pb_edge_check)k;
     }
-    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0, n_pixels = 0,
-           edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
+    double seed = 0, iterations = 0, nodes = 0, n_feasible = 0, n_visible = 0, n_edge_states = 0,
+           n_pixels = 0, edge = 0, floor_clearance = NAN, ttf = -1.0, cost = INFINITY;
     ok = ok && member_number(o, "seed", &seed) && member_number(o, "time_s", &rec->time_s) &&
          member_number(o, "time_to_first_s", &ttf) && member_number(o, "cost", &cost) &&
          member_number(o, "iterations", &iterations) && member_number(o, "nodes", &nodes) &&
@@ -227,6 +238,18 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
                     (pb_cost_sample){json_number_value(t), json_is_null(c) ? INFINITY : json_number_value(c)};
         }
     }
+    /* the run's record, kept as it was written (a merge or a resume writes it again) */
+    const json_t *record = ok ? json_object_get(o, "record") : NULL;
+    if (record) {
+        char *text =
+            json_is_object(record) ? json_dumps(record, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+        const size_t size = text ? strlen(text) + 16 : 0;
+        rec->record = text ? malloc(size) : NULL;
+        ok = rec->record != NULL;
+        if (ok)
+            snprintf(rec->record, size, ", \"record\": %s", text);
+        free(text);
+    }
     json_decref(o);
     if (!ok)
         return false;
@@ -256,12 +279,12 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
         line[n - 1] = '\0';
         pb_bench_record rec;
         if (!parse_line(s, line, &rec)) {
-            free(rec.cost_trace);
+            pb_bench_record_finish(&rec);
             continue;
         }
         const size_t index = ((size_t)rec.problem * s->n_planners + rec.planner) * s->runs + rec.run;
         if (have[index]) {
-            free(rec.cost_trace);
+            pb_bench_record_finish(&rec);
             continue;
         }
         have[index] = true;
@@ -269,7 +292,7 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
             const size_t cap = r->capacity ? 2 * r->capacity : 64;
             pb_bench_record *grown = realloc(r->records, cap * sizeof *grown);
             if (!grown) {
-                free(rec.cost_trace);
+                pb_bench_record_finish(&rec);
                 st = PB_ERR_NOMEM;
                 break;
             }
