@@ -320,6 +320,8 @@ int cli_replay(int argc, char **argv)
     const json_t *record = json_object_get(root, "record");
     if (!json_is_object(root)) {
         cli_error("%s: expected a JSON object, the output of --json or a benchmark journal line", path);
+    } else if (!record && json_object_get(root, "planbench_journal")) {
+        cli_error("%s: this line is the journal's header, not a run: runs start on line 2", path);
     } else if (!record) {
         const char *status = json_string_value(json_object_get(root, "status"));
         if (status && strcmp(status, "ok") != 0)
