@@ -58,6 +58,8 @@ typedef struct plan_args {
     double goal_radius;
     double goal_bias;
     uint64_t max_iterations, max_nodes;
+    uint64_t max_stop_checks;  /* planbench replay: the recorded budget check that ended the run */
+    uint64_t reserve_at_check; /* ... and the one after which it kept its time for a last search */
     double time_limit;
     bool stop_at_first; /* --stop first|budget; default: first unless the planner is anytime */
     bool stop_given;

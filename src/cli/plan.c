@@ -643,6 +643,8 @@ int cli_plan_run(plan_args *args)
     stop.time_limit_s = a.time_limit;
     stop.max_iterations = a.max_iterations;
     stop.max_nodes = a.max_nodes;
+    stop.max_stop_checks = a.max_stop_checks;
+    stop.reserve_at_check = a.reserve_at_check;
     stop.first_solution = a.stop_given ? a.stop_at_first : !pb_planner_impl_anytime(impl);
     stop.approximate = a.approximate;
 

@@ -233,23 +233,38 @@ static bool args_from_record(const json_t *record, plan_args *a, replay_text *t)
     a->goal_radius = json_number_value(radius);
     a->seed = (uint64_t)json_integer_value(seed);
     const json_t *time_limit = member(record, "time_limit_s", is_seconds, "seconds >= 0");
+    const json_t *max_iterations =
+        time_limit ? member(record, "max_iterations", is_count, "a whole number >= 0") : NULL;
     const json_t *max_nodes =
-        time_limit ? member(record, "max_nodes", is_count, "a whole number >= 0") : NULL;
+        max_iterations ? member(record, "max_nodes", is_count, "a whole number >= 0") : NULL;
     const json_t *stop = max_nodes ? member(record, "stop", is_stop, "\"first\" or \"budget\"") : NULL;
     const json_t *approximate = stop ? member(record, "approximate", is_bool, "true or false") : NULL;
     const json_t *iterations =
         approximate ? member(record, "iterations", is_count, "a whole number >= 0") : NULL;
+    const json_t *stop_check =
+        iterations ? member(record, "stop_check", is_count, "a whole number >= 0") : NULL;
+    const json_t *reserve_check =
+        stop_check ? member(record, "reserve_check", is_count, "a whole number >= 0") : NULL;
     const json_t *n_waypoints =
-        iterations ? member(record, "n_waypoints", is_count, "a whole number >= 0") : NULL;
+        reserve_check ? member(record, "n_waypoints", is_count, "a whole number >= 0") : NULL;
     const json_t *cost = n_waypoints ? member(record, "cost", is_cost, "a cost >= 0 or null") : NULL;
     const json_t *hash = cost ? member(record, "path_hash", is_hash, "16 lower-case hex digits") : NULL;
     if (!hash)
         return false;
-    /* The recorded iteration count is the budget: it ends the solve where the record's budget
-     * (a time, a node count, an interruption) ended it. With no iterations at all (a path
-     * before the first sample) the recorded limits stand. */
-    a->max_iterations = (uint64_t)json_integer_value(iterations);
-    a->time_limit = a->max_iterations > 0 ? 0.0 : json_number_value(time_limit);
+    /* No clock: the solve ends where the recorded one did. Where a budget check ended it (a
+     * time limit, an interruption, a node or iteration limit, a first solution), at that check;
+     * where the planner kept its remaining time for a last search (PRM, Lazy PRM), it does so
+     * at the recorded check. Both catch a stop in the middle of an iteration (Lazy PRM's
+     * repairs of a candidate path). Otherwise the planner ended by itself (a first solution
+     * found mid-iteration): the budget is the recorded iteration count; without iterations (a
+     * path before the first sample) the recorded limits stand. */
+    a->max_stop_checks = (uint64_t)json_integer_value(stop_check);
+    a->reserve_at_check = (uint64_t)json_integer_value(reserve_check);
+    a->max_iterations = (uint64_t)json_integer_value(max_iterations);
+    if (a->max_stop_checks == 0 && a->reserve_at_check == 0 && json_integer_value(iterations) > 0)
+        a->max_iterations = (uint64_t)json_integer_value(iterations);
+    const bool unbounded = a->max_stop_checks == 0 && a->reserve_at_check == 0 && a->max_iterations == 0;
+    a->time_limit = unbounded ? json_number_value(time_limit) : 0.0;
     a->max_nodes = (uint64_t)json_integer_value(max_nodes);
     a->stop_given = true;
     a->stop_at_first = strcmp(json_string_value(stop), "first") == 0;

@@ -2,8 +2,9 @@
 # Records and `planbench replay` (issue 22). A time budget alone is not repeatable, so a plan's
 # --json and each benchmark journal line carry a "record" of every parameter the run used and
 # where its budget ended it; replaying the record gives the same path. Checked here: a
-# time-budgeted rrtstar on maps/forest.png and prm on maps/room1.png replay to the same path
-# (waypoints compared here, not only the replay's own verdict); the record holds the resolved
+# time-budgeted rrtstar on maps/forest.png and prm on maps/room1.png, and rrt, birrt, rrtstar,
+# prm and lazyprm on room1 and forest, replay to the same path (waypoints compared here, not
+# only the replay's own verdict); the record holds the resolved
 # planner parameters; every ok line of a small benchmark's journal replays; a record whose path
 # was altered is reported as not reproduced (exit 3); malformed records are refused with the
 # bad key named (exit 2).
@@ -45,6 +46,18 @@ expect 0 "prm with a time budget" -- "$PB" prm maps/room1.png --seed 3 --time-li
 cp "$T/out" "$T/prm.json"
 expect 0 "prm replayed" -- "$PB" replay "$T/prm.json" --json
 same_path "$T/prm.json" "$T/out" || fail "prm: the replay's path"
+
+# the other planners on both maps; Lazy PRM stops in the middle of an iteration (its repairs of
+# a candidate path, and the time it keeps for its last search): the record's budget checks
+# reproduce that too
+for planner in rrt birrt rrtstar prm lazyprm; do
+    for map in room1 forest; do
+        expect 0 "$planner on $map, time budget" -- "$PB" "$planner" maps/$map.png --seed 5 --time-limit 0.2 --json
+        cp "$T/out" "$T/run.json"
+        expect 0 "$planner on $map replayed" -- "$PB" replay "$T/run.json" --json
+        same_path "$T/run.json" "$T/out" || fail "$planner on $map: the replay's path"
+    done
+done
 
 # a record whose path is not what the planner gives: not reproduced, and said so
 sed 's/"n_waypoints": \([0-9]*\)/"n_waypoints": 1\1/' "$T/rrtstar.json" >"$T/altered.json"
