@@ -1,7 +1,7 @@
 /* `planbench replay RECORD [--line N]`: run a plan again from its record (the `"record"` object
  * of `planbench PLANNER MAP --json` or of a benchmark journal line, written by
- * pb_planner_write_record_json) with an iteration budget of the iterations it reached, and
- * check that the path is the same. The record is read with jansson; every key is checked and
+ * pb_planner_write_record_json), stopped where the recorded budget stopped it, and check that
+ * the path is the same. The record is read with jansson; every key is checked and
  * a bad one is named. */
 #include "cli.h"
 
@@ -19,9 +19,10 @@ static const char replay_help[] =
     "Run a plan again from its record and check that it gives the same path.\n"
     "RECORD.json is the output of 'planbench PLANNER MAP ... --json', or a file holding one line of\n"
     "a benchmark journal (runs.jsonl); --line N takes line N (from 1) of a file of several lines.\n"
-    "The record holds every parameter the run used and the iterations it reached: the replay\n"
-    "runs with that iteration budget instead of the time limit, so a time-budgeted run replays\n"
-    "bit for bit. Paths are the planner's own: a recorded --simplify is not redone.\n"
+    "The record holds every parameter the run used and where its budget ended it (the budget\n"
+    "check, the iterations reached): the replay stops there instead of reading the clock, so a\n"
+    "time-budgeted run replays bit for bit. Paths are the planner's own: a recorded --simplify\n"
+    "is not redone.\n"
     "\n"
     "  --line N     the record is line N of the file (a benchmark journal)\n"
     "  --json       print the plan as 'planbench PLANNER MAP --json' does, with a \"replay\" object\n"
