@@ -471,10 +471,7 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     const pb_edge_check edge_check = pb_engine_edge_check(engine, &edge_resolution);
     pb_edge_check_write_json(out, edge_check, edge_resolution);
     fputs(", \"map\": ", out);
-    if (map)
-        pb_json_write_string(out, map);
-    else
-        fputs("null", out);
+    pb_json_write_string(out, map);
     fprintf(out, ", \"seed\": %llu, \"start\": ", (unsigned long long)a->seed);
     json_config(out, problem->start, dim);
     fputs(", \"goal\": ", out);

@@ -118,6 +118,14 @@ static bool is_stop(const json_t *v)
     return s && (strcmp(s, "first") == 0 || strcmp(s, "budget") == 0);
 }
 
+/* A key of the record, its test and what it must be, and where its value goes. */
+typedef struct record_key {
+    const char *key;
+    bool (*is)(const json_t *);
+    const char *what;
+    const json_t **out;
+} record_key;
+
 /* A configuration as "X,Y,..." with every digit kept. */
 static bool config_text(const json_t *record, const char *key, char *buf, size_t size)
 {
@@ -233,25 +241,25 @@ static bool args_from_record(const json_t *record, plan_args *a, replay_text *t)
         return false;
     a->goal_radius = json_number_value(radius);
     a->seed = (uint64_t)json_integer_value(seed);
-    const json_t *time_limit = member(record, "time_limit_s", is_seconds, "seconds >= 0");
-    const json_t *max_iterations =
-        time_limit ? member(record, "max_iterations", is_count, "a whole number >= 0") : NULL;
-    const json_t *max_nodes =
-        max_iterations ? member(record, "max_nodes", is_count, "a whole number >= 0") : NULL;
-    const json_t *stop = max_nodes ? member(record, "stop", is_stop, "\"first\" or \"budget\"") : NULL;
-    const json_t *approximate = stop ? member(record, "approximate", is_bool, "true or false") : NULL;
-    const json_t *iterations =
-        approximate ? member(record, "iterations", is_count, "a whole number >= 0") : NULL;
-    const json_t *stop_check =
-        iterations ? member(record, "stop_check", is_count, "a whole number >= 0") : NULL;
-    const json_t *reserve_check =
-        stop_check ? member(record, "reserve_check", is_count, "a whole number >= 0") : NULL;
-    const json_t *n_waypoints =
-        reserve_check ? member(record, "n_waypoints", is_count, "a whole number >= 0") : NULL;
-    const json_t *cost = n_waypoints ? member(record, "cost", is_cost, "a cost >= 0 or null") : NULL;
-    const json_t *hash = cost ? member(record, "path_hash", is_hash, "16 lower-case hex digits") : NULL;
-    if (!hash)
-        return false;
+    const json_t *time_limit, *max_iterations, *max_nodes, *stop, *approximate, *iterations, *stop_check,
+        *reserve_check, *n_waypoints, *cost, *hash;
+    const record_key budget_keys[] = {
+        {"time_limit_s", is_seconds, "seconds >= 0", &time_limit},
+        {"max_iterations", is_count, "a whole number >= 0", &max_iterations},
+        {"max_nodes", is_count, "a whole number >= 0", &max_nodes},
+        {"stop", is_stop, "\"first\" or \"budget\"", &stop},
+        {"approximate", is_bool, "true or false", &approximate},
+        {"iterations", is_count, "a whole number >= 0", &iterations},
+        {"stop_check", is_count, "a whole number >= 0", &stop_check},
+        {"reserve_check", is_count, "a whole number >= 0", &reserve_check},
+        {"n_waypoints", is_count, "a whole number >= 0", &n_waypoints},
+        {"cost", is_cost, "a cost >= 0 or null", &cost},
+        {"path_hash", is_hash, "16 lower-case hex digits", &hash},
+    };
+    for (size_t k = 0; k < sizeof budget_keys / sizeof budget_keys[0]; k++)
+        if (!(*budget_keys[k].out =
+                  member(record, budget_keys[k].key, budget_keys[k].is, budget_keys[k].what)))
+            return false;
     /* No clock: the solve ends where the recorded one did. Where a budget check ended it (a
      * time limit, an interruption, a node or iteration limit, a first solution), at that check;
      * where the planner kept its remaining time for a last search (PRM, Lazy PRM), it does so

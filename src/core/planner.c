@@ -585,10 +585,7 @@ void pb_planner_write_record_json(FILE *out, const pb_planner *planner, const ch
     const pb_edge_check edge_check = pb_engine_edge_check(planner->engine, &edge_resolution);
     pb_edge_check_write_json(out, edge_check, edge_resolution);
     fputs(", \"map\": ", out);
-    if (map)
-        pb_json_write_string(out, map);
-    else
-        fputs("null", out);
+    pb_json_write_string(out, map);
     fputs(", \"start\": ", out);
     write_numbers(out, problem->start, dim);
     fputs(", \"goal\": ", out);

@@ -71,18 +71,16 @@ name = small
 runs = 2
 time_limit = 0.2
 seed = 5
-[problem.room1]
-map = $ROOT/maps/room1.png
-[problem.cosines]
+[problem.forest]
+map = $ROOT/maps/forest.png
+[problem.ring]
 engine = blackbox
-option.bounds = -6:6,-6:6
-option.expr = cos(x0)*sin(x1) > -0.22
-start = -5,-5
-goal = 5,-5
-goal_radius = 0.5
+option.bounds = -4:4,-4:4
+option.expr = x0*x0 + x1*x1 > 2
+start = -3,-3
+goal = 3,3.5
 [planner.rrtstar]
 [planner.prm]
-planner = prm
 EOF
 expect 0 "a small benchmark" -- "$PB" bench "$T/small.ini" -j 2 -q --out "$T/bench"
 journal="$T/bench/runs.jsonl"
