@@ -116,7 +116,7 @@ PB_API pb_status pb_atomic_file_commit(pb_atomic_file *file, pb_diag *diag);
 /** Close and remove the temporary file (on an error path). Safe after commit. */
 PB_API void pb_atomic_file_abort(pb_atomic_file *file);
 
-/** Write `s` as a JSON string (quotes, escapes) to `out`. */
+/** Write `s` as a JSON string (quotes, escapes) to `out`; null when `s` is NULL. */
 PB_API void pb_json_write_string(FILE *out, const char *s);
 /** Write `v` as a JSON number with 17 significant digits (it round-trips), or null when it
  * is NaN or infinite. */

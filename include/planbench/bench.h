@@ -161,6 +161,9 @@ typedef struct pb_bench_record {
                                    give the whole benchmark's wall time after --resume */
     bool interrupted;         /**< ended early by the benchmark's cancel flag (Ctrl-C): its journal line says
                                    so, it is left out of the results, and --resume runs it again */
+    /** The run's record for `planbench replay` as JSON object members, `, "record": {...}`
+     * (pb_planner_write_record_json()); NULL when the run did not finish. Owned by the results. */
+    char *record;
 } pb_bench_record;
 
 /** All runs of a benchmark, in the order they finished (resumed runs first). */

@@ -41,6 +41,13 @@ typedef struct pb_stop_config {
     uint64_t max_nodes;      /**< nodes in the tree(s) or roadmap */
     bool first_solution;     /**< stop as soon as any path is found */
     bool approximate;        /**< on running out, return the path to the node nearest the goal */
+    /** Stop at this budget check of the solve (its planner's n-th call of
+     * pb_solve_should_stop, from 1): a replay stops where the recorded run's budget stopped it
+     * (pb_result.stop_check), whatever the clock says. */
+    uint64_t max_stop_checks;
+    /** Likewise for pb_result.reserve_check: keep the rest for the last step after this budget
+     * check, not when the clock says so. 0: by the clock. */
+    uint64_t reserve_at_check;
     /** When not NULL, stop as soon as *cancel != 0: another thread (or a signal handler of
      * this one) sets it with atomic_store. */
     const pb_atomic_flag *cancel;
@@ -82,6 +89,15 @@ typedef struct pb_result {
     double time_to_first_s; /**< time of the first solution; negative when none */
     uint64_t iterations;
     uint64_t nodes;
+    /** The budget check that ended the solve (the planner's n-th call of
+     * pb_solve_should_stop, from 1), 0 when the planner ended without one (a roadmap's time
+     * reserved for its last search, a search space exhausted). A solve given the same seed and
+     * this as pb_stop_config.max_stop_checks does the same work: a time budget's end, made
+     * repeatable. */
+    uint64_t stop_check;
+    /** The budget check after which the planner stopped growing to keep the rest of its time
+     * for a last step (PRM's and Lazy PRM's last search), 0 when it did not. */
+    uint64_t reserve_check;
     pb_engine_counters counters; /**< engine work done by this solve */
     pb_cost_sample *cost_trace;  /**< (time, cost) at every improvement, owned */
     size_t n_cost_trace;
@@ -195,6 +211,28 @@ PB_API void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void
  * dimension. The command line's --json and every benchmark record (journal and JSON) use it. */
 PB_API void pb_result_write_json(FILE *out, const pb_result *result, bool with_path);
 PB_API void pb_cost_trace_write_json(FILE *out, const pb_cost_sample *trace, size_t n);
+
+/** Version of the record written by pb_planner_write_record_json(). */
+#define PB_RECORD_FORMAT "planbench-record/1"
+
+/** The one writer of a solve's record, as a JSON object member `, "record": {...}`: every
+ * input the solve used, with defaults resolved, so `planbench replay` can run it again:
+ * "format" (PB_RECORD_FORMAT), "planner", "engine", "engine_options" (an object of the options
+ * as given to pb_engine_load, values as strings), "edge_check" and its resolution or
+ * clearance floor, "map" (`map` as given, null without a file), "start", "goal",
+ * "goal_radius", "seed", "params" (every parameter of the planner's table by name, a step size
+ * of 0 resolved to the engine's default step; booleans as true/false), the budget
+ * "time_limit_s", "max_iterations", "max_nodes" (0: none), "stop" ("first" or "budget"),
+ * "approximate", and what the solve reached: "iterations", "stop_check", "reserve_check" (pb_result's),
+ * "nodes", "outcome", "n_waypoints", "cost" (null without a path) and "path_hash" (FNV-1a 64 of the
+ * waypoints' IEEE doubles, 16 hex digits), which a replay compares. All pointers are borrowed for the call.
+ */
+PB_API void pb_planner_write_record_json(FILE *out, const pb_planner *planner, const char *map,
+                                         const pb_option *engine_options, size_t n_engine_options,
+                                         const pb_problem *problem, const pb_stop_config *stop,
+                                         const pb_result *result);
+/** FNV-1a 64 of a path's waypoints (their IEEE doubles, in order): equal paths, equal hashes. */
+PB_API uint64_t pb_path_hash(const pb_path *path);
 
 /** Solve `problem` under `stop`, filling `result` (initialised by the caller with the
  * engine's dim). Returns an error only when the problem is malformed (wrong goal radius),

@@ -16,6 +16,8 @@ pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index,
 pb_status pb_bench_setup_planner(const pb_bench_script *s, size_t planner_index, pb_engine *engine,
                                  pb_planner **planner, pb_diag *diag);
 
+/** Free what `rec` owns (its cost trace and record); the record itself is the caller's. */
+void pb_bench_record_finish(pb_bench_record *rec);
 /** Write `rec` as one JSON object (no newline). */
 void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_bench_record *rec);
 /** The records of (problem, planner) with status `ok` or any status (`only_ok` false):

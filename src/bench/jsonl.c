@@ -29,6 +29,15 @@ const char *pb_bench_status_str(pb_bench_status status)
     }
 }
 
+void pb_bench_record_finish(pb_bench_record *rec)
+{
+    free(rec->cost_trace);
+    rec->cost_trace = NULL;
+    rec->n_cost_trace = 0;
+    free(rec->record);
+    rec->record = NULL;
+}
+
 void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_bench_record *rec)
 {
     fputs("{\"problem\": ", out);
@@ -65,6 +74,8 @@ void pb_bench_write_record_json(FILE *out, const pb_bench_script *s, const pb_be
                 rec->session_elapsed_s);
     if (rec->interrupted)
         fputs(", \"interrupted\": true", out);
+    if (rec->record)
+        fputs(rec->record, out);
     fputs("}", out);
 }
 
@@ -238,6 +249,18 @@ static bool parse_line(const pb_bench_script *s, const char *line, pb_bench_reco
                     (pb_cost_sample){json_number_value(t), json_is_null(c) ? INFINITY : json_number_value(c)};
         }
     }
+    /* the run's record, kept as it was written (a merge or a resume writes it again) */
+    const json_t *record = ok ? json_object_get(o, "record") : NULL;
+    if (record) {
+        char *text =
+            json_is_object(record) ? json_dumps(record, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+        const size_t size = text ? strlen(text) + 16 : 0;
+        rec->record = text ? malloc(size) : NULL;
+        ok = rec->record != NULL;
+        if (ok)
+            snprintf(rec->record, size, ", \"record\": %s", text);
+        free(text);
+    }
     json_decref(o);
     if (!ok)
         return false;
@@ -293,12 +316,12 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
             st = PB_ERR_NOMEM;
         /* an interrupted run is not done: --resume runs it again, a merge finds it missing */
         if (!parsed || rec.interrupted) {
-            free(rec.cost_trace);
+            pb_bench_record_finish(&rec);
             continue;
         }
         const size_t index = ((size_t)rec.problem * s->n_planners + rec.planner) * s->runs + rec.run;
         if (have[index]) {
-            free(rec.cost_trace);
+            pb_bench_record_finish(&rec);
             continue;
         }
         have[index] = true;
@@ -306,7 +329,7 @@ pb_status pb_bench_read_jsonl(const pb_bench_script *s, const char *path, pb_ben
             const size_t cap = r->capacity ? 2 * r->capacity : 64;
             pb_bench_record *grown = realloc(r->records, cap * sizeof *grown);
             if (!grown) {
-                free(rec.cost_trace);
+                pb_bench_record_finish(&rec);
                 st = PB_ERR_NOMEM;
                 break;
             }

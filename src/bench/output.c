@@ -289,10 +289,7 @@ pb_status pb_bench_save_json(const pb_bench_script *s, const pb_bench_results *r
         const char *fields[] = {"map", p->map, "engine", p->engine, "start", p->start, "goal", p->goal};
         for (int k = 0; k < 8; k += 2) {
             fprintf(out, ", \"%s\": ", fields[k]);
-            if (fields[k + 1])
-                pb_json_write_string(out, fields[k + 1]);
-            else
-                fputs("null", out);
+            pb_json_write_string(out, fields[k + 1]);
         }
         fputs(", \"goal_radius\": ", out);
         pb_json_write_number(out, p->goal_radius > 0.0 ? p->goal_radius : NAN);

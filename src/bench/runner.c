@@ -50,7 +50,7 @@ void pb_bench_results_destroy(pb_bench_results *results)
     if (!results)
         return;
     for (size_t i = 0; i < results->n; i++)
-        free(results->records[i].cost_trace);
+        pb_bench_record_finish(&results->records[i]);
     free(results->records);
     free(results);
 }
@@ -67,14 +67,21 @@ static void diag_at(pb_diag *diag, const pb_bench_script *s, int line, const cha
         pb_diag_set(diag, s->path, line, 0, "%s", msg);
 }
 
+/* The problem's engine options as pb_engine_load takes them (room for PB_BENCH_MAX_OPTIONS). */
+static size_t problem_options(const pb_bench_problem *pr, pb_option *options)
+{
+    const size_t n = pr->n_options < PB_BENCH_MAX_OPTIONS ? pr->n_options : PB_BENCH_MAX_OPTIONS;
+    for (size_t i = 0; i < n; i++)
+        options[i] = (pb_option){pr->options[i].name, pr->options[i].value};
+    return n;
+}
+
 pb_status pb_bench_setup_problem(const pb_bench_script *s, size_t problem_index, pb_engine **engine,
                                  double *start, double *goal, pb_diag *diag)
 {
     const pb_bench_problem *pr = &s->problems[problem_index];
     pb_option options[PB_BENCH_MAX_OPTIONS];
-    const size_t n_options = pr->n_options < PB_BENCH_MAX_OPTIONS ? pr->n_options : PB_BENCH_MAX_OPTIONS;
-    for (size_t i = 0; i < n_options; i++)
-        options[i] = (pb_option){pr->options[i].name, pr->options[i].value};
+    const size_t n_options = problem_options(pr, options);
     pb_diag inner = {0};
     *engine = NULL;
     pb_status st = pb_engine_load(engine, pr->engine, pr->map, options, n_options, &inner);
@@ -203,6 +210,7 @@ typedef struct child_message {
     double time_s, cpu_s, time_to_first_s, cost, setup_s;
     uint64_t iterations, nodes, n_feasible, n_visible, n_edge_states, n_pixels;
     uint64_t n_trace;
+    uint64_t record_size; /* the run's record follows the trace */
     int32_t edge_check;
     int32_t interrupted; /* SIGTERM (the parent's cancel) ended the solve */
     double edge_resolution;
@@ -316,6 +324,8 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
         _exit(CHILD_EXIT_NOMEM);
     pb_result result;
     pb_cost_sample *trace = NULL;
+    char *record = NULL;
+    size_t record_size = 0;
     if (st != PB_OK) {
         msg.status = PB_BENCH_RUN_ERROR;
         char line[sizeof diag.message + 300];
@@ -372,9 +382,20 @@ static _Noreturn void child_main(const pb_bench_script *s, uint32_t problem, uin
                 msg.n_trace == n ? i : (size_t)((double)i * (double)(n - 1) / (double)(msg.n_trace - 1));
             trace[i] = result.cost_trace[from];
         }
+        pb_option options[PB_BENCH_MAX_OPTIONS];
+        const size_t n_options = problem_options(&s->problems[problem], options);
+        FILE *out = open_memstream(&record, &record_size);
+        if (!out)
+            _exit(CHILD_EXIT_NOMEM);
+        pb_planner_write_record_json(out, planner, s->problems[problem].map, options, n_options, &query,
+                                     &stop, &result);
+        if (fclose(out) != 0)
+            _exit(CHILD_EXIT_NOMEM);
+        msg.record_size = record_size;
     }
     if (!write_all(fd, &msg, sizeof msg) ||
-        (msg.n_trace && !write_all(fd, trace, (size_t)msg.n_trace * sizeof *trace)))
+        (msg.n_trace && !write_all(fd, trace, (size_t)msg.n_trace * sizeof *trace)) ||
+        (msg.record_size && !write_all(fd, record, msg.record_size)))
         _exit(4);
     _exit(CHILD_EXIT_OK);
 }
@@ -509,7 +530,8 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
         snprintf(rec->status_text, sizeof rec->status_text, "killed: memory (over %g MiB)",
                  s->memory_limit_mb);
     } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == CHILD_EXIT_OK && have_msg &&
-               msg.magic == CHILD_MAGIC && sl->len == sizeof msg + msg.n_trace * sizeof(pb_cost_sample)) {
+               msg.magic == CHILD_MAGIC && msg.n_trace <= MAX_TRACE &&
+               sl->len == sizeof msg + msg.n_trace * sizeof(pb_cost_sample) + msg.record_size) {
         rec->status = msg.status == PB_BENCH_RUN_ERROR ? PB_BENCH_RUN_ERROR : PB_BENCH_RUN_OK;
         msg.text[sizeof msg.text - 1] = '\0';
         snprintf(rec->status_text, sizeof rec->status_text, "%s", msg.text);
@@ -538,6 +560,11 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
                     memcpy(rec->cost_trace, sl->buf + sizeof msg, msg.n_trace * sizeof *rec->cost_trace);
                     rec->n_cost_trace = msg.n_trace;
                 }
+            }
+            if (msg.record_size && (rec->record = malloc(msg.record_size + 1)) != NULL) {
+                memcpy(rec->record, sl->buf + sizeof msg + msg.n_trace * sizeof(pb_cost_sample),
+                       msg.record_size);
+                rec->record[msg.record_size] = '\0';
             }
         }
     } else {
@@ -804,7 +831,7 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             n_done++;
             failures += rec.status != PB_BENCH_RUN_OK;
             if (pb_bench_append_record(r, &rec) != PB_OK) {
-                free(rec.cost_trace);
+                pb_bench_record_finish(&rec);
                 st = PB_ERR_NOMEM;
             }
             if (options->progress && (tty || now - last_progress >= 5.0)) {

@@ -210,7 +210,7 @@ static uint32_t header_shards(const char *path, const char *expected, uint32_t *
 static void free_results(pb_bench_results *r)
 {
     for (size_t i = 0; r && i < r->n; i++)
-        free(r->records[i].cost_trace);
+        pb_bench_record_finish(&r->records[i]);
     if (r)
         free(r->records);
     free(r);
@@ -292,7 +292,7 @@ pb_status pb_bench_merge(pb_bench_results **out, pb_bench_script *s, const pb_be
             pb_bench_record *rec = &one.records[i];
             const size_t k = ((size_t)rec->problem * s->n_planners + rec->planner) * s->runs + rec->run;
             if (st != PB_OK || have[k] || pb_bench_append_record(r, rec) != PB_OK) {
-                free(rec->cost_trace);
+                pb_bench_record_finish(rec);
                 continue;
             }
             have[k] = true;

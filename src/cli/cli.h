@@ -33,7 +33,64 @@ const char *cli_resolve_map(const char *path, char *buf, size_t size);
 /** JSON output helpers. */
 void json_config(FILE *out, const double *q, int dim);
 
+/* The plan command's inputs: parsed from its command line (plan.c) or from a record
+ * (replay.c). Strings are borrowed. */
+#define MAX_OPTIONS 32
+#define MAX_PARAMS  64
+
+/** What a replay expects of the path (the record's fingerprint). */
+typedef struct plan_expect {
+    size_t n_waypoints;
+    double cost; /* INFINITY: no path */
+    uint64_t path_hash;
+} plan_expect;
+
+typedef struct plan_args {
+    const char *planner;
+    const char *map;
+    const char *engine;
+    const char *start_text, *goal_text;
+    pb_option engine_options[MAX_OPTIONS];
+    size_t n_engine_options;
+    const char *params[MAX_PARAMS]; /* NAME=VALUE */
+    size_t n_params;
+    uint64_t seed;
+    double step_size; /* < 0: not given */
+    double goal_radius;
+    double goal_bias;
+    uint64_t max_iterations, max_nodes;
+    uint64_t max_stop_checks;  /* planbench replay: the recorded budget check that ended the run */
+    uint64_t reserve_at_check; /* ... and the one after which it kept its time for a last search */
+    double time_limit;
+    bool stop_at_first; /* --stop first|budget; default: first unless the planner is anytime */
+    bool stop_given;
+    bool approximate;
+    bool interrupted; /* SIGINT or SIGTERM ended the solve */
+    bool json;
+    bool robot_given; /* --robot: the car engine by default */
+    bool quiet;
+    const char *save_path;
+    const char *save_inputs; /* a kinodynamic plan's controls as planbench simulate's inputs CSV */
+    const char *save_image;
+    uint64_t draw_tree;          /* --draw-tree: most tree edges in the picture; 0: the path alone */
+    bool simplify;               /* --simplify: shortcut the path after planning */
+    double cost_before_simplify; /* set when the path was simplified */
+    bool display;                /* --display (implied by --screenshot) */
+    const char *screenshot;      /* --screenshot FILE */
+    uint64_t screenshot_at;      /* --screenshot-at ITERATIONS; 0: at the end */
+    const plan_expect *expect;   /* planbench replay: compare the path with this; else NULL */
+    bool reproduced;             /* set by cli_plan_run when `expect` is given */
+} plan_args;
+
+/** A plan_args with the defaults of the command line (seed 1, 10 s, steps from the planner). */
+void plan_args_default(plan_args *a);
+/** Plan once with `a` and report as the plan command does; returns the exit status. */
+int cli_plan_run(plan_args *a);
+/** Exit status of a replay whose path differs from the record's. */
+enum { PB_EXIT_NOT_REPRODUCED = 3 };
+
 int cli_plan(int argc, char **argv);
+int cli_replay(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_view(int argc, char **argv);

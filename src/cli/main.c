@@ -11,6 +11,8 @@ static const char help_text[] =
     "  planbench list                                              engines, planners, parameters, maps\n"
     "  planbench view MAP [--engine NAME] [--seed N]              the map in a window: click start and goal, "
     "run planners\n"
+    "  planbench replay RECORD.json [--line N]                     re-run a plan's record and check its "
+    "path\n"
     "  planbench bench SCRIPT.ini [-j N] [--csv F] [--json F] [--ompl-log F] [--plot DIR] [--resume]\n"
     "                                                              run a benchmark (planbench bench --help)\n"
     "  planbench serve [WORLD.xml] [--host 127.0.0.1] [--port 9090]  simulation service (ROS 2 "
@@ -47,7 +49,7 @@ static const char help_text[] =
 /* The rest of the help, apart: ISO C compilers need only support strings of 4095 bytes. */
 static const char help_options[] =
     "Planner:\n"
-    "  --seed N                    random seed (default 1); the same seed gives the same path\n"
+    "  --seed N                    random seed (default 1); same seed, same iterations: same path\n"
     "  --step S, --epsilon S       step size (default: 2% of the bounds' diagonal)\n"
     "  --goal-bias P               probability of sampling the goal (default 0.05)\n"
     "  --param NAME=VALUE          any planner parameter (see 'planbench list')\n"
@@ -62,7 +64,7 @@ static const char help_options[] =
 /* the rest of the help (one string would pass the 4095 characters C17 compilers must support) */
 static const char help_output[] =
     "Output:\n"
-    "  --json                      one JSON object on stdout\n"
+    "  --json                      one JSON object on stdout (its \"record\": planbench replay)\n"
     "  --save-path FILE            the path as CSV (x,y per line; a manipulator's with a header of\n"
     "                              joint names); FILE.json: a trajectory_msgs/JointTrajectory\n"
     "  --save-inputs FILE          a kinodynamic plan's controls (sst, rrt_control) as planbench simulate's "
@@ -78,19 +80,22 @@ static const char help_output[] =
     "\n"
     "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
 
+static void print_help(FILE *out)
+{
+    fprintf(out, help_text, pb_version());
+    fputs(help_options, out);
+    fputs(help_output, out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, help_text, pb_version());
-        fputs(help_options, stderr);
-        fputs(help_output, stderr);
+        print_help(stderr);
         return PB_EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        printf(help_text, pb_version());
-        fputs(help_options, stdout);
-        fputs(help_output, stdout);
+        print_help(stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -101,6 +106,8 @@ int main(int argc, char **argv)
         return cli_list(argc - 1, argv + 1);
     if (strcmp(cmd, "view") == 0)
         return cli_view(argc - 1, argv + 1);
+    if (strcmp(cmd, "replay") == 0)
+        return cli_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cli_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
@@ -118,9 +125,7 @@ int main(int argc, char **argv)
     }
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf(help_text, pb_version());
-            fputs(help_options, stdout);
-            fputs(help_output, stdout);
+            print_help(stdout);
             return 0;
         }
     return cli_plan(argc - 1, argv + 1);

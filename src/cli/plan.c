@@ -10,43 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_OPTIONS 32
-#define MAX_PARAMS  64
 /* --save-image draws at most this many tree edges unless --draw-tree says otherwise */
 #define PB_DRAW_TREE_DEFAULT 20000
-
-typedef struct plan_args {
-    const char *planner;
-    const char *map;
-    const char *engine;
-    const char *start_text, *goal_text;
-    pb_option engine_options[MAX_OPTIONS];
-    size_t n_engine_options;
-    const char *params[MAX_PARAMS]; /* NAME=VALUE */
-    size_t n_params;
-    uint64_t seed;
-    double step_size; /* < 0: not given */
-    double goal_radius;
-    double goal_bias;
-    uint64_t max_iterations, max_nodes;
-    double time_limit;
-    bool stop_at_first; /* --stop first|budget; default: first unless the planner is anytime */
-    bool stop_given;
-    bool approximate;
-    bool interrupted; /* SIGINT or SIGTERM ended the solve */
-    bool json;
-    bool robot_given; /* --robot: the car engine by default */
-    bool quiet;
-    const char *save_path;
-    const char *save_inputs; /* a kinodynamic plan's controls as planbench simulate's inputs CSV */
-    const char *save_image;
-    uint64_t draw_tree;          /* --draw-tree: most tree edges in the picture; 0: the path alone */
-    bool simplify;               /* --simplify: shortcut the path after planning */
-    double cost_before_simplify; /* set when the path was simplified */
-    bool display;                /* --display (implied by --screenshot) */
-    const char *screenshot;      /* --screenshot FILE */
-    uint64_t screenshot_at;      /* --screenshot-at ITERATIONS; 0: at the end */
-} plan_args;
 
 /* Match "--name VALUE" or "--name=VALUE"; advances *i past the value. */
 static bool take_value(int argc, char **argv, int *i, const char *name, const char **value, bool *error)
@@ -82,8 +47,7 @@ static bool add_engine_option(plan_args *a, const char *name, const char *value)
     return true;
 }
 
-/* Returns -1 when parsing succeeded, else an exit status. */
-static int parse_args(int argc, char **argv, plan_args *a)
+void plan_args_default(plan_args *a)
 {
     memset(a, 0, sizeof *a);
     a->seed = 1;
@@ -92,6 +56,12 @@ static int parse_args(int argc, char **argv, plan_args *a)
     a->goal_bias = -1.0;
     a->draw_tree = PB_DRAW_TREE_DEFAULT;
     a->time_limit = 10.0;
+}
+
+/* Returns -1 when parsing succeeded, else an exit status. */
+static int parse_args(int argc, char **argv, plan_args *a)
+{
+    plan_args_default(a);
     a->planner = argv[0];
     static char engine_option_names[MAX_OPTIONS][64];
     for (int i = 1; i < argc; i++) {
@@ -488,8 +458,31 @@ static void print_json_curves(FILE *out, const pb_engine *engine, const pb_path 
     fputs("]", out);
 }
 
+/* The replay's verdict: does the path match the record's fingerprint? Fills `why`. */
+static bool compare_with_record(const plan_expect *e, const pb_result *r, char *why, size_t size)
+{
+    const double cost = r->path.n > 0 ? r->cost : INFINITY;
+    if (r->path.n != e->n_waypoints) {
+        snprintf(why, size, "%zu waypoints, the record has %zu", r->path.n, e->n_waypoints);
+        return false;
+    }
+    const bool same_cost =
+        isinf(cost) ? isinf(e->cost) : isfinite(e->cost) && fabs(cost - e->cost) <= 1e-9 * fabs(e->cost);
+    if (!same_cost) {
+        snprintf(why, size, "cost %.17g, the record has %.17g", cost, e->cost);
+        return false;
+    }
+    if (pb_path_hash(&r->path) != e->path_hash) {
+        snprintf(why, size, "the waypoints differ (path hash %016llx, the record has %016llx)",
+                 (unsigned long long)pb_path_hash(&r->path), (unsigned long long)e->path_hash);
+        return false;
+    }
+    snprintf(why, size, "%zu waypoints, cost %.17g", r->path.n, cost);
+    return true;
+}
+
 static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine *engine,
-                       const pb_problem *problem, const pb_result *r)
+                       const pb_problem *problem, const pb_result *r, const char *record, const char *verdict)
 {
     const int dim = pb_engine_dim(engine);
     fputs("{\"planner\": ", out);
@@ -500,10 +493,7 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     const pb_edge_check edge_check = pb_engine_edge_check(engine, &edge_resolution);
     pb_edge_check_write_json(out, edge_check, edge_resolution);
     fputs(", \"map\": ", out);
-    if (map)
-        pb_json_write_string(out, map);
-    else
-        fputs("null", out);
+    pb_json_write_string(out, map);
     fprintf(out, ", \"seed\": %llu, \"start\": ", (unsigned long long)a->seed);
     json_config(out, problem->start, dim);
     fputs(", \"goal\": ", out);
@@ -519,6 +509,15 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     pb_result_write_json(out, r, true);
     if (r->n_controls == 0) /* a kinodynamic plan's motion is its controls, printed with the result */
         print_json_curves(out, engine, &r->path);
+    if (record)
+        fputs(record, out);
+    if (a->expect) {
+        fprintf(out, ", \"replay\": {\"reproduced\": %s, \"detail\": ", a->reproduced ? "true" : "false");
+        pb_json_write_string(out, verdict);
+        fprintf(out, ", \"recorded\": {\"n_waypoints\": %zu, \"cost\": ", a->expect->n_waypoints);
+        pb_json_write_number(out, a->expect->cost);
+        fprintf(out, ", \"path_hash\": \"%016llx\"}}", (unsigned long long)a->expect->path_hash);
+    }
     fputs("}\n", out);
 }
 
@@ -559,9 +558,17 @@ static pb_status save_path(const pb_engine *engine, const pb_path *path, const c
 int cli_plan(int argc, char **argv)
 {
     plan_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
-        return rc;
+    const int rc = parse_args(argc, argv, &a);
+    return rc >= 0 ? rc : cli_plan_run(&a);
+}
+
+int cli_plan_run(plan_args *args)
+{
+    plan_args a = *args;
+    int rc;
+    char *record = NULL; /* the solve's record, `, "record": {...}`, for --json */
+    size_t record_size = 0;
+    char verdict[256] = "";
     if (a.display && !cli_display_available()) {
         cli_error("--display: %s", cli_display_missing);
         return PB_EXIT_BAD_INPUT;
@@ -668,6 +675,8 @@ int cli_plan(int argc, char **argv)
     stop.time_limit_s = a.time_limit;
     stop.max_iterations = a.max_iterations;
     stop.max_nodes = a.max_nodes;
+    stop.max_stop_checks = a.max_stop_checks;
+    stop.reserve_at_check = a.reserve_at_check;
     stop.first_solution = a.stop_given ? a.stop_at_first : !pb_planner_impl_anytime(impl);
     stop.approximate = a.approximate;
 
@@ -690,7 +699,7 @@ int cli_plan(int argc, char **argv)
     if (!start_ok || !goal_ok) {
         result.outcome = start_ok ? PB_OUTCOME_INVALID_GOAL : PB_OUTCOME_INVALID_START;
         if (a.json)
-            print_json(stdout, &a, map, engine, &problem, &result);
+            print_json(stdout, &a, map, engine, &problem, &result, NULL, NULL);
         goto done;
     }
 
@@ -730,6 +739,22 @@ int cli_plan(int argc, char **argv)
             goto done;
         }
     }
+    /* the record is of the planner's path, before any simplification */
+    FILE *record_out = open_memstream(&record, &record_size);
+    if (!record_out) {
+        cli_error("out of memory");
+        goto done;
+    }
+    pb_planner_write_record_json(record_out, planner, map, a.engine_options, a.n_engine_options, &problem,
+                                 &stop, &result);
+    if (fclose(record_out) != 0) {
+        cli_error("out of memory");
+        goto done;
+    }
+    if (a.expect) {
+        a.reproduced = compare_with_record(a.expect, &result, verdict, sizeof verdict);
+        args->reproduced = a.reproduced;
+    }
     if (a.simplify && result.path.n > 1 && result.outcome == PB_OUTCOME_EXACT) {
         /* Its own stream, derived from the seed, so simplifying never changes the plan. */
         pb_rng rng;
@@ -743,12 +768,19 @@ int cli_plan(int argc, char **argv)
         result.cost = after;
     }
     if (a.json)
-        print_json(stdout, &a, map, engine, &problem, &result);
+        print_json(stdout, &a, map, engine, &problem, &result, record, verdict);
     else if (!a.quiet)
         print_summary(stdout, &a, map, engine, &result);
+    if (a.expect && !a.json && !a.quiet)
+        printf("  replay      %s: %s\n", a.reproduced ? "reproduced" : "DIFFERS", verdict);
     fflush(stdout);
 
     exit_code = result.outcome == PB_OUTCOME_EXACT ? PB_EXIT_FOUND : PB_EXIT_NOT_FOUND;
+    if (a.expect) {
+        exit_code = a.reproduced ? PB_EXIT_FOUND : PB_EXIT_NOT_REPRODUCED;
+        if (!a.reproduced)
+            cli_error("replay: the path does not reproduce the record: %s", verdict);
+    }
     if (a.save_path) {
         if (result.path.n == 0) {
             if (!a.quiet)
@@ -777,6 +809,7 @@ int cli_plan(int argc, char **argv)
     if (display && (rc = cli_display_finish(display, &stop, &result, a.quiet)) >= 0)
         exit_code = rc;
 done:
+    free(record);
     cli_catch_interrupts(false);
     cli_display_close(display);
     free(rec.edges);

@@ -394,29 +394,38 @@ void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *paylo
 
 /* ---- solving ---- */
 
+/* Why the solve stops, or PB_OUTCOME_COUNT to go on. */
+static int stop_reason(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
+
 bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution)
 {
+    const uint64_t check = ++ctx->n_checks;
+    const int reason = stop_reason(ctx, iterations, nodes, have_solution);
+    if (reason == PB_OUTCOME_COUNT)
+        return false;
+    ctx->stop_reason = reason;
+    if (ctx->stop_check == 0)
+        ctx->stop_check = check;
+    return true;
+}
+
+static int stop_reason(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution)
+{
     const pb_stop_config *stop = ctx->stop;
-    if (have_solution && stop->first_solution) {
-        ctx->stop_reason = PB_OUTCOME_EXACT;
-        return true;
-    }
-    if (stop->cancel && atomic_load_explicit(stop->cancel, memory_order_relaxed)) {
-        ctx->stop_reason = PB_OUTCOME_TIMEOUT;
-        return true;
-    }
+    if (have_solution && stop->first_solution)
+        return PB_OUTCOME_EXACT;
+    if (stop->cancel && atomic_load_explicit(stop->cancel, memory_order_relaxed))
+        return PB_OUTCOME_TIMEOUT;
     if ((stop->max_iterations && iterations >= stop->max_iterations) ||
-        (stop->max_nodes && nodes >= stop->max_nodes)) {
-        ctx->stop_reason = PB_OUTCOME_NO_SOLUTION;
-        return true;
-    }
+        (stop->max_nodes && nodes >= stop->max_nodes))
+        return PB_OUTCOME_NO_SOLUTION;
     /* The clock is read every 16 calls: cheap, and still within microseconds of the limit. */
     if (stop->time_limit_s > 0.0 && (ctx->stop_checks++ & 15) == 0 &&
-        pb_solve_elapsed(ctx) >= stop->time_limit_s) {
-        ctx->stop_reason = PB_OUTCOME_TIMEOUT;
-        return true;
-    }
-    return false;
+        pb_solve_elapsed(ctx) >= stop->time_limit_s)
+        return PB_OUTCOME_TIMEOUT;
+    if (stop->max_stop_checks && ctx->n_checks >= stop->max_stop_checks)
+        return PB_OUTCOME_TIMEOUT; /* a replay, where the recorded budget ended the run */
+    return PB_OUTCOME_COUNT;
 }
 
 void pb_solve_report_solution(pb_solve_ctx *ctx, pb_result *result, double cost, const pb_path *path)
@@ -468,6 +477,7 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
     result->cpu_s = 0.0;
     result->time_to_first_s = -1.0;
     result->iterations = result->nodes = 0;
+    result->stop_check = result->reserve_check = 0;
     result->n_cost_trace = 0;
     result->n_extra = 0;
     result->n_controls = 0;
@@ -495,6 +505,8 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
     else
         st = planner->impl->solve(planner->params, &ctx, result);
 
+    result->stop_check = ctx.stop_check;
+    result->reserve_check = ctx.reserve_check;
     result->time_s = pb_solve_elapsed(&ctx);
     result->cpu_s = thread_cpu_seconds() - cpu_start;
     const pb_engine_counters after = pb_engine_get_counters(planner->engine);
@@ -521,4 +533,91 @@ pb_status pb_planner_solve(pb_planner *planner, const pb_problem *problem, const
         st = PB_ERR_INVALID;
     }
     return st;
+}
+
+/* ---- the record of a solve (planbench replay) ---- */
+
+uint64_t pb_path_hash(const pb_path *path)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < path->n; i++) {
+        const unsigned char *bytes = (const unsigned char *)pb_path_at(path, i);
+        for (size_t k = 0; k < (size_t)path->dim * sizeof(double); k++) {
+            h ^= bytes[k];
+            h *= 0x100000001b3u;
+        }
+    }
+    return h;
+}
+
+static void write_numbers(FILE *out, const double *q, int n)
+{
+    fputc('[', out);
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            fputs(", ", out);
+        pb_json_write_number(out, q[i]);
+    }
+    fputc(']', out);
+}
+
+void pb_planner_write_record_json(FILE *out, const pb_planner *planner, const char *map,
+                                  const pb_option *engine_options, size_t n_engine_options,
+                                  const pb_problem *problem, const pb_stop_config *stop,
+                                  const pb_result *result)
+{
+    const pb_planner_impl *impl = planner->impl;
+    const int dim = pb_engine_dim(planner->engine);
+    fputs(", \"record\": {\"format\": \"" PB_RECORD_FORMAT "\", \"planner\": ", out);
+    pb_json_write_string(out, impl->name);
+    fputs(", \"engine\": ", out);
+    pb_json_write_string(out, pb_engine_name(planner->engine));
+    fputs(", \"engine_options\": {", out);
+    for (size_t i = 0; i < n_engine_options; i++) {
+        if (i > 0)
+            fputs(", ", out);
+        pb_json_write_string(out, engine_options[i].name);
+        fputs(": ", out);
+        pb_json_write_string(out, engine_options[i].value);
+    }
+    fputc('}', out);
+    double edge_resolution = 0.0;
+    const pb_edge_check edge_check = pb_engine_edge_check(planner->engine, &edge_resolution);
+    pb_edge_check_write_json(out, edge_check, edge_resolution);
+    fputs(", \"map\": ", out);
+    pb_json_write_string(out, map);
+    fputs(", \"start\": ", out);
+    write_numbers(out, problem->start, dim);
+    fputs(", \"goal\": ", out);
+    write_numbers(out, problem->goal, dim);
+    fputs(", \"goal_radius\": ", out);
+    pb_json_write_number(out, problem->goal_radius);
+    fprintf(out, ", \"seed\": %llu, \"params\": {", (unsigned long long)planner->seed);
+    for (size_t i = 0; i < impl->n_params; i++) {
+        const pb_param_def *def = &impl->params[i];
+        double v = load_param(planner->params, def);
+        if (strcmp(def->name, "step_size") == 0 && !(v > 0.0))
+            v = pb_engine_default_step(planner->engine); /* what the solve used */
+        fprintf(out, "%s", i > 0 ? ", " : "");
+        pb_json_write_string(out, def->name);
+        fputs(": ", out);
+        if (def->type == PB_PARAM_BOOL)
+            fputs(v != 0.0 ? "true" : "false", out);
+        else
+            pb_json_write_number(out, v);
+    }
+    fputs("}, \"time_limit_s\": ", out);
+    pb_json_write_number(out, stop->time_limit_s);
+    fprintf(out,
+            ", \"max_iterations\": %llu, \"max_nodes\": %llu, \"stop\": \"%s\", \"approximate\": %s, "
+            "\"iterations\": %llu, \"stop_check\": %llu, \"reserve_check\": %llu, \"nodes\": %llu, "
+            "\"outcome\": \"%s\", "
+            "\"n_waypoints\": %zu, \"cost\": ",
+            (unsigned long long)stop->max_iterations, (unsigned long long)stop->max_nodes,
+            stop->first_solution ? "first" : "budget", stop->approximate ? "true" : "false",
+            (unsigned long long)result->iterations, (unsigned long long)result->stop_check,
+            (unsigned long long)result->reserve_check, (unsigned long long)result->nodes,
+            pb_outcome_str(result->outcome), result->path.n);
+    pb_json_write_number(out, result->path.n > 0 ? result->cost : INFINITY);
+    fprintf(out, ", \"path_hash\": \"%016llx\"}", (unsigned long long)pb_path_hash(&result->path));
 }

@@ -13,6 +13,10 @@ void pb_json_write_number(FILE *out, double v)
 
 void pb_json_write_string(FILE *out, const char *s)
 {
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\')

@@ -506,12 +506,17 @@ void pb_roadmap_emit(const pb_solve_ctx *ctx, const pb_roadmap *rm, uint32_t v, 
     ctx->observer(&ev, ctx->observer_payload);
 }
 
-bool pb_roadmap_time_for_last_search(const pb_solve_ctx *ctx, double search_s, uint32_t searched_n,
-                                     uint32_t n)
+bool pb_roadmap_time_for_last_search(pb_solve_ctx *ctx, double search_s, uint32_t searched_n, uint32_t n)
 {
+    if (ctx->stop->reserve_at_check)
+        return ctx->n_checks >= ctx->stop->reserve_at_check;
     const double limit = ctx->stop->time_limit_s;
     if (!(limit > 0.0) || searched_n == 0 || ctx->stop->first_solution)
         return false;
     const double estimate = 1.25 * search_s * (double)n / (double)searched_n;
-    return pb_solve_elapsed(ctx) + estimate >= limit;
+    if (pb_solve_elapsed(ctx) + estimate < limit)
+        return false;
+    if (ctx->reserve_check == 0)
+        ctx->reserve_check = ctx->n_checks;
+    return true;
 }

@@ -191,9 +191,10 @@ pb_status pb_roadmap_path(const pb_roadmap *rm, uint32_t target, pb_path *path);
  * what the previous one did at `searched_n`, scaled by n / searched_n, with a quarter to spare.
  * True when the budget's remaining time no longer holds that: stop growing, so the last search
  * ends within the budget (forest.png, 3 s: lazy PRM ended at 3.41 s before, 2.6-2.9 s now, with
- * 43-50k vertices against 56k; PRM* at 2.7-3.01 s). */
-bool pb_roadmap_time_for_last_search(const pb_solve_ctx *ctx, double search_s, uint32_t searched_n,
-                                     uint32_t n);
+ * 43-50k vertices against 56k; PRM* at 2.7-3.01 s). The decision counts as a budget's end
+ * (pb_result.reserve_check, at the budget check just made); a replay takes it at that check
+ * (pb_stop_config.reserve_at_check) instead of reading the clock. */
+bool pb_roadmap_time_for_last_search(pb_solve_ctx *ctx, double search_s, uint32_t searched_n, uint32_t n);
 
 /** Bytes held by the roadmap. */
 size_t pb_roadmap_memory(const pb_roadmap *rm);

@@ -26,6 +26,10 @@ typedef struct pb_solve_ctx {
     int dim;
     uint64_t stop_checks; /**< internal: calls of pb_solve_should_stop */
     int stop_reason;      /**< internal: why pb_solve_should_stop said yes (a pb_outcome) */
+    uint64_t n_checks;    /**< internal: every call of pb_solve_should_stop, from 1 */
+    uint64_t stop_check;  /**< internal: the call that first said yes (0: none yet) */
+    uint64_t
+        reserve_check; /**< internal: n_checks when the planner kept its remaining time for a last step */
 } pb_solve_ctx;
 
 struct pb_planner_impl {
