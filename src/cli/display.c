@@ -73,6 +73,7 @@ int cli_display_solve(cli_display *d, const pb_stop_config *stop, pb_result *res
 {
     pb_stop_config s = *stop;
     s.cancel = pb_viz_cancel_flag(d->viz);
+    s.held_ns = pb_viz_held_ns(d->viz);
     pb_planner_set_seed(d->planner, d->seed);
     pb_viz_begin(d->viz, d->problem, d->planner_name, d->seed);
     if (pb_planner_solve(d->planner, d->problem, &s, result) != PB_OK) {

@@ -91,6 +91,7 @@ static void run_query(pb_viz *viz, pb_engine *engine, const view_args *a, uint64
     stop.max_iterations = a->max_iterations;
     stop.first_solution = !pb_planner_impl_anytime(impl);
     stop.cancel = pb_viz_cancel_flag(viz);
+    stop.held_ns = pb_viz_held_ns(viz);
     pb_result result;
     pb_result_init(&result, pb_engine_dim(engine));
     pb_viz_begin(viz, &problem, pb_planner_impl_name(impl), seed);

@@ -186,7 +186,11 @@ struct pb_viz {
     double animation_t0;
 
     uint64_t iterations, nodes;
+    pb_engine_counters begin_counters; /* the engine's at pb_viz_begin: the status shows this solve's */
     pb_engine_counters final_counters; /* the solve's, once finished */
+    double final_time_s;               /* the solve's planning time, once finished */
+    pb_atomic_count held_ns;           /* time the observer held the solve (pb_stop_config.held_ns) */
+    double holding_since;              /* when the present hold began; 0: not holding */
     bool iteration_events;
     double t_begin, t_end;
 
@@ -245,6 +249,29 @@ static double pic_y(const pb_viz *v, const double *q)
     return xy[1];
 }
 
+/* The engine work of the shown solve: the engine counts from its creation, a restart from zero. */
+static pb_engine_counters solve_counters(const pb_viz *v)
+{
+    if (v->finished)
+        return v->final_counters;
+    const pb_engine_counters now = pb_engine_get_counters(v->engine), *b = &v->begin_counters;
+    return (pb_engine_counters){now.n_feasible - b->n_feasible, now.n_visible - b->n_visible,
+                                now.n_edge_states - b->n_edge_states, now.n_pixels - b->n_pixels};
+}
+
+/* Planning time of the shown solve: what the planner reports, without the time it was held. */
+static double planning_seconds(const pb_viz *v, double now)
+{
+    if (v->finished)
+        return v->final_time_s;
+    if (!(v->t_begin > 0.0))
+        return 0.0;
+    double held = 1e-9 * (double)atomic_load_explicit(&v->held_ns, memory_order_relaxed);
+    if (v->holding_since > 0.0)
+        held += now - v->holding_since;
+    return fmax(0.0, now - v->t_begin - held);
+}
+
 static void set_message(pb_viz *v, const char *text)
 {
     snprintf(v->message, sizeof v->message, "%s", text);
@@ -257,6 +284,8 @@ static void publish(pb_viz *v)
     v->shared = (pb_viz_state){
         .iterations = v->iterations,
         .nodes = v->nodes,
+        .n_feasible = solve_counters(v).n_feasible,
+        .planning_s = planning_seconds(v, pb_clock_seconds()),
         .edges = v->n_live_edges,
         .cost = v->cost,
         .paused = v->paused,
@@ -479,9 +508,8 @@ static void draw_status(pb_viz *v, double now)
              state);
     const int line_h = 9 * v->text_scale;
     draw_text(v, 4 * v->text_scale, y0 + 2 * v->text_scale, line, (SDL_Color){230, 230, 230, 255});
-    const pb_engine_counters c = v->finished ? v->final_counters : pb_engine_get_counters(v->engine);
-    const double end = v->finished ? v->t_end : now;
-    const double elapsed = v->t_begin > 0.0 ? end - v->t_begin : 0.0;
+    const pb_engine_counters c = solve_counters(v);
+    const double elapsed = planning_seconds(v, now);
     if (now < v->message_until)
         snprintf(line, sizeof line, "%s", v->message);
     else
@@ -1080,6 +1108,9 @@ void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_na
     v->iterations = v->nodes = 0;
     v->iteration_events = false;
     v->t_begin = pb_clock_seconds();
+    atomic_store(&v->held_ns, 0);
+    v->holding_since = 0.0;
+    v->begin_counters = pb_engine_get_counters(v->engine);
     v->steps = 0;
     v->next_iteration_time = 0.0;
     atomic_store(&v->cancel, 0);
@@ -1091,6 +1122,11 @@ void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_na
 const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz)
 {
     return &viz->cancel;
+}
+
+const pb_atomic_count *pb_viz_held_ns(pb_viz *viz)
+{
+    return &viz->held_ns;
 }
 
 static bool grow(void **array, size_t *capacity, size_t size)
@@ -1238,6 +1274,7 @@ static void gate(pb_viz *v, double now)
         }
         if (!holding) {
             holding = v->blocked = true;
+            v->holding_since = now;
             v->n_blocks++;
             publish(v);
         }
@@ -1252,6 +1289,10 @@ static void gate(pb_viz *v, double now)
             frame(v, now);
     }
     if (holding) {
+        /* paused, single-stepped or slowed down: the planner was not planning */
+        const double held_s = pb_clock_seconds() - v->holding_since;
+        atomic_fetch_add_explicit(&v->held_ns, (unsigned long long)(held_s * 1e9), memory_order_relaxed);
+        v->holding_since = 0.0;
         v->blocked = false;
         publish(v);
     }
@@ -1311,6 +1352,7 @@ pb_status pb_viz_show_result(pb_viz *viz, const pb_result *result, pb_diag *diag
     v->iterations = result->iterations;
     v->nodes = result->nodes;
     v->final_counters = result->counters;
+    v->final_time_s = result->time_s;
     if (result->path.n > 0 && result->path.dim == v->dim) {
         pb_path_copy(&v->path, &result->path);
         v->cost = result->cost;

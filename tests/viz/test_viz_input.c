@@ -2,8 +2,9 @@
  * a second thread while the planner runs on the main one: pause stops the iterations, n
  * advances exactly one, + / wheel zoom, dragging pans, s writes a screenshot, h toggles the
  * help, [ ] change the speed, c clears the drawing, a resize refits the view, q cancels the solve; r asks for
- * a restart; in query mode a click on an obstacle is refused and clicks on free space place the start and the
- * goal. Run under Xvfb by run_xvfb.sh. */
+ * a restart, whose solve counts from zero and whose paused time is not planning time; in query mode a click
+ * on an obstacle is refused and clicks on free space place the start and the goal. Run under Xvfb by
+ * run_xvfb.sh. */
 #include "harness.h"
 #include "planbench/planbench.h"
 #include "planbench/viz.h"
@@ -173,6 +174,23 @@ static void *drive(void *unused)
     return NULL;
 }
 
+/* The driver of a solve paused at its first iteration for 1.5 s, after a restart. */
+static void *drive_paused(void *unused)
+{
+    (void)unused;
+    WAIT_FOR(s->blocked && s->paused);
+    /* a restart counts from zero: this solve's work, not the engine's since it was made */
+    const pb_viz_state s0 = state();
+    CHECK_MSG(s0.iterations == 1, "paused at iteration %llu", (unsigned long long)s0.iterations);
+    CHECK_MSG(s0.n_feasible < 10, "the restarted solve shows %llu feasible checks before its first iteration",
+              (unsigned long long)s0.n_feasible);
+    sleep_ms(1500);
+    const pb_viz_state s1 = state();
+    CHECK_MSG(s1.planning_s < 0.5, "paused 1.5 s, the status shows %.2f s of planning", s1.planning_s);
+    key(' ');
+    return NULL;
+}
+
 static void write_map(const char *path)
 {
     /* a room whose right part (the goal's) is walled off: no path, the planner runs until stopped */
@@ -240,6 +258,29 @@ int main(void)
     CHECK(result.time_s < 30.0);
     pb_viz_show_result(viz, &result, &diag);
     CHECK(pb_viz_wait(viz) == PB_VIZ_RESTART);
+
+    /* the restarted solve, paused 1.5 s on a 1 s budget: the pause does not count, so the
+     * planner still gets its second after the resume */
+    pb_result_finish(&result);
+    pb_result_init(&result, 2);
+    pb_viz_begin(viz, &problem, "rrt", 3);
+    pb_stop_config budget = stop;
+    budget.time_limit_s = 1.0;
+    budget.held_ns = pb_viz_held_ns(viz);
+    key(' ');
+    CHECK(pthread_create(&driver, NULL, drive_paused, NULL) == 0);
+    const double t0 = pb_clock_seconds();
+    CHECK(pb_planner_solve(planner, &problem, &budget, &result) == PB_OK);
+    const double wall_s = pb_clock_seconds() - t0;
+    pthread_join(driver, NULL);
+    CHECK_MSG(result.outcome == PB_OUTCOME_TIMEOUT, "outcome %s", pb_outcome_str(result.outcome));
+    CHECK_MSG(wall_s > 2.4, "the solve took %.2f s of wall time, paused 1.5 s on a 1 s budget", wall_s);
+    CHECK_MSG(result.time_s >= 1.0 && result.time_s < 1.4, "planning time %.2f s on a 1 s budget",
+              result.time_s);
+    CHECK_MSG(result.iterations > 100, "%llu iterations after the resume",
+              (unsigned long long)result.iterations);
+    CHECK(pb_viz_show_result(viz, &result, &diag) == PB_OK);
+    CHECK_NEAR(state().planning_s, result.time_s, 1e-9);
     pb_viz_destroy(viz);
     viz = NULL;
 
