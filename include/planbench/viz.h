@@ -20,7 +20,8 @@
  * Keys: space pause/resume, n one iteration, ] ten times faster, [ ten times slower, r restart
  * with the next seed, c clear the drawing, s save a screenshot, + / - and the wheel zoom,
  * drag to pan, h help, q or Esc quit. In query mode (`planbench view`) clicks place the start
- * and then the goal (clicks on obstacles are refused with a red cross), 1-9 choose a planner
+ * and then the goal (a click on an obstacle is refused with a red cross, and the status line
+ * and stderr say why), 1-9 choose a planner
  * and Enter runs it.
  *
  * All functions must be called from one thread (the one that made the visualiser), except
@@ -52,7 +53,8 @@ typedef struct pb_viz_config {
      * pb_viz_show_result() is called. Borrowed: must outlive the visualiser. */
     const char *screenshot_path;
     uint64_t screenshot_at;
-    /** Folder of the screenshots the `s` key writes (planbench-0001.png, ...); NULL: ".".
+    /** Folder of the screenshots the `s` key writes (planbench-0001.png, ...; each one's full
+     * path is printed on stderr); NULL: ".".
      * Borrowed: must outlive the visualiser. */
     const char *screenshot_dir;
     /** Query mode (`planbench view`): clicks place the start and the goal, keys choose a
@@ -135,6 +137,8 @@ typedef struct pb_viz_state {
     unsigned n_screenshots;   /**< screenshots written (key s and scripted) */
     uint64_t n_frames;        /**< frames drawn */
     unsigned n_refused;       /**< query mode: clicks on obstacles refused */
+    char message[160];        /**< the status line's message shown now (a refused click, a
+                                   screenshot's file); empty when none */
     bool has_start, has_goal; /**< query mode: placed by clicks */
     size_t planner_index;     /**< query mode: chosen planner */
     int window_w, window_h;   /**< window size, pixels (status bar included) */

@@ -43,6 +43,8 @@ int cli_scene(int argc, char **argv);
 int cli_scenario_bench(int argc, char **argv);
 /* Can `path` be written (its folder exists and is writable)? Says why not, naming `what`. */
 bool cli_output_writable(const char *path, const char *what);
+/* Is `path` an existing folder we may write in? Else says why, naming `what` (an option). */
+bool cli_folder_writable(const char *path, const char *what);
 
 /* --display (display.c): the visualiser as the planner's observer. Without SDL2 in the build,
  * cli_display_open() prints cli_display_missing and returns PB_EXIT_BAD_INPUT. Functions that
@@ -56,6 +58,7 @@ typedef struct cli_display_options {
     uint64_t screenshot_at;   /* --screenshot-at ITERATIONS; 0: at the end */
     pb_observer_fn chained;   /* another observer fed the same events (--save-image); may be NULL */
     void *chained_payload;
+    const char *screenshot_dir; /* --screenshot-dir: where the s key writes; NULL: "." */
 } cli_display_options;
 extern const char cli_display_missing[];
 bool cli_display_available(void);

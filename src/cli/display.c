@@ -50,6 +50,7 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
     params.title = title;
     params.screenshot_path = options->screenshot;
     params.screenshot_at = options->screenshot_at;
+    params.screenshot_dir = options->screenshot_dir;
     pb_diag diag = {0};
     if (pb_viz_create(&d->viz, engine, &params, &diag) != PB_OK) {
         cli_error("--display: %s", diag.message);

@@ -56,7 +56,10 @@ static const char help_text[] =
     "  --stop first|budget         stop at the first solution (default for non-anytime planners)\n"
     "                              or use the whole budget (default for anytime planners)\n"
     "  --approximate               when the budget runs out, return the path to the node nearest the goal\n"
-    "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n"
+    "  --simplify                  shortcut the path afterwards (random, then greedy; every edge checked)\n";
+
+/* The second half of the help (C17 compilers need not take a string of more than 4095 bytes). */
+static const char help_output[] =
     "Output:\n"
     "  --json                      one JSON object on stdout\n"
     "  --save-path FILE            the path as CSV (x,y per line)\n"
@@ -66,6 +69,8 @@ static const char help_text[] =
     "  --display                   watch the planning in a window (keys: h); needs a build with SDL2\n"
     "  --screenshot FILE           with --display: save the window as a PNG at the end, then exit\n"
     "  --screenshot-at N           ... after N iterations instead (the solve stops there)\n"
+    "  --screenshot-dir DIR        the folder where the s key saves screenshots (default: the current\n"
+    "                              one; each one's path is printed); implies --display\n"
     "  -q, --quiet                 no summary\n"
     "\n"
     "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
@@ -74,11 +79,13 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, help_text, pb_version());
+        fputs(help_output, stderr);
         return PB_EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         printf(help_text, pb_version());
+        fputs(help_output, stdout);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
@@ -107,6 +114,7 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(help_text, pb_version());
+            fputs(help_output, stdout);
             return 0;
         }
     return cli_plan(argc - 1, argv + 1);

@@ -42,6 +42,7 @@ typedef struct plan_args {
     bool display;                /* --display (implied by --screenshot) */
     const char *screenshot;      /* --screenshot FILE */
     uint64_t screenshot_at;      /* --screenshot-at ITERATIONS; 0: at the end */
+    const char *screenshot_dir;  /* --screenshot-dir DIR: where the s key writes */
 } plan_args;
 
 /* Match "--name VALUE" or "--name=VALUE"; advances *i past the value. */
@@ -220,6 +221,9 @@ static int parse_args(int argc, char **argv, plan_args *a)
             a->save_image = v;
         } else if (take_value(argc, argv, &i, "--screenshot", &v, &err)) {
             a->screenshot = v;
+            a->display = true;
+        } else if (take_value(argc, argv, &i, "--screenshot-dir", &v, &err)) {
+            a->screenshot_dir = v;
             a->display = true;
         } else if (take_value(argc, argv, &i, "--screenshot-at", &v, &err)) {
             if (err || !cli_parse_u64("--screenshot-at", v, &a->screenshot_at))
@@ -533,6 +537,8 @@ int cli_plan(int argc, char **argv)
         cli_error("--display: %s", cli_display_missing);
         return PB_EXIT_BAD_INPUT;
     }
+    if (a.screenshot_dir && !cli_folder_writable(a.screenshot_dir, "--screenshot-dir"))
+        return PB_EXIT_BAD_INPUT;
     if (a.screenshot_at > 0 && !a.screenshot) {
         cli_error("--screenshot-at needs --screenshot FILE");
         return PB_EXIT_BAD_INPUT;
@@ -652,8 +658,14 @@ int cli_plan(int argc, char **argv)
         pb_planner_set_observer(planner, record_event, &rec);
     }
     if (a.display) {
-        const cli_display_options display_options = {
-            a.planner, map, a.seed, a.screenshot, a.screenshot_at, a.save_image ? record_event : NULL, &rec};
+        const cli_display_options display_options = {a.planner,
+                                                     map,
+                                                     a.seed,
+                                                     a.screenshot,
+                                                     a.screenshot_at,
+                                                     a.save_image ? record_event : NULL,
+                                                     &rec,
+                                                     a.screenshot_dir};
         rc = cli_display_open(&display, engine, planner, &problem, &display_options);
         if (rc < 0)
             rc = cli_display_solve(display, &stop, &result);

@@ -108,6 +108,24 @@ void json_config(FILE *out, const double *q, int dim)
     fputc(']', out);
 }
 
+bool cli_folder_writable(const char *path, const char *what)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        cli_error("%s %s: no such folder (%s)", what, path, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        cli_error("%s %s: not a folder", what, path);
+        return false;
+    }
+    if (access(path, W_OK) != 0) {
+        cli_error("%s %s: cannot write in this folder: %s", what, path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 bool cli_output_writable(const char *path, const char *what)
 {
     char dir[4096];

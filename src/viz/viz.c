@@ -11,6 +11,7 @@
 #include "planbench/image.h"
 
 #include <SDL.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,12 +300,15 @@ static void publish(pb_viz *v)
         .n_screenshots = v->n_screenshots,
         .n_frames = v->n_frames,
         .n_refused = v->shared.n_refused,
+        .message = "",
         .has_start = v->has_start,
         .has_goal = v->has_goal,
         .planner_index = v->planner_index,
         .window_w = v->win_w,
         .window_h = v->win_h,
     };
+    if (pb_clock_seconds() < v->message_until)
+        snprintf(v->shared.message, sizeof v->shared.message, "%s", v->message);
     v->shared_fit = v->fit;
     SDL_UnlockMutex(v->mutex);
 }
@@ -628,10 +632,16 @@ static void screenshot_key(pb_viz *v)
     }
     pb_diag diag = {0};
     char text[sizeof v->message];
-    if (write_screenshot(v, path, &diag) == PB_OK)
+    if (write_screenshot(v, path, &diag) == PB_OK) {
+        /* the full path: a relative folder is relative to where planbench was started, which
+         * the user may not remember; the status line has room for the name only */
+        char where[PATH_MAX];
+        fprintf(stderr, "planbench: screenshot written to %s\n", realpath(path, where) ? where : path);
         snprintf(text, sizeof text, "saved %.140s", path);
-    else
+    } else {
+        fprintf(stderr, "planbench: screenshot failed: %s: %s\n", path, diag.message);
         snprintf(text, sizeof text, "screenshot failed: %.120s", diag.message);
+    }
     set_message(v, text);
 }
 
@@ -689,7 +699,14 @@ static void click(pb_viz *v, double x, double y)
         v->refused_x = x;
         v->refused_y = y;
         v->refused_until = pb_clock_seconds() + 1.0;
-        set_message(v, inside ? "refused: that point is on an obstacle" : "refused: outside the map");
+        char why[96] = "", text[sizeof v->message];
+        if (inside && !pb_engine_explain(v->engine, q, why, sizeof why))
+            snprintf(why, sizeof why, "it is on an obstacle");
+        snprintf(text, sizeof text, "click at (%.4g, %.4g) ignored: %s; click on free space", q[0],
+                 v->dim > 1 ? q[1] : 0.0, inside ? why : "it is outside the map");
+        set_message(v, text);
+        /* also where the user typed the command: the status line is small and goes after 2 s */
+        fprintf(stderr, "planbench: %s\n", text);
         return;
     }
     if (want_start) {

@@ -54,6 +54,12 @@ rc=$?
 "$PB" rrt maps/room1.png --screenshot /nonexistent/dir/x.png -q 2>"$T/err"
 [ $? -eq 2 ] && grep -q "nonexistent" "$T/err" || fail "unwritable screenshot: $(cat "$T/err")"
 
+# --screenshot-dir (the s key's folder) is checked before any window opens, in plan and view
+"$PB" rrt maps/room1.png --screenshot-dir "$T/none" -q 2>"$T/err"
+[ $? -eq 2 ] && grep -q -- "--screenshot-dir $T/none: no such folder" "$T/err" || fail "missing --screenshot-dir: $(cat "$T/err")"
+"$PB" view maps/room1.png --screenshot-dir maps/room1.png 2>"$T/err"
+[ $? -eq 2 ] && grep -q -- "--screenshot-dir maps/room1.png: not a folder" "$T/err" || fail "view --screenshot-dir FILE: $(cat "$T/err")"
+
 if [ $fails -eq 0 ]; then
     echo "viz screenshots: all checks passed"
     exit 0
