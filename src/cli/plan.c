@@ -375,17 +375,49 @@ static void format_config(char *buf, size_t size, const double *q, int dim)
         used += (size_t)snprintf(buf + used, size - used, i ? ", %g" : "%g", q[i]);
 }
 
-/* Check that an endpoint is inside the bounds and feasible; explain when it is not. */
-static bool check_endpoint(pb_engine *engine, const char *what, const double *q, const char *map)
+/* The query's form on the command line for this engine, for messages: "start X,Y goal X,Y" in
+ * 2-D, else one placeholder per coordinate (the joint's name when the engine names it). */
+static void query_form(const pb_engine *engine, char *buf, size_t size)
+{
+    const int dim = pb_engine_dim(engine);
+    char q[400];
+    size_t used = 0;
+    q[0] = '\0';
+    for (int i = 0; i < dim && used < sizeof q; i++) {
+        const char *name = pb_engine_coordinate_name(engine, i);
+        if (dim == 2)
+            name = i == 0 ? "X" : "Y";
+        used += name ? (size_t)snprintf(q + used, sizeof q - used, "%s%s", i ? "," : "", name)
+                     : (size_t)snprintf(q + used, sizeof q - used, "%sQ%d", i ? "," : "", i + 1);
+    }
+    snprintf(buf, size, "start %s goal %s", q, q);
+}
+
+/* Check that an endpoint is inside the bounds and feasible; explain when it is not. A wrapping
+ * coordinate (a continuous joint, a car's yaw) is first wrapped into its bounds: 5 rad is the
+ * same angle as 5 - 2 pi. Named coordinates (joints) are named in the messages. */
+static bool check_endpoint(pb_engine *engine, const char *what, double *q, const char *map)
 {
     const int dim = pb_engine_dim(engine);
     const double *lo = pb_engine_lower(engine), *hi = pb_engine_upper(engine);
     char where[256];
     format_config(where, sizeof where, q, dim);
+    double weights[PB_MAX_DIM], periods[PB_MAX_DIM] = {0};
+    if (!pb_engine_metric(engine, weights, periods))
+        memset(periods, 0, sizeof periods);
     for (int i = 0; i < dim; i++) {
+        if (periods[i] > 0.0 && isfinite(q[i]) && !(q[i] >= lo[i] && q[i] <= hi[i])) {
+            const double t = fmod(q[i] - lo[i], periods[i]);
+            q[i] = lo[i] + (t < 0.0 ? t + periods[i] : t);
+        }
         if (!(q[i] >= lo[i] && q[i] <= hi[i])) {
-            cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g]", what, where,
-                      map ? "map" : "bounds", i, lo[i], hi[i]);
+            const char *joint = pb_engine_coordinate_name(engine, i);
+            if (joint)
+                cli_error("%s (%s) is outside the joint limits: joint '%s' must be in [%g, %g], got %g", what,
+                          where, joint, lo[i], hi[i], q[i]);
+            else
+                cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g]", what, where,
+                          map ? "map" : "bounds", i, lo[i], hi[i]);
             return false;
         }
     }
@@ -578,8 +610,10 @@ int cli_plan(int argc, char **argv)
     double start[PB_MAX_DIM], goal[PB_MAX_DIM], dstart[PB_MAX_DIM], dgoal[PB_MAX_DIM];
     const bool has_defaults = pb_engine_defaults(engine, dstart, dgoal);
     if ((!a.start_text || !a.goal_text) && !has_defaults) {
-        cli_error("%s has no default start and goal: give them, as in 'start X,Y goal X,Y'",
-                  map ? map : "this engine");
+        char form[512];
+        query_form(engine, form, sizeof form);
+        cli_error("%s has no default start and goal for engine '%s': give them, as in '%s'",
+                  map ? map : "this engine", pb_engine_name(engine), form);
         goto done;
     }
     if (a.start_text) {
