@@ -70,5 +70,8 @@ int cli_display_solve(cli_display *display, const pb_stop_config *stop, pb_resul
  * into `result`, printing one line per run unless `quiet`. */
 int cli_display_finish(cli_display *display, const pb_stop_config *stop, pb_result *result, bool quiet);
 void cli_display_close(cli_display *display); /* NULL is accepted */
+/* Did --screenshot-at end the solve? Such a run did what it was asked: its picture is written,
+ * its outcome (no_solution without a path) says how far the planner got, it exits 0. NULL: false. */
+bool cli_display_stopped_for_screenshot(const cli_display *display);
 
 #endif

@@ -68,12 +68,14 @@ static const char help_output[] =
     "  --save-image FILE           a PNG of the map with the tree, start, goal and path\n"
     "  --display                   watch the planning in a window (keys: h); needs a build with SDL2\n"
     "  --screenshot FILE           with --display: save the window as a PNG at the end, then exit\n"
-    "  --screenshot-at N           ... after N iterations instead (the solve stops there)\n"
+    "  --screenshot-at N           ... after N iterations instead: the solve stops there (outcome\n"
+    "                              no_solution without a path yet) and exits 0 once the picture is written\n"
     "  --screenshot-dir DIR        the folder where the s key saves screenshots (default: the current\n"
     "                              one; each one's path is printed); implies --display\n"
     "  -q, --quiet                 no summary\n"
     "\n"
-    "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
+    "Exit status: 0 a path was found (or --screenshot-at's picture written), 1 the budget ran out\n"
+    "without one, 2 bad input.\n";
 
 int main(int argc, char **argv)
 {

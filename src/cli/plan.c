@@ -748,7 +748,9 @@ int cli_plan(int argc, char **argv)
         print_summary(stdout, &a, map, engine, &result);
     fflush(stdout);
 
-    exit_code = result.outcome == PB_OUTCOME_EXACT ? PB_EXIT_FOUND : PB_EXIT_NOT_FOUND;
+    exit_code = result.outcome == PB_OUTCOME_EXACT || cli_display_stopped_for_screenshot(display)
+                    ? PB_EXIT_FOUND
+                    : PB_EXIT_NOT_FOUND;
     if (a.save_path) {
         if (result.path.n == 0) {
             if (!a.quiet)

@@ -32,10 +32,12 @@ done
 "$PB" rrt maps/room1.png --seed 4 --save-path "$T/shown.csv" --screenshot "$T/s4.png" -q || fail "shown run: exit $?"
 cmp -s "$T/plain.csv" "$T/shown.csv" || fail "--display changed the path of seed 4"
 
-# --screenshot-at stops the solve at that iteration, and the picture is written
+# --screenshot-at stops the solve at that iteration, and the picture is written: an iteration
+# budget (outcome no_solution, not timeout), and a run that did what it was asked (exit 0)
 "$PB" rrt maps/maze.png --screenshot "$T/mid.png" --screenshot-at 150 --json >"$T/out" 2>"$T/err"
 rc=$?
-[ $rc -eq 1 ] || fail "--screenshot-at: exit $rc, expected 1 (stopped before a path): $(cat "$T/err")"
+[ $rc -eq 0 ] || fail "--screenshot-at: exit $rc, expected 0 (the picture was written): $(cat "$T/err")"
+grep -q '"outcome": "no_solution"' "$T/out" || fail "--screenshot-at: $(grep -o '"outcome": "[a-z_]*"' "$T/out")"
 [ -s "$T/mid.png" ] || fail "--screenshot-at wrote no picture"
 grep -q '"iterations": 150,' "$T/out" || fail "--screenshot-at 150: $(grep -o '"iterations": [0-9]*' "$T/out")"
 
