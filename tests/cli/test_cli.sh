@@ -146,6 +146,9 @@ PY
 # a picture written by --save-image has no default start and goal of its own
 "$PB" rrt maps/room1.png -q --save-image "$T/tree2.png" || fail "--save-image"
 bad "map without defaults" "tree2.png has no default start and goal" -- rrt "$T/tree2.png"
+# a URDF given as the map says how to plan with it (issue 22)
+bad "URDF as a map" "pbarm6.urdf: a URDF file is a robot, not a space to plan in: .* plan with 'planbench rrt WORLD.xml'" \
+    -- rrt robots/pbarm6.urdf
 # the query's form follows the engine: four angles for the 4-D arm on a map (issue 22)
 bad "4-D arm without defaults" "has no default start and goal for engine 'stickarm4d': give them, as in 'start Q1,Q2,Q3,Q4 goal Q1,Q2,Q3,Q4'" \
     -- rrt maps/room1.png --engine 4d

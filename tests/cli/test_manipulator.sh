@@ -45,6 +45,8 @@ assert r["path"][0] == r["start"], r["path"][:1]
 PY
 bad "start in collision" "start .* is infeasible: link '[a-z_0-9]+' touches (obstacle|link) '[a-z_0-9]+'" -- rrt "$W" start 0,1.9,0,0,0,0 goal 0,0,0,0,0,0
 bad "unknown engine option" "no option 'bogus'" -- rrt "$W" --engine-option bogus=1
+bad "a URDF read as a world" "pbarm6.urdf:5: <robot>: this is a URDF robot, not a world: plan with a world file" \
+    -- rrt robots/pbarm6.urdf --engine urdf
 
 # bad files: copy the robot next to broken worlds
 cp robots/pbarm6.urdf robots/pbarm6.srdf "$T/"
