@@ -986,6 +986,23 @@ pb_status pb_viz_inject(pb_viz *viz, const pb_viz_input *input)
 
 /* ---- create, begin, observe ---- */
 
+/* Unless the user chose (SDL_VIDEODRIVER), let SDL try only the drivers that can show a window
+ * here. Left to itself, SDL falls back from a display it cannot open to an off-screen driver (a
+ * window nobody sees, waiting for a key nobody can press), and probes Wayland on the way, whose
+ * library prints "XDG_RUNTIME_DIR is invalid or not set" when there is no Wayland session.
+ * Wayland needs its socket: WAYLAND_DISPLAY as an absolute path, or in XDG_RUNTIME_DIR. */
+static void choose_video_drivers(void)
+{
+    if (getenv("SDL_VIDEODRIVER"))
+        return;
+    const char *wayland_display = getenv("WAYLAND_DISPLAY"), *runtime_dir = getenv("XDG_RUNTIME_DIR");
+    const bool wayland = wayland_display && wayland_display[0] &&
+                         (wayland_display[0] == '/' || (runtime_dir && runtime_dir[0] == '/'));
+    const bool x11 = getenv("DISPLAY") != NULL;
+    /* SDL's own order when both are there: X11 first */
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, x11 && wayland ? "x11,wayland" : wayland ? "wayland" : "x11");
+}
+
 pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *params, pb_diag *diag)
 {
     *out = NULL;
@@ -1020,6 +1037,7 @@ pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *pa
     }
     memcpy(v->layer.rgb, v->base.rgb, (size_t)v->base.width * (size_t)v->base.height * 3);
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0");
+    choose_video_drivers();
     /* Opening the X display right after a previous window closed fails now and then on a
      * busy machine ("x11 not available"): try a few times before giving up. */
     int video = SDL_InitSubSystem(SDL_INIT_VIDEO);

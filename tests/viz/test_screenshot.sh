@@ -56,6 +56,21 @@ rc=$?
 "$PB" rrt maps/room1.png --screenshot /nonexistent/dir/x.png -q 2>"$T/err"
 [ $? -eq 2 ] && grep -q "nonexistent" "$T/err" || fail "unwritable screenshot: $(cat "$T/err")"
 
+# SDL left to choose its driver, without XDG_RUNTIME_DIR (no Wayland session): no word from
+# libwayland ("XDG_RUNTIME_DIR is invalid"), and a display that cannot be opened is an error, not
+# a silent fall back to an off-screen window (issue 22)
+env -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR -u WAYLAND_DISPLAY "$PB" rrt maps/room1.png --screenshot "$T/x.png" -q \
+    2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] || fail "display run without XDG_RUNTIME_DIR: exit $rc: $(cat "$T/err")"
+no_display=":$(($$ % 5000 + 3000))"
+while [ -e "/tmp/.X11-unix/X${no_display#:}" ]; do no_display=":$((${no_display#:} + 1))"; done
+env -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR -u WAYLAND_DISPLAY DISPLAY="$no_display" \
+    "$PB" rrt maps/room1.png --screenshot "$T/y.png" -q 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "cannot open a display" "$T/err" && ! grep -q XDG_RUNTIME_DIR "$T/err" && [ ! -e "$T/y.png" ] ||
+    fail "unreachable display $no_display: exit $rc: $(cat "$T/err")"
+
 # --screenshot-dir (the s key's folder) is checked before any window opens, in plan and view
 "$PB" rrt maps/room1.png --screenshot-dir "$T/none" -q 2>"$T/err"
 [ $? -eq 2 ] && grep -q -- "--screenshot-dir $T/none: no such folder" "$T/err" || fail "missing --screenshot-dir: $(cat "$T/err")"
