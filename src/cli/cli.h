@@ -26,6 +26,9 @@ bool cli_parse_u64(const char *what, const char *text, uint64_t *out);
 /** Where bundled maps are: $PLANBENCH_MAPS, ./maps, the source tree's maps/, the installed
  * data folder; the first that exists. NULL when none. */
 const char *cli_maps_dir(void);
+/** The maps that came with planbench: $PLANBENCH_MAPS, the source tree's maps/, the installed
+ * data folder; the first that exists (never the current folder's maps/). NULL when none. */
+const char *cli_bundled_maps_dir(void);
 /** `path` if it exists; else maps/<path> from the bundled folder when that exists. */
 const char *cli_resolve_map(const char *path, char *buf, size_t size);
 

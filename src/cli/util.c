@@ -74,6 +74,14 @@ const char *cli_maps_dir(void)
         return env;
     if (is_dir("maps"))
         return "maps";
+    return cli_bundled_maps_dir();
+}
+
+const char *cli_bundled_maps_dir(void)
+{
+    const char *env = getenv("PLANBENCH_MAPS");
+    if (env && is_dir(env))
+        return env;
 #ifdef PB_SOURCE_MAPS
     if (is_dir(PB_SOURCE_MAPS))
         return PB_SOURCE_MAPS;

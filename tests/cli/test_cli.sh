@@ -25,6 +25,18 @@ expect 0 "list" -- "$PB" list
 for word in image2d rrt step_size goal_bias room1.png maze.png forest.png narrow.png; do
     grep -q "$word" "$T/out" || fail "list does not mention $word"
 done
+# run elsewhere, with a maps/ folder of its own: the bundled maps are listed as such, the
+# folder's apart, and a file that is not a readable map is counted, not listed (issue 22)
+mkdir -p "$T/elsewhere/maps"
+cp maps/room1.png "$T/elsewhere/maps/mine.png"
+echo "not a png" >"$T/elsewhere/maps/broken.png"
+(cd "$T/elsewhere" && env -u PLANBENCH_MAPS "$PB" list) >"$T/out" 2>"$T/err" || fail "list elsewhere: exit $?"
+sed -n '/^Bundled maps/,/^$/p' "$T/out" >"$T/bundled"
+sed -n '/^Maps in the current folder (maps):/,/^$/p' "$T/out" >"$T/here"
+grep -q "room1.png" "$T/bundled" && ! grep -q "mine.png" "$T/bundled" || fail "bundled maps: $(cat "$T/bundled")"
+grep -q "mine.png" "$T/here" || fail "the current folder's maps: $(cat "$T/out")"
+! grep -q "broken.png" "$T/out" && grep -q "1 other .png or .yaml file is not readable as a map" "$T/here" ||
+    fail "an unreadable map is listed: $(cat "$T/out")"
 expect 2 "no arguments" -- "$PB"
 
 # ---- the main job ----
