@@ -524,6 +524,10 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     json_config(out, problem->goal, dim);
     fputs(", \"goal_radius\": ", out);
     pb_json_write_number(out, problem->goal_radius);
+    fputs(", \"default_step\": ", out); /* the engine's, which --step replaces */
+    pb_json_write_number(out, pb_engine_default_step(engine));
+    fputs(", \"default_step_rule\": ", out);
+    pb_json_write_string(out, pb_engine_default_step_rule(engine));
     if (a->interrupted)
         fputs(", \"interrupted\": true", out);
     if (a->simplify && r->path.n > 0) {
@@ -550,6 +554,11 @@ static void print_summary(FILE *out, const plan_args *a, const char *map, pb_eng
         fprintf(out, " (first solution after %.3f ms)", r->time_to_first_s * 1e3);
     fprintf(out, "\n  iterations  %llu\n  nodes       %llu\n", (unsigned long long)r->iterations,
             (unsigned long long)r->nodes);
+    if (a->step_size > 0.0)
+        fprintf(out, "  step        %g (--step)\n", a->step_size);
+    else
+        fprintf(out, "  step        %g by default: %s\n", pb_engine_default_step(engine),
+                pb_engine_default_step_rule(engine));
     fprintf(out, "  checks      %llu feasible, %llu visible", (unsigned long long)r->counters.n_feasible,
             (unsigned long long)r->counters.n_visible);
     if (r->counters.n_pixels)
