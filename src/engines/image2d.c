@@ -809,6 +809,20 @@ static void set_bounds(const image2d *e, pb_engine_config *setup)
     setup->step_size = 0.02 * hypot(w, h) * r;
 }
 
+/* The first coordinate past the free run from (x, y) along its row (`along_row`) or its column;
+ * x (or y) itself when that pixel is occupied. */
+static int free_run_end(const pb_bitmap *map, int x, int y, bool along_row)
+{
+    if (along_row) {
+        while (x < map->width && pb_bitmap_free(map, x, y))
+            x++;
+        return x;
+    }
+    while (y < map->height && pb_bitmap_free(map, x, y))
+        y++;
+    return y;
+}
+
 /* The typical width of the map's corridors, pixels: the median, over free pixels on a grid of
  * every `k`-th row and column, of the shorter of the free runs through the pixel along its row
  * and along its column. Inside a corridor of width W the run across it is W; in a wide room both
@@ -829,38 +843,28 @@ static double corridor_width(const image2d *e)
     /* along the sampled rows: each sampled pixel's run */
     for (int gy = 0; gy < gh; gy++) {
         const int y = gy * k;
-        for (int x = 0; x < w;) {
-            if (!pb_bitmap_free(&e->map, x, y)) {
-                x++;
-                continue;
-            }
-            int end = x;
-            while (end < w && pb_bitmap_free(&e->map, end, y))
-                end++;
+        int x = 0;
+        while (x < w) {
+            const int end = free_run_end(&e->map, x, y, true);
             for (int gx = (x + k - 1) / k; gx * k < end; gx++)
                 across[(size_t)gy * (size_t)gw + (size_t)gx] = (uint32_t)(end - x);
-            x = end;
+            x = end > x ? end : x + 1;
         }
     }
     /* along the sampled columns: the shorter of the two runs, into the histogram */
     uint64_t n = 0;
     for (int gx = 0; gx < gw; gx++) {
         const int x = gx * k;
-        for (int y = 0; y < h;) {
-            if (!pb_bitmap_free(&e->map, x, y)) {
-                y++;
-                continue;
-            }
-            int end = y;
-            while (end < h && pb_bitmap_free(&e->map, x, end))
-                end++;
+        int y = 0;
+        while (y < h) {
+            const int end = free_run_end(&e->map, x, y, false);
             for (int gy = (y + k - 1) / k; gy * k < end; gy++) {
                 const uint32_t along_row = across[(size_t)gy * (size_t)gw + (size_t)gx];
                 const uint32_t run = (uint32_t)(end - y) < along_row ? (uint32_t)(end - y) : along_row;
                 bins[run < n_bins ? run : n_bins - 1]++;
                 n++;
             }
-            y = end;
+            y = end > y ? end : y + 1;
         }
     }
     double median = 0.0;
