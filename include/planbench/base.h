@@ -12,12 +12,16 @@
 
 /* A flag one thread sets and another reads (a solve's cancel flag): an atomic int, the same
  * object in C (atomic_int) and C++ (std::atomic<int>). */
+/* A count one thread adds to and others read (the nanoseconds a visualiser held a solve):
+ * an atomic unsigned long long, the same object in C and C++. */
 #ifdef __cplusplus
 #include <atomic>
 typedef std::atomic<int> pb_atomic_flag;
+typedef std::atomic<unsigned long long> pb_atomic_count;
 #else
 #include <stdatomic.h>
 typedef atomic_int pb_atomic_flag;
+typedef atomic_ullong pb_atomic_count;
 #endif
 
 /* PB_API marks the library's public functions: the library is compiled with

@@ -79,8 +79,12 @@ PB_API const double *pb_engine_upper(const pb_engine *engine);
 /** Euclidean length of the bounds' diagonal (ignores any angle wrap), for scale defaults. */
 PB_API double pb_engine_extent(const pb_engine *engine);
 /** The step size tree planners take when given none (step_size 0): the engine's own when it
- * has one (the manipulator engine's is in radians), else 2% of the bounds' diagonal. */
+ * has one (the manipulator engine's is in radians; an image map's is 2% of its diagonal, less
+ * where its corridors are narrow), else 2% of the bounds' diagonal. */
 PB_API double pb_engine_default_step(const pb_engine *engine);
+/** How pb_engine_default_step() was chosen, a phrase for users ("2% of the bounds'
+ * diagonal"). Borrowed for the engine's lifetime. */
+PB_API const char *pb_engine_default_step_rule(const pb_engine *engine);
 
 /** Is `q` inside the bounds and collision-free? Counted in n_feasible. */
 PB_API bool pb_engine_feasible(pb_engine *engine, const double *q);

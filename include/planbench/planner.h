@@ -51,6 +51,10 @@ typedef struct pb_stop_config {
     /** When not NULL, stop as soon as *cancel != 0: another thread (or a signal handler of
      * this one) sets it with atomic_store. */
     const pb_atomic_flag *cancel;
+    /** When not NULL: nanoseconds during which the solve was held from outside (a paused or
+     * slowed visualiser adds them, pb_viz_held_ns()). They are left out of time_limit_s and
+     * of the result's times: a budget measures the planner's own time. */
+    const pb_atomic_count *held_ns;
 } pb_stop_config;
 
 /** Defaults: 10 s, no iteration or node limit, stop at the first solution. */

@@ -11,6 +11,7 @@
  *     pb_viz_begin(viz, &problem, "rrt", seed);
  *     pb_planner_set_observer(planner, pb_viz_observer, viz);
  *     stop.cancel = pb_viz_cancel_flag(viz);          // q, Esc and r stop the solve
+ *     stop.held_ns = pb_viz_held_ns(viz);             // paused time is not planning time
  *     pb_planner_solve(planner, &problem, &stop, &result);
  *     pb_viz_show_result(viz, &result);
  *     while (pb_viz_wait(viz) == PB_VIZ_RESTART) { ...solve again with the next seed... }
@@ -19,7 +20,8 @@
  * Keys: space pause/resume, n one iteration, ] ten times faster, [ ten times slower, r restart
  * with the next seed, c clear the drawing, s save a screenshot, + / - and the wheel zoom,
  * drag to pan, h help, q or Esc quit. In query mode (`planbench view`) clicks place the start
- * and then the goal (clicks on obstacles are refused with a red cross), 1-9 choose a planner
+ * and then the goal (a click on an obstacle is refused with a red cross, and the status line
+ * and stderr say why), 1-9 choose a planner
  * and Enter runs it.
  *
  * All functions must be called from one thread (the one that made the visualiser), except
@@ -51,7 +53,8 @@ typedef struct pb_viz_config {
      * pb_viz_show_result() is called. Borrowed: must outlive the visualiser. */
     const char *screenshot_path;
     uint64_t screenshot_at;
-    /** Folder of the screenshots the `s` key writes (planbench-0001.png, ...); NULL: ".".
+    /** Folder of the screenshots the `s` key writes (planbench-0001.png, ...; each one's full
+     * path is printed on stderr); NULL: ".".
      * Borrowed: must outlive the visualiser. */
     const char *screenshot_dir;
     /** Query mode (`planbench view`): clicks place the start and the goal, keys choose a
@@ -91,6 +94,11 @@ PB_API void pb_viz_observer(const pb_event *event, void *payload);
  * taken): put it in pb_stop_config.cancel. Valid for the visualiser's lifetime. */
 PB_API const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz);
 
+/** The nanoseconds the visualiser held the current solve (paused, single steps, slowed
+ * down): put it in pb_stop_config.held_ns, so that time does not count against the budget.
+ * Zeroed by pb_viz_begin(). Valid for the visualiser's lifetime. */
+PB_API const pb_atomic_count *pb_viz_held_ns(pb_viz *viz);
+
 /** Show the solve's final result (its path replaces the best path seen, its counters feed the
  * status line) and, for engines drawn with more than two coordinates, start animating the
  * configuration along the path. Takes the scripted screenshot when screenshot_at is 0.
@@ -115,6 +123,8 @@ PB_API pb_status pb_viz_save_screenshot(pb_viz *viz, const char *path, pb_diag *
 typedef struct pb_viz_state {
     uint64_t iterations;      /**< iterations seen (ITERATION events, else SAMPLE events) */
     uint64_t nodes;           /**< nodes added */
+    uint64_t n_feasible;      /**< feasible() calls of the shown solve (the status line's) */
+    double planning_s;        /**< planning time of the shown solve, held time left out */
     uint64_t edges;           /**< edges currently shown */
     double cost;              /**< best cost seen, INFINITY when none */
     bool paused;              /**< the user paused */
@@ -127,6 +137,8 @@ typedef struct pb_viz_state {
     unsigned n_screenshots;   /**< screenshots written (key s and scripted) */
     uint64_t n_frames;        /**< frames drawn */
     unsigned n_refused;       /**< query mode: clicks on obstacles refused */
+    char message[160];        /**< the status line's message shown now (a refused click, a
+                                   screenshot's file); empty when none */
     bool has_start, has_goal; /**< query mode: placed by clicks */
     size_t planner_index;     /**< query mode: chosen planner */
     int window_w, window_h;   /**< window size, pixels (status bar included) */

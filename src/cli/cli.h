@@ -27,6 +27,9 @@ bool cli_parse_u64(const char *what, const char *text, uint64_t *out);
 /** Where bundled maps are: $PLANBENCH_MAPS, ./maps, the source tree's maps/, the installed
  * data folder; the first that exists. NULL when none. */
 const char *cli_maps_dir(void);
+/** The maps that came with planbench: $PLANBENCH_MAPS, the source tree's maps/, the installed
+ * data folder; the first that exists (never the current folder's maps/). NULL when none. */
+const char *cli_bundled_maps_dir(void);
 /** `path` if it exists; else maps/<path> from the bundled folder when that exists. */
 const char *cli_resolve_map(const char *path, char *buf, size_t size);
 
@@ -78,6 +81,7 @@ typedef struct plan_args {
     bool display;                /* --display (implied by --screenshot) */
     const char *screenshot;      /* --screenshot FILE */
     uint64_t screenshot_at;      /* --screenshot-at ITERATIONS; 0: at the end */
+    const char *screenshot_dir;  /* --screenshot-dir DIR: where the s key writes */
     const plan_expect *expect;   /* planbench replay: compare the path with this; else NULL */
     bool reproduced;             /* set by cli_plan_run when `expect` is given */
 } plan_args;
@@ -108,6 +112,8 @@ void cli_catch_interrupts(bool on);
 
 /* Can `path` be written (its folder exists and is writable)? Says why not, naming `what`. */
 bool cli_output_writable(const char *path, const char *what);
+/* Is `path` an existing folder we may write in? Else says why, naming `what` (an option). */
+bool cli_folder_writable(const char *path, const char *what);
 
 /* --display (display.c): the visualiser as the planner's observer. Without SDL2 in the build,
  * cli_display_open() prints cli_display_missing and returns PB_EXIT_BAD_INPUT. Functions that
@@ -121,6 +127,7 @@ typedef struct cli_display_options {
     uint64_t screenshot_at;   /* --screenshot-at ITERATIONS; 0: at the end */
     pb_observer_fn chained;   /* another observer fed the same events (--save-image); may be NULL */
     void *chained_payload;
+    const char *screenshot_dir; /* --screenshot-dir: where the s key writes; NULL: "." */
 } cli_display_options;
 extern const char cli_display_missing[];
 bool cli_display_available(void);
@@ -132,5 +139,8 @@ int cli_display_solve(cli_display *display, const pb_stop_config *stop, pb_resul
  * into `result`, printing one line per run unless `quiet`. */
 int cli_display_finish(cli_display *display, const pb_stop_config *stop, pb_result *result, bool quiet);
 void cli_display_close(cli_display *display); /* NULL is accepted */
+/* Did --screenshot-at end the solve? Such a run did what it was asked: its picture is written,
+ * its outcome (no_solution without a path) says how far the planner got, it exits 0. NULL: false. */
+bool cli_display_stopped_for_screenshot(const cli_display *display);
 
 #endif

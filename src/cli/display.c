@@ -17,6 +17,8 @@ struct cli_display {
     const char *planner_name;
     uint64_t seed;
     bool scripted; /* --screenshot: exit after the picture */
+    uint64_t screenshot_at;
+    bool stopped_for_screenshot; /* --screenshot-at ended the solve */
     pb_observer_fn chained;
     void *chained_payload;
 };
@@ -50,6 +52,7 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
     params.title = title;
     params.screenshot_path = options->screenshot;
     params.screenshot_at = options->screenshot_at;
+    params.screenshot_dir = options->screenshot_dir;
     pb_diag diag = {0};
     if (pb_viz_create(&d->viz, engine, &params, &diag) != PB_OK) {
         cli_error("--display: %s", diag.message);
@@ -62,6 +65,7 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
     d->planner_name = options->planner_name;
     d->seed = options->seed;
     d->scripted = options->screenshot != NULL;
+    d->screenshot_at = options->screenshot_at;
     d->chained = options->chained;
     d->chained_payload = options->chained_payload;
     pb_planner_set_observer(planner, fan_out, d);
@@ -73,12 +77,20 @@ int cli_display_solve(cli_display *d, const pb_stop_config *stop, pb_result *res
 {
     pb_stop_config s = *stop;
     s.cancel = pb_viz_cancel_flag(d->viz);
+    s.held_ns = pb_viz_held_ns(d->viz);
     pb_planner_set_seed(d->planner, d->seed);
     pb_viz_begin(d->viz, d->problem, d->planner_name, d->seed);
     if (pb_planner_solve(d->planner, d->problem, &s, result) != PB_OK) {
         cli_error("planning failed: out of memory");
         return PB_EXIT_BAD_INPUT;
     }
+    /* --screenshot-at N cancelled the solve at iteration N: an iteration budget, not a time
+     * out (a path found by then is still exact) */
+    d->stopped_for_screenshot = d->scripted && d->screenshot_at > 0 &&
+                                result->iterations >= d->screenshot_at &&
+                                result->outcome == PB_OUTCOME_TIMEOUT;
+    if (d->stopped_for_screenshot)
+        result->outcome = PB_OUTCOME_NO_SOLUTION;
     pb_diag diag = {0};
     if (pb_viz_show_result(d->viz, result, &diag) != PB_OK) {
         cli_diag(&diag);
@@ -106,6 +118,11 @@ int cli_display_finish(cli_display *d, const pb_stop_config *stop, pb_result *re
         fflush(stdout);
     }
     return -1;
+}
+
+bool cli_display_stopped_for_screenshot(const cli_display *d)
+{
+    return d && d->stopped_for_screenshot;
 }
 
 void cli_display_close(cli_display *d)
@@ -155,6 +172,12 @@ int cli_display_finish(cli_display *d, const pb_stop_config *stop, pb_result *re
     (void)result;
     (void)quiet;
     return -1;
+}
+
+bool cli_display_stopped_for_screenshot(const cli_display *d)
+{
+    (void)d;
+    return false;
 }
 
 void cli_display_close(cli_display *d)

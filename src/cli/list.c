@@ -1,10 +1,13 @@
-/* `planbench list`: engines, planners with their parameters, bundled maps. */
+/* `planbench list`: engines, planners with their parameters, bundled maps and worlds, the
+ * current folder's maps. */
 #include "cli.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *type_name(pb_param_type t)
 {
@@ -26,20 +29,18 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void list_maps(void)
+/* The maps of folder `dir` that planbench reads, under `title`; files that are not (a broken
+ * PNG, one we may not read) are counted, not listed. */
+static void list_map_folder(const char *title, const char *dir)
 {
-    const char *dir = cli_maps_dir();
-    printf("\nBundled maps");
-    if (!dir) {
-        printf(": none found (set PLANBENCH_MAPS or run from the source tree)\n");
+    DIR *d = opendir(dir);
+    if (!d) {
+        printf("\n%s (%s): cannot open the folder\n", title, dir);
         return;
     }
-    printf(" (%s):\n", dir);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
+    printf("\n%s (%s):\n", title, dir);
     char *names[256];
-    size_t n = 0;
+    size_t n = 0, skipped = 0;
     struct dirent *ent;
     while ((ent = readdir(d)) && n < 256) {
         const size_t len = strlen(ent->d_name);
@@ -68,10 +69,30 @@ static void list_maps(void)
                 printf("  start %g,%g  goal %g,%g", s[0], s[1], g[0], g[1]);
             printf("\n");
         } else {
-            printf("  %-16s (unreadable: %s)\n", names[i], diag.message);
+            skipped++;
         }
         pb_engine_destroy(engine);
         free(names[i]);
+    }
+    if (skipped)
+        printf("  (%zu other .png or .yaml file%s not readable as a map)\n", skipped,
+               skipped == 1 ? " is" : "s are");
+}
+
+/* The maps that came with planbench, then the current folder's maps/ when there is one and it is
+ * another folder (a bare map name is looked up there first). */
+static void list_maps(void)
+{
+    const char *dir = cli_bundled_maps_dir();
+    if (dir)
+        list_map_folder("Bundled maps", dir);
+    else
+        printf("\nBundled maps: none found (set PLANBENCH_MAPS or install planbench)\n");
+    char here[PATH_MAX], bundled[PATH_MAX];
+    if (realpath("maps", here) && (!dir || !realpath(dir, bundled) || strcmp(here, bundled) != 0)) {
+        struct stat st;
+        if (stat(here, &st) == 0 && S_ISDIR(st.st_mode))
+            list_map_folder("Maps in the current folder", "maps");
     }
 }
 
@@ -79,7 +100,7 @@ static void list_maps(void)
  * dimension and whether it has a default start and goal. */
 static void list_worlds(void)
 {
-    const char *maps = cli_maps_dir();
+    const char *maps = cli_bundled_maps_dir();
     char dir[4096];
     if (!maps || snprintf(dir, sizeof dir, "%s/../worlds", maps) >= (int)sizeof dir)
         return;

@@ -50,7 +50,8 @@ static const char help_text[] =
 static const char help_options[] =
     "Planner:\n"
     "  --seed N                    random seed (default 1); same seed, same iterations: same path\n"
-    "  --step S, --epsilon S       step size (default: 2% of the bounds' diagonal)\n"
+    "  --step S, --epsilon S       step size (default: 2% of the bounds' diagonal; on a map with narrow\n"
+    "                              corridors 2/3 of their width; the output says which)\n"
     "  --goal-bias P               probability of sampling the goal (default 0.05)\n"
     "  --param NAME=VALUE          any planner parameter (see 'planbench list')\n"
     "Budget:\n"
@@ -75,10 +76,14 @@ static const char help_output[] =
     "                              picture readable on large roadmaps)\n"
     "  --display                   watch the planning in a window (keys: h); needs a build with SDL2\n"
     "  --screenshot FILE           with --display: save the window as a PNG at the end, then exit\n"
-    "  --screenshot-at N           ... after N iterations instead (the solve stops there)\n"
+    "  --screenshot-at N           ... after N iterations instead: the solve stops there (outcome\n"
+    "                              no_solution without a path yet) and exits 0 once the picture is written\n"
+    "  --screenshot-dir DIR        the folder where the s key saves screenshots (default: the current\n"
+    "                              one; each one's path is printed); implies --display\n"
     "  -q, --quiet                 no summary\n"
     "\n"
-    "Exit status: 0 a path was found, 1 the budget ran out without one, 2 bad input.\n";
+    "Exit status: 0 a path was found (or --screenshot-at's picture written), 1 the budget ran out\n"
+    "without one, 2 bad input.\n";
 
 static void print_help(FILE *out)
 {

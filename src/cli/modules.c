@@ -98,6 +98,7 @@ typedef int (*open_fn)(cli_display **, pb_engine *, pb_planner *, const pb_probl
 typedef int (*solve_fn)(cli_display *, const pb_stop_config *, pb_result *);
 typedef int (*finish_fn)(cli_display *, const pb_stop_config *, pb_result *, bool);
 typedef void (*close_fn)(cli_display *);
+typedef bool (*stopped_fn)(const cli_display *);
 typedef int (*main_fn)(int, char **);
 
 bool cli_display_available(void)
@@ -132,6 +133,14 @@ int cli_display_finish(cli_display *display, const pb_stop_config *stop, pb_resu
 {
     MODULE_FN(viz_module, finish_fn, cli_display_finish);
     return cli_display_finish_fn ? cli_display_finish_fn(display, stop, result, quiet) : -1;
+}
+
+bool cli_display_stopped_for_screenshot(const cli_display *display)
+{
+    if (!display)
+        return false;
+    MODULE_FN(viz_module, stopped_fn, cli_display_stopped_for_screenshot);
+    return cli_display_stopped_for_screenshot_fn && cli_display_stopped_for_screenshot_fn(display);
 }
 
 void cli_display_close(cli_display *display)

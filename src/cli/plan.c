@@ -213,6 +213,9 @@ static int parse_args(int argc, char **argv, plan_args *a)
         } else if (take_value(argc, argv, &i, "--screenshot", &v, &err)) {
             a->screenshot = v;
             a->display = true;
+        } else if (take_value(argc, argv, &i, "--screenshot-dir", &v, &err)) {
+            a->screenshot_dir = v;
+            a->display = true;
         } else if (take_value(argc, argv, &i, "--screenshot-at", &v, &err)) {
             if (err || !cli_parse_u64("--screenshot-at", v, &a->screenshot_at))
                 return PB_EXIT_BAD_INPUT;
@@ -384,17 +387,49 @@ static void format_config(char *buf, size_t size, const double *q, int dim)
         used += (size_t)snprintf(buf + used, size - used, i ? ", %g" : "%g", q[i]);
 }
 
-/* Check that an endpoint is inside the bounds and feasible; explain when it is not. */
-static bool check_endpoint(pb_engine *engine, const char *what, const double *q, const char *map)
+/* The query's form on the command line for this engine, for messages: "start X,Y goal X,Y" in
+ * 2-D, else one placeholder per coordinate (the joint's name when the engine names it). */
+static void query_form(const pb_engine *engine, char *buf, size_t size)
+{
+    const int dim = pb_engine_dim(engine);
+    char q[400];
+    size_t used = 0;
+    q[0] = '\0';
+    for (int i = 0; i < dim && used < sizeof q; i++) {
+        const char *name = pb_engine_coordinate_name(engine, i);
+        if (dim == 2)
+            name = i == 0 ? "X" : "Y";
+        used += name ? (size_t)snprintf(q + used, sizeof q - used, "%s%s", i ? "," : "", name)
+                     : (size_t)snprintf(q + used, sizeof q - used, "%sQ%d", i ? "," : "", i + 1);
+    }
+    snprintf(buf, size, "start %s goal %s", q, q);
+}
+
+/* Check that an endpoint is inside the bounds and feasible; explain when it is not. A wrapping
+ * coordinate (a continuous joint, a car's yaw) is first wrapped into its bounds: 5 rad is the
+ * same angle as 5 - 2 pi. Named coordinates (joints) are named in the messages. */
+static bool check_endpoint(pb_engine *engine, const char *what, double *q, const char *map)
 {
     const int dim = pb_engine_dim(engine);
     const double *lo = pb_engine_lower(engine), *hi = pb_engine_upper(engine);
     char where[256];
     format_config(where, sizeof where, q, dim);
+    double weights[PB_MAX_DIM], periods[PB_MAX_DIM] = {0};
+    if (!pb_engine_metric(engine, weights, periods))
+        memset(periods, 0, sizeof periods);
     for (int i = 0; i < dim; i++) {
+        if (periods[i] > 0.0 && isfinite(q[i]) && !(q[i] >= lo[i] && q[i] <= hi[i])) {
+            const double t = fmod(q[i] - lo[i], periods[i]);
+            q[i] = lo[i] + (t < 0.0 ? t + periods[i] : t);
+        }
         if (!(q[i] >= lo[i] && q[i] <= hi[i])) {
-            cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g]", what, where,
-                      map ? "map" : "bounds", i, lo[i], hi[i]);
+            const char *joint = pb_engine_coordinate_name(engine, i);
+            if (joint)
+                cli_error("%s (%s) is outside the joint limits: joint '%s' must be in [%g, %g], got %g", what,
+                          where, joint, lo[i], hi[i], q[i]);
+            else
+                cli_error("%s (%s) is outside the %s: coordinate %d must be in [%g, %g]", what, where,
+                          map ? "map" : "bounds", i, lo[i], hi[i]);
             return false;
         }
     }
@@ -500,6 +535,10 @@ static void print_json(FILE *out, const plan_args *a, const char *map, pb_engine
     json_config(out, problem->goal, dim);
     fputs(", \"goal_radius\": ", out);
     pb_json_write_number(out, problem->goal_radius);
+    fputs(", \"default_step\": ", out); /* the engine's, which --step replaces */
+    pb_json_write_number(out, pb_engine_default_step(engine));
+    fputs(", \"default_step_rule\": ", out);
+    pb_json_write_string(out, pb_engine_default_step_rule(engine));
     if (a->interrupted)
         fputs(", \"interrupted\": true", out);
     if (a->simplify && r->path.n > 0) {
@@ -535,6 +574,11 @@ static void print_summary(FILE *out, const plan_args *a, const char *map, pb_eng
         fprintf(out, " (first solution after %.3f ms)", r->time_to_first_s * 1e3);
     fprintf(out, "\n  iterations  %llu\n  nodes       %llu\n", (unsigned long long)r->iterations,
             (unsigned long long)r->nodes);
+    if (a->step_size > 0.0)
+        fprintf(out, "  step        %g (--step)\n", a->step_size);
+    else
+        fprintf(out, "  step        %g by default: %s\n", pb_engine_default_step(engine),
+                pb_engine_default_step_rule(engine));
     fprintf(out, "  checks      %llu feasible, %llu visible", (unsigned long long)r->counters.n_feasible,
             (unsigned long long)r->counters.n_visible);
     if (r->counters.n_pixels)
@@ -573,6 +617,8 @@ int cli_plan_run(plan_args *args)
         cli_error("--display: %s", cli_display_missing);
         return PB_EXIT_BAD_INPUT;
     }
+    if (a.screenshot_dir && !cli_folder_writable(a.screenshot_dir, "--screenshot-dir"))
+        return PB_EXIT_BAD_INPUT;
     if (a.screenshot_at > 0 && !a.screenshot) {
         cli_error("--screenshot-at needs --screenshot FILE");
         return PB_EXIT_BAD_INPUT;
@@ -614,8 +660,10 @@ int cli_plan_run(plan_args *args)
     double start[PB_MAX_DIM], goal[PB_MAX_DIM], dstart[PB_MAX_DIM], dgoal[PB_MAX_DIM];
     const bool has_defaults = pb_engine_defaults(engine, dstart, dgoal);
     if ((!a.start_text || !a.goal_text) && !has_defaults) {
-        cli_error("%s has no default start and goal: give them, as in 'start X,Y goal X,Y'",
-                  map ? map : "this engine");
+        char form[512];
+        query_form(engine, form, sizeof form);
+        cli_error("%s has no default start and goal for engine '%s': give them, as in '%s'",
+                  map ? map : "this engine", pb_engine_name(engine), form);
         goto done;
     }
     if (a.start_text) {
@@ -706,8 +754,14 @@ int cli_plan_run(plan_args *args)
     if (a.save_image)
         pb_planner_set_observer(planner, record_event, &rec);
     if (a.display) {
-        const cli_display_options display_options = {
-            a.planner, map, a.seed, a.screenshot, a.screenshot_at, a.save_image ? record_event : NULL, &rec};
+        const cli_display_options display_options = {a.planner,
+                                                     map,
+                                                     a.seed,
+                                                     a.screenshot,
+                                                     a.screenshot_at,
+                                                     a.save_image ? record_event : NULL,
+                                                     &rec,
+                                                     a.screenshot_dir};
         rc = cli_display_open(&display, engine, planner, &problem, &display_options);
         if (rc < 0)
             rc = cli_display_solve(display, &stop, &result);
@@ -775,7 +829,9 @@ int cli_plan_run(plan_args *args)
         printf("  replay      %s: %s\n", a.reproduced ? "reproduced" : "DIFFERS", verdict);
     fflush(stdout);
 
-    exit_code = result.outcome == PB_OUTCOME_EXACT ? PB_EXIT_FOUND : PB_EXIT_NOT_FOUND;
+    exit_code = result.outcome == PB_OUTCOME_EXACT || cli_display_stopped_for_screenshot(display)
+                    ? PB_EXIT_FOUND
+                    : PB_EXIT_NOT_FOUND;
     if (a.expect) {
         exit_code = a.reproduced ? PB_EXIT_FOUND : PB_EXIT_NOT_REPRODUCED;
         if (!a.reproduced)

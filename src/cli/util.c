@@ -74,6 +74,14 @@ const char *cli_maps_dir(void)
         return env;
     if (is_dir("maps"))
         return "maps";
+    return cli_bundled_maps_dir();
+}
+
+const char *cli_bundled_maps_dir(void)
+{
+    const char *env = getenv("PLANBENCH_MAPS");
+    if (env && is_dir(env))
+        return env;
 #ifdef PB_SOURCE_MAPS
     if (is_dir(PB_SOURCE_MAPS))
         return PB_SOURCE_MAPS;
@@ -106,6 +114,24 @@ void json_config(FILE *out, const double *q, int dim)
         pb_json_write_number(out, q[i]);
     }
     fputc(']', out);
+}
+
+bool cli_folder_writable(const char *path, const char *what)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        cli_error("%s %s: no such folder (%s)", what, path, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        cli_error("%s %s: not a folder", what, path);
+        return false;
+    }
+    if (access(path, W_OK) != 0) {
+        cli_error("%s %s: cannot write in this folder: %s", what, path, strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 bool cli_output_writable(const char *path, const char *what)

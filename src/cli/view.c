@@ -14,12 +14,15 @@ typedef struct view_args {
     uint64_t seed;
     double time_limit;
     uint64_t max_iterations;
+    const char *screenshot_dir;
 } view_args;
 
 static const char view_usage[] =
     "usage: planbench view MAP [--engine NAME] [--seed N] [--time-limit S] [--max-iterations N]\n"
+    "                          [--screenshot-dir DIR]\n"
     "  The map in a window: click the start, then the goal (a click on an obstacle says why it is\n"
-    "  refused); the planner then runs and draws its tree and path. Needs the SDL2 visualiser.\n";
+    "  refused); the planner then runs and draws its tree and path. Needs the SDL2 visualiser.\n"
+    "  --screenshot-dir DIR: the folder where the s key saves screenshots (default: the current one).\n";
 
 static int parse_view_args(int argc, char **argv, view_args *a)
 {
@@ -44,12 +47,16 @@ static int parse_view_args(int argc, char **argv, view_args *a)
                 cli_error("--time-limit: expected seconds > 0, got '%s'", argv[i]);
                 return PB_EXIT_BAD_INPUT;
             }
+        } else if (strcmp(arg, "--screenshot-dir") == 0 && has_value) {
+            a->screenshot_dir = argv[++i];
+            if (!cli_folder_writable(a->screenshot_dir, "--screenshot-dir"))
+                return PB_EXIT_BAD_INPUT;
         } else if (strcmp(arg, "--max-iterations") == 0 && has_value) {
             if (!cli_parse_u64("--max-iterations", argv[++i], &a->max_iterations))
                 return PB_EXIT_BAD_INPUT;
         } else if (arg[0] == '-') {
             cli_error("view: unknown option or missing value '%s' (options: --engine NAME, --seed N, "
-                      "--time-limit S, --max-iterations N)",
+                      "--time-limit S, --max-iterations N, --screenshot-dir DIR)",
                       arg);
             return PB_EXIT_BAD_INPUT;
         } else if (!a->map) {
@@ -91,6 +98,7 @@ static void run_query(pb_viz *viz, pb_engine *engine, const view_args *a, uint64
     stop.max_iterations = a->max_iterations;
     stop.first_solution = !pb_planner_impl_anytime(impl);
     stop.cancel = pb_viz_cancel_flag(viz);
+    stop.held_ns = pb_viz_held_ns(viz);
     pb_result result;
     pb_result_init(&result, pb_engine_dim(engine));
     pb_viz_begin(viz, &problem, pb_planner_impl_name(impl), seed);
@@ -129,6 +137,7 @@ int cli_view(int argc, char **argv)
     snprintf(title, sizeof title, "planbench view %s", map);
     params.title = title;
     params.query_mode = true;
+    params.screenshot_dir = a.screenshot_dir;
     pb_viz *viz = NULL;
     if (pb_viz_create(&viz, engine, &params, &diag) != PB_OK) {
         cli_error("view: %s", diag.message);

@@ -162,6 +162,13 @@ double pb_engine_default_step(const pb_engine *engine)
     const double own = pb_engine_get_config(engine)->step_size;
     return own > 0.0 ? own : 0.02 * pb_engine_extent(engine);
 }
+const char *pb_engine_default_step_rule(const pb_engine *engine)
+{
+    const pb_engine_config *setup = pb_engine_get_config(engine);
+    if (setup->step_rule[0])
+        return setup->step_rule;
+    return setup->step_size > 0.0 ? "the engine's default" : "2% of the bounds' diagonal";
+}
 void *pb_engine_self(const pb_engine *engine)
 {
     return engine->shared->self;

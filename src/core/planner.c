@@ -394,6 +394,12 @@ void pb_planner_set_observer(pb_planner *planner, pb_observer_fn fn, void *paylo
 
 /* ---- solving ---- */
 
+double pb_solve_elapsed(const pb_solve_ctx *ctx)
+{
+    const pb_atomic_count *held = ctx->stop ? ctx->stop->held_ns : NULL;
+    const double held_s = held ? 1e-9 * (double)atomic_load_explicit(held, memory_order_relaxed) : 0.0;
+    return pb_clock_seconds() - ctx->t_start - held_s;
+}
 /* Why the solve stops, or PB_OUTCOME_COUNT to go on. */
 static int stop_reason(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
 

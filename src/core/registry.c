@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 extern const pb_engine_impl pb_image2d_impl;
 extern const pb_engine_impl pb_blackbox_impl;
@@ -96,6 +97,15 @@ pb_status pb_engine_load(pb_engine **out, const char *engine_name, const char *p
             const pb_engine_impl *candidate = pb_engine_registry_get(i);
             if (candidate->accepts_path && candidate->accepts_path(path))
                 impl = candidate;
+        }
+        const size_t len = strlen(path);
+        if (!impl && len > 5 && strcasecmp(path + len - 5, ".urdf") == 0) {
+            pb_diag_set(
+                diag, path, 0, 0,
+                "a URDF file is a robot, not a space to plan in: name it in a world file (<world><robot "
+                "urdf=\"FILE.urdf\" srdf=\"FILE.srdf\" group=\"arm\"/>, obstacles, <start>, <goal></world>, "
+                "as worlds/pbarm6_divider.xml does) and plan with 'planbench rrt WORLD.xml'");
+            return PB_ERR_INVALID;
         }
         if (!impl) {
             pb_diag_set(

@@ -331,6 +331,12 @@ static bool is_klampt_world(const xmlNode *root)
 static pb_status parse_world(const xml_ctx *ctx, xmlDoc *doc, pb_world *world)
 {
     const xmlNode *root = xmlDocGetRootElement(doc);
+    if (root && element_is(root, "robot"))
+        return xml_fail(
+            ctx, root,
+            "this is a URDF robot, not a world: plan with a world file whose <robot urdf=...> names it, "
+            "as worlds/pbarm6_divider.xml does (worlds/README.md)",
+            NULL);
     if (!root || !element_is(root, "world"))
         return xml_fail(ctx, root, "the root element of a world must be <world>", NULL);
     char buf[2048];

@@ -11,6 +11,7 @@
 #include "planbench/image.h"
 
 #include <SDL.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,7 +187,11 @@ struct pb_viz {
     double animation_t0;
 
     uint64_t iterations, nodes;
+    pb_engine_counters begin_counters; /* the engine's at pb_viz_begin: the status shows this solve's */
     pb_engine_counters final_counters; /* the solve's, once finished */
+    double final_time_s;               /* the solve's planning time, once finished */
+    pb_atomic_count held_ns;           /* time the observer held the solve (pb_stop_config.held_ns) */
+    double holding_since;              /* when the present hold began; 0: not holding */
     bool iteration_events;
     double t_begin, t_end;
 
@@ -245,6 +250,29 @@ static double pic_y(const pb_viz *v, const double *q)
     return xy[1];
 }
 
+/* The engine work of the shown solve: the engine counts from its creation, a restart from zero. */
+static pb_engine_counters solve_counters(const pb_viz *v)
+{
+    if (v->finished)
+        return v->final_counters;
+    const pb_engine_counters now = pb_engine_get_counters(v->engine), *b = &v->begin_counters;
+    return (pb_engine_counters){now.n_feasible - b->n_feasible, now.n_visible - b->n_visible,
+                                now.n_edge_states - b->n_edge_states, now.n_pixels - b->n_pixels};
+}
+
+/* Planning time of the shown solve: what the planner reports, without the time it was held. */
+static double planning_seconds(const pb_viz *v, double now)
+{
+    if (v->finished)
+        return v->final_time_s;
+    if (!(v->t_begin > 0.0))
+        return 0.0;
+    double held = 1e-9 * (double)atomic_load_explicit(&v->held_ns, memory_order_relaxed);
+    if (v->holding_since > 0.0)
+        held += now - v->holding_since;
+    return fmax(0.0, now - v->t_begin - held);
+}
+
 static void set_message(pb_viz *v, const char *text)
 {
     snprintf(v->message, sizeof v->message, "%s", text);
@@ -257,6 +285,8 @@ static void publish(pb_viz *v)
     v->shared = (pb_viz_state){
         .iterations = v->iterations,
         .nodes = v->nodes,
+        .n_feasible = solve_counters(v).n_feasible,
+        .planning_s = planning_seconds(v, pb_clock_seconds()),
         .edges = v->n_live_edges,
         .cost = v->cost,
         .paused = v->paused,
@@ -270,12 +300,15 @@ static void publish(pb_viz *v)
         .n_screenshots = v->n_screenshots,
         .n_frames = v->n_frames,
         .n_refused = v->shared.n_refused,
+        .message = "",
         .has_start = v->has_start,
         .has_goal = v->has_goal,
         .planner_index = v->planner_index,
         .window_w = v->win_w,
         .window_h = v->win_h,
     };
+    if (pb_clock_seconds() < v->message_until)
+        snprintf(v->shared.message, sizeof v->shared.message, "%s", v->message);
     v->shared_fit = v->fit;
     SDL_UnlockMutex(v->mutex);
 }
@@ -479,9 +512,8 @@ static void draw_status(pb_viz *v, double now)
              state);
     const int line_h = 9 * v->text_scale;
     draw_text(v, 4 * v->text_scale, y0 + 2 * v->text_scale, line, (SDL_Color){230, 230, 230, 255});
-    const pb_engine_counters c = v->finished ? v->final_counters : pb_engine_get_counters(v->engine);
-    const double end = v->finished ? v->t_end : now;
-    const double elapsed = v->t_begin > 0.0 ? end - v->t_begin : 0.0;
+    const pb_engine_counters c = solve_counters(v);
+    const double elapsed = planning_seconds(v, now);
     if (now < v->message_until)
         snprintf(line, sizeof line, "%s", v->message);
     else
@@ -600,10 +632,16 @@ static void screenshot_key(pb_viz *v)
     }
     pb_diag diag = {0};
     char text[sizeof v->message];
-    if (write_screenshot(v, path, &diag) == PB_OK)
+    if (write_screenshot(v, path, &diag) == PB_OK) {
+        /* the full path: a relative folder is relative to where planbench was started, which
+         * the user may not remember; the status line has room for the name only */
+        char where[PATH_MAX];
+        fprintf(stderr, "planbench: screenshot written to %s\n", realpath(path, where) ? where : path);
         snprintf(text, sizeof text, "saved %.140s", path);
-    else
+    } else {
+        fprintf(stderr, "planbench: screenshot failed: %s: %s\n", path, diag.message);
         snprintf(text, sizeof text, "screenshot failed: %.120s", diag.message);
+    }
     set_message(v, text);
 }
 
@@ -661,7 +699,14 @@ static void click(pb_viz *v, double x, double y)
         v->refused_x = x;
         v->refused_y = y;
         v->refused_until = pb_clock_seconds() + 1.0;
-        set_message(v, inside ? "refused: that point is on an obstacle" : "refused: outside the map");
+        char why[96] = "", text[sizeof v->message];
+        if (inside && !pb_engine_explain(v->engine, q, why, sizeof why))
+            snprintf(why, sizeof why, "it is on an obstacle");
+        snprintf(text, sizeof text, "click at (%.4g, %.4g) ignored: %s; click on free space", q[0],
+                 v->dim > 1 ? q[1] : 0.0, inside ? why : "it is outside the map");
+        set_message(v, text);
+        /* also where the user typed the command: the status line is small and goes after 2 s */
+        fprintf(stderr, "planbench: %s\n", text);
         return;
     }
     if (want_start) {
@@ -941,6 +986,23 @@ pb_status pb_viz_inject(pb_viz *viz, const pb_viz_input *input)
 
 /* ---- create, begin, observe ---- */
 
+/* Unless the user chose (SDL_VIDEODRIVER), let SDL try only the drivers that can show a window
+ * here. Left to itself, SDL falls back from a display it cannot open to an off-screen driver (a
+ * window nobody sees, waiting for a key nobody can press), and probes Wayland on the way, whose
+ * library prints "XDG_RUNTIME_DIR is invalid or not set" when there is no Wayland session.
+ * Wayland needs its socket: WAYLAND_DISPLAY as an absolute path, or in XDG_RUNTIME_DIR. */
+static void choose_video_drivers(void)
+{
+    if (getenv("SDL_VIDEODRIVER"))
+        return;
+    const char *wayland_display = getenv("WAYLAND_DISPLAY"), *runtime_dir = getenv("XDG_RUNTIME_DIR");
+    const bool wayland = wayland_display && wayland_display[0] &&
+                         (wayland_display[0] == '/' || (runtime_dir && runtime_dir[0] == '/'));
+    const bool x11 = getenv("DISPLAY") != NULL;
+    /* SDL's own order when both are there: X11 first */
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, x11 && wayland ? "x11,wayland" : wayland ? "wayland" : "x11");
+}
+
 pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *params, pb_diag *diag)
 {
     *out = NULL;
@@ -975,6 +1037,7 @@ pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *pa
     }
     memcpy(v->layer.rgb, v->base.rgb, (size_t)v->base.width * (size_t)v->base.height * 3);
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0");
+    choose_video_drivers();
     /* Opening the X display right after a previous window closed fails now and then on a
      * busy machine ("x11 not available"): try a few times before giving up. */
     int video = SDL_InitSubSystem(SDL_INIT_VIDEO);
@@ -1080,6 +1143,9 @@ void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_na
     v->iterations = v->nodes = 0;
     v->iteration_events = false;
     v->t_begin = pb_clock_seconds();
+    atomic_store(&v->held_ns, 0);
+    v->holding_since = 0.0;
+    v->begin_counters = pb_engine_get_counters(v->engine);
     v->steps = 0;
     v->next_iteration_time = 0.0;
     atomic_store(&v->cancel, 0);
@@ -1091,6 +1157,11 @@ void pb_viz_begin(pb_viz *viz, const pb_problem *problem, const char *planner_na
 const pb_atomic_flag *pb_viz_cancel_flag(pb_viz *viz)
 {
     return &viz->cancel;
+}
+
+const pb_atomic_count *pb_viz_held_ns(pb_viz *viz)
+{
+    return &viz->held_ns;
 }
 
 static bool grow(void **array, size_t *capacity, size_t size)
@@ -1238,6 +1309,7 @@ static void gate(pb_viz *v, double now)
         }
         if (!holding) {
             holding = v->blocked = true;
+            v->holding_since = now;
             v->n_blocks++;
             publish(v);
         }
@@ -1252,6 +1324,10 @@ static void gate(pb_viz *v, double now)
             frame(v, now);
     }
     if (holding) {
+        /* paused, single-stepped or slowed down: the planner was not planning */
+        const double held_s = pb_clock_seconds() - v->holding_since;
+        atomic_fetch_add_explicit(&v->held_ns, (unsigned long long)(held_s * 1e9), memory_order_relaxed);
+        v->holding_since = 0.0;
         v->blocked = false;
         publish(v);
     }
@@ -1311,6 +1387,7 @@ pb_status pb_viz_show_result(pb_viz *viz, const pb_result *result, pb_diag *diag
     v->iterations = result->iterations;
     v->nodes = result->nodes;
     v->final_counters = result->counters;
+    v->final_time_s = result->time_s;
     if (result->path.n > 0 && result->path.dim == v->dim) {
         pb_path_copy(&v->path, &result->path);
         v->cost = result->cost;

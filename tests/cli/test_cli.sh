@@ -25,6 +25,18 @@ expect 0 "list" -- "$PB" list
 for word in image2d rrt step_size goal_bias room1.png maze.png forest.png narrow.png; do
     grep -q "$word" "$T/out" || fail "list does not mention $word"
 done
+# run elsewhere, with a maps/ folder of its own: the bundled maps are listed as such, the
+# folder's apart, and a file that is not a readable map is counted, not listed (issue 22)
+mkdir -p "$T/elsewhere/maps"
+cp maps/room1.png "$T/elsewhere/maps/mine.png"
+echo "not a png" >"$T/elsewhere/maps/broken.png"
+(cd "$T/elsewhere" && env -u PLANBENCH_MAPS "$PB" list) >"$T/out" 2>"$T/err" || fail "list elsewhere: exit $?"
+sed -n '/^Bundled maps/,/^$/p' "$T/out" >"$T/bundled"
+sed -n '/^Maps in the current folder (maps):/,/^$/p' "$T/out" >"$T/here"
+grep -q "room1.png" "$T/bundled" && ! grep -q "mine.png" "$T/bundled" || fail "bundled maps: $(cat "$T/bundled")"
+grep -q "mine.png" "$T/here" || fail "the current folder's maps: $(cat "$T/out")"
+! grep -q "broken.png" "$T/out" && grep -q "1 other .png or .yaml file is not readable as a map" "$T/here" ||
+    fail "an unreadable map is listed: $(cat "$T/out")"
 expect 2 "no arguments" -- "$PB"
 
 # ---- the main job ----
@@ -187,6 +199,12 @@ bad "--draw-tree" "draw-tree some: expected all, path or a number" -- rrt maps/r
 # a picture written by --save-image has no default start and goal of its own
 "$PB" rrt maps/room1.png -q --save-image "$T/tree2.png" || fail "--save-image"
 bad "map without defaults" "tree2.png has no default start and goal" -- rrt "$T/tree2.png"
+# a URDF given as the map says how to plan with it (issue 22)
+bad "URDF as a map" "pbarm6.urdf: a URDF file is a robot, not a space to plan in: .* plan with 'planbench rrt WORLD.xml'" \
+    -- rrt robots/pbarm6.urdf
+# the query's form follows the engine: four angles for the 4-D arm on a map (issue 22)
+bad "4-D arm without defaults" "has no default start and goal for engine 'stickarm4d': give them, as in 'start Q1,Q2,Q3,Q4 goal Q1,Q2,Q3,Q4'" \
+    -- rrt maps/room1.png --engine 4d
 expect 0 "map without defaults, start and goal given" -- "$PB" rrt "$T/tree2.png" start 60,60 goal 61,61
 
 # ---- budgets: exit 1 ----

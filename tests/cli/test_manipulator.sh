@@ -53,9 +53,21 @@ grep -q "pbarm6_divider.xml *6 joints" "$T/out" || fail "planbench list does not
 
 # bad input on the command line
 bad "start of the wrong length" "expected 6 coordinates" -- rrt "$W" start 0,0,0 goal 0,0,0,0,0,0
-bad "start outside the limits" "start .* outside .* coordinate 1" -- rrt "$W" start 0,2.5,0,0,0,0 goal 0,0,0,0,0,0
+bad "start outside the limits" "start .* is outside the joint limits: joint 'joint2' must be in \[-2, 2\], got 2.5" \
+    -- rrt "$W" start 0,2.5,0,0,0,0 goal 0,0,0,0,0,0
+# a continuous joint (joint4) wraps: 5 rad is accepted as 5 - 2 pi (issue 22)
+expect 0 "continuous joint given 5 rad" -- "$PB" rrt "$W" start 0.310,0.529,0.892,5,-1.525,0.394 \
+    goal -0.356,0.451,0.986,-0.087,1.813,-1.889 --json --time-limit 20
+python3 - "$T/out" <<'PY' || fail "continuous joint: the start is not wrapped"
+import json, math, sys
+r = json.load(open(sys.argv[1]))
+assert abs(r["start"][3] - (5 - 2 * math.pi)) < 1e-12, r["start"]
+assert r["path"][0] == r["start"], r["path"][:1]
+PY
 bad "start in collision" "start .* is infeasible: link '[a-z_0-9]+' touches (obstacle|link) '[a-z_0-9]+'" -- rrt "$W" start 0,1.9,0,0,0,0 goal 0,0,0,0,0,0
 bad "unknown engine option" "no option 'bogus'" -- rrt "$W" --engine-option bogus=1
+bad "a URDF read as a world" "pbarm6.urdf:5: <robot>: this is a URDF robot, not a world: plan with a world file" \
+    -- rrt robots/pbarm6.urdf --engine urdf
 
 # bad files: copy the robot next to broken worlds
 cp robots/pbarm6.urdf robots/pbarm6.srdf "$T/"

@@ -93,6 +93,43 @@ bad "scan without threshold" "the map has no free cell: no pixel is pure white.*
     rrt "$T/scan.png" start 5.5,30.5 goal 50.5,30.5
 expect 0 "scan with --free-threshold" -- "$PB" rrt "$T/scan.png" start 5.5,30.5 goal 50.5,30.5 --free-threshold 0.1 -q
 
+# ---- the default step follows the corridors (issue 22) ----
+# A serpentine of 30-pixel corridors between 10-pixel walls on 1000 x 1000 pixels: 2% of the
+# diagonal (28.3 px) is nearly a corridor's width, so the default is 2/3 of the corridor width;
+# the bundled maps' wide corridors keep the 2%. --json and the summary say which rule was used.
+python3 - "$T/serpentine.png" <<'PY'
+import struct, sys, zlib
+w = h = 1000
+rows = []
+for y in range(h):
+    k, r = divmod(y, 40)
+    gap = range(0, 30) if k % 2 else range(w - 30, w)
+    rows.append(b"\x00" + bytes(255 if r < 30 or x in gap else 0 for x in range(w)))
+chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) +
+                              chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+PY
+expect 1 "serpentine default step" -- "$PB" rrt "$T/serpentine.png" start 500.5,15.5 goal 500.5,985.5 --max-iterations 10 --json
+python3 - "$T/out" <<'PY' || fail "serpentine default step: $(cat "$T/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert abs(r["default_step"] - 30 * 2 / 3) < 1e-9, r["default_step"]
+assert r["goal_radius"] == r["default_step"], r["goal_radius"]
+assert r["default_step_rule"].startswith("2/3 of the typical corridor width (30 px)"), r["default_step_rule"]
+PY
+for m in room1.png maze.png forest.png; do
+    expect 1 "$m default step" -- "$PB" rrt "maps/$m" --max-iterations 1 --json
+    python3 - "$T/out" <<'PY' || fail "$m default step: $(cat "$T/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+w, h = (500, 400) if "room1" in r["map"] else (1000, 1000)
+assert r["default_step"] == 0.02 * (w * w + h * h) ** 0.5, r["default_step"]
+assert r["default_step_rule"].startswith("2% of the map's diagonal"), r["default_step_rule"]
+PY
+done
+expect 1 "summary names the step's rule" -- "$PB" rrt "$T/serpentine.png" start 500.5,15.5 goal 500.5,985.5 --max-iterations 10
+grep -q "step        20 by default: 2/3 of the typical corridor width" "$T/out" || fail "summary: $(cat "$T/out")"
+
 # ---- bad map files: one line naming the file and the key, exit 2 ----
 printf 'P5\n2 2\n255\n\376\376\376\376' >"$T/ok.pgm"
 good='image: ok.pgm\nresolution: 0.1\norigin: [0, 0, 0]\nnegate: 0\noccupied_thresh: 0.65\nfree_thresh: 0.196\n'

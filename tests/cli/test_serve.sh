@@ -46,7 +46,8 @@ port_of() {
 check "--help" run 0 --help
 check "--help text" grep -q "simulation_interfaces" "$tmp/out"
 check "bad port" run 2 --port abc
-check "port out of range" run 2 --port 70000
+check "port out of range" run 2 --port 99999
+check "port out of range: message" grep -q -- "--port 99999: a port is 0..65535" "$tmp/out"
 check "unknown option" run 2 --frobnicate
 check "bad time step" run 2 --dt -1 "$root/worlds/sim_room1.xml"
 
@@ -70,7 +71,9 @@ else
         # not ours, so leak detection is off for this one run under sanitizers
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
             check "port in use" run 2 "$root/worlds/sim_room1.xml" --port "$port"
-        check "port in use: message" grep -q "cannot listen" "$tmp/out"
+        # issue 22: the address and the reason, in one line of ours (no libwebsockets log lines)
+        check "port in use: message" grep -q "cannot listen on 127.0.0.1 port $port: the address is already in use" "$tmp/out"
+        check "port in use: one line" test "$(wc -l <"$tmp/out")" -eq 1
     fi
     # a client connected (a bare TCP connection, no WebSocket handshake) does not hold the
     # shutdown up; the log says the server stopped (issue 22)

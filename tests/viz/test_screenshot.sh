@@ -32,10 +32,12 @@ done
 "$PB" rrt maps/room1.png --seed 4 --save-path "$T/shown.csv" --screenshot "$T/s4.png" -q || fail "shown run: exit $?"
 cmp -s "$T/plain.csv" "$T/shown.csv" || fail "--display changed the path of seed 4"
 
-# --screenshot-at stops the solve at that iteration, and the picture is written
+# --screenshot-at stops the solve at that iteration, and the picture is written: an iteration
+# budget (outcome no_solution, not timeout), and a run that did what it was asked (exit 0)
 "$PB" rrt maps/maze.png --screenshot "$T/mid.png" --screenshot-at 150 --json >"$T/out" 2>"$T/err"
 rc=$?
-[ $rc -eq 1 ] || fail "--screenshot-at: exit $rc, expected 1 (stopped before a path): $(cat "$T/err")"
+[ $rc -eq 0 ] || fail "--screenshot-at: exit $rc, expected 0 (the picture was written): $(cat "$T/err")"
+grep -q '"outcome": "no_solution"' "$T/out" || fail "--screenshot-at: $(grep -o '"outcome": "[a-z_]*"' "$T/out")"
 [ -s "$T/mid.png" ] || fail "--screenshot-at wrote no picture"
 grep -q '"iterations": 150,' "$T/out" || fail "--screenshot-at 150: $(grep -o '"iterations": [0-9]*' "$T/out")"
 
@@ -53,6 +55,27 @@ rc=$?
 [ $? -eq 2 ] && grep -q "screenshot" "$T/err" || fail "--screenshot-at without --screenshot: $(cat "$T/err")"
 "$PB" rrt maps/room1.png --screenshot /nonexistent/dir/x.png -q 2>"$T/err"
 [ $? -eq 2 ] && grep -q "nonexistent" "$T/err" || fail "unwritable screenshot: $(cat "$T/err")"
+
+# SDL left to choose its driver, without XDG_RUNTIME_DIR (no Wayland session): no word from
+# libwayland ("XDG_RUNTIME_DIR is invalid"), and a display that cannot be opened is an error, not
+# a silent fall back to an off-screen window (issue 22)
+env -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR -u WAYLAND_DISPLAY "$PB" rrt maps/room1.png --screenshot "$T/x.png" -q \
+    2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/err" ] || fail "display run without XDG_RUNTIME_DIR: exit $rc: $(cat "$T/err")"
+no_display=":$(($$ % 5000 + 3000))"
+while [ -e "/tmp/.X11-unix/X${no_display#:}" ]; do no_display=":$((${no_display#:} + 1))"; done
+env -u SDL_VIDEODRIVER -u XDG_RUNTIME_DIR -u WAYLAND_DISPLAY DISPLAY="$no_display" \
+    "$PB" rrt maps/room1.png --screenshot "$T/y.png" -q 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "cannot open a display" "$T/err" && ! grep -q XDG_RUNTIME_DIR "$T/err" && [ ! -e "$T/y.png" ] ||
+    fail "unreachable display $no_display: exit $rc: $(cat "$T/err")"
+
+# --screenshot-dir (the s key's folder) is checked before any window opens, in plan and view
+"$PB" rrt maps/room1.png --screenshot-dir "$T/none" -q 2>"$T/err"
+[ $? -eq 2 ] && grep -q -- "--screenshot-dir $T/none: no such folder" "$T/err" || fail "missing --screenshot-dir: $(cat "$T/err")"
+"$PB" view maps/room1.png --screenshot-dir maps/room1.png 2>"$T/err"
+[ $? -eq 2 ] && grep -q -- "--screenshot-dir maps/room1.png: not a folder" "$T/err" || fail "view --screenshot-dir FILE: $(cat "$T/err")"
 
 if [ $fails -eq 0 ]; then
     echo "viz screenshots: all checks passed"

@@ -1,9 +1,10 @@
 /* Keyboard and mouse handling of the visualiser, by injecting SDL events (pb_viz_inject) from
  * a second thread while the planner runs on the main one: pause stops the iterations, n
- * advances exactly one, + / wheel zoom, dragging pans, s writes a screenshot, h toggles the
+ * advances exactly one, + / wheel zoom, dragging pans, s writes a screenshot (saying where), h toggles the
  * help, [ ] change the speed, c clears the drawing, a resize refits the view, q cancels the solve; r asks for
- * a restart; in query mode a click on an obstacle is refused and clicks on free space place the start and the
- * goal. Run under Xvfb by run_xvfb.sh. */
+ * a restart, whose solve counts from zero and whose paused time is not planning time; in query mode a click
+ * on an obstacle is refused (saying why) and clicks on free space place the start and the goal. Run under
+ * Xvfb by run_xvfb.sh. */
 #include "harness.h"
 #include "planbench/planbench.h"
 #include "planbench/viz.h"
@@ -57,6 +58,41 @@ static void key(int k)
             waited_ += 2;                                                                                    \
         }                                                                                                    \
     } while (0)
+
+/* stderr into `file` until capture_end(): what the visualiser tells the user there. */
+static int capture_begin(const char *file)
+{
+    fflush(stderr);
+    const int saved = dup(2);
+    FILE *f = fopen(file, "w");
+    CHECK(saved >= 0 && f);
+    if (f) {
+        dup2(fileno(f), 2);
+        fclose(f);
+    }
+    return saved;
+}
+
+static void capture_end(int saved)
+{
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, 2);
+        close(saved);
+    }
+}
+
+static bool file_contains(const char *file, const char *text)
+{
+    char buf[4096] = "";
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return false;
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strstr(buf, text) != NULL;
+}
 
 static bool png_size(const char *path, int *w, int *h)
 {
@@ -114,11 +150,17 @@ static void *drive(void *unused)
     const pb_viz_state v = state();
     CHECK(x > v.pan_x && y > v.pan_y);
 
-    /* s writes a screenshot of the window */
+    /* s writes a screenshot of the window into the screenshot folder, and says where: its
+     * full path on stderr, its name on the status line */
+    char path[512], err[512];
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    const int saved = capture_begin(err);
     key('s');
     WAIT_FOR(s->n_screenshots == 1);
-    char path[512];
+    capture_end(saved);
     snprintf(path, sizeof path, "%s/planbench-0001.png", dir);
+    CHECK_MSG(file_contains(err, path), "stderr does not name %s", path);
+    CHECK_MSG(strstr(state().message, "planbench-0001.png"), "status line: '%s'", state().message);
     int w = 0, h = 0;
     CHECK_MSG(png_size(path, &w, &h), "no screenshot at %s", path);
     CHECK_MSG(w == W && h > H, "screenshot %dx%d", w, h);
@@ -170,6 +212,23 @@ static void *drive(void *unused)
     CHECK_MSG(state().iterations == stopped, "iterations went on after the second pause");
 
     key('q');
+    return NULL;
+}
+
+/* The driver of a solve paused at its first iteration for 1.5 s, after a restart. */
+static void *drive_paused(void *unused)
+{
+    (void)unused;
+    WAIT_FOR(s->blocked && s->paused);
+    /* a restart counts from zero: this solve's work, not the engine's since it was made */
+    const pb_viz_state s0 = state();
+    CHECK_MSG(s0.iterations == 1, "paused at iteration %llu", (unsigned long long)s0.iterations);
+    CHECK_MSG(s0.n_feasible < 10, "the restarted solve shows %llu feasible checks before its first iteration",
+              (unsigned long long)s0.n_feasible);
+    sleep_ms(1500);
+    const pb_viz_state s1 = state();
+    CHECK_MSG(s1.planning_s < 0.5, "paused 1.5 s, the status shows %.2f s of planning", s1.planning_s);
+    key(' ');
     return NULL;
 }
 
@@ -240,6 +299,29 @@ int main(void)
     CHECK(result.time_s < 30.0);
     pb_viz_show_result(viz, &result, &diag);
     CHECK(pb_viz_wait(viz) == PB_VIZ_RESTART);
+
+    /* the restarted solve, paused 1.5 s on a 1 s budget: the pause does not count, so the
+     * planner still gets its second after the resume */
+    pb_result_finish(&result);
+    pb_result_init(&result, 2);
+    pb_viz_begin(viz, &problem, "rrt", 3);
+    pb_stop_config budget = stop;
+    budget.time_limit_s = 1.0;
+    budget.held_ns = pb_viz_held_ns(viz);
+    key(' ');
+    CHECK(pthread_create(&driver, NULL, drive_paused, NULL) == 0);
+    const double t0 = pb_clock_seconds();
+    CHECK(pb_planner_solve(planner, &problem, &budget, &result) == PB_OK);
+    const double wall_s = pb_clock_seconds() - t0;
+    pthread_join(driver, NULL);
+    CHECK_MSG(result.outcome == PB_OUTCOME_TIMEOUT, "outcome %s", pb_outcome_str(result.outcome));
+    CHECK_MSG(wall_s > 2.4, "the solve took %.2f s of wall time, paused 1.5 s on a 1 s budget", wall_s);
+    CHECK_MSG(result.time_s >= 1.0 && result.time_s < 1.4, "planning time %.2f s on a 1 s budget",
+              result.time_s);
+    CHECK_MSG(result.iterations > 100, "%llu iterations after the resume",
+              (unsigned long long)result.iterations);
+    CHECK(pb_viz_show_result(viz, &result, &diag) == PB_OK);
+    CHECK_NEAR(state().planning_s, result.time_s, 1e-9);
     pb_viz_destroy(viz);
     viz = NULL;
 
@@ -247,6 +329,10 @@ int main(void)
     params.query_mode = true;
     CHECK_MSG(pb_viz_create(&viz, engine, &params, &diag) == PB_OK, "%s", diag.message);
     if (viz) {
+        /* the refused click says why, on stderr as on the status line */
+        char err[512];
+        snprintf(err, sizeof err, "%s/stderr.txt", dir);
+        const int saved = capture_begin(err);
         const double wall[2] = {40.5, 30.5}, a[2] = {10.5, 10.5}, b[2] = {120.5, 140.5};
         double x, y;
         pb_viz_window_point(viz, wall, &x, &y);
@@ -258,6 +344,8 @@ int main(void)
         key('1');
         key(PB_VIZ_KEY_ENTER);
         CHECK(pb_viz_wait(viz) == PB_VIZ_RUN);
+        capture_end(saved);
+        CHECK_MSG(file_contains(err, "ignored: it is on an obstacle"), "the refused click was not explained");
         const pb_viz_state s = state();
         CHECK_MSG(s.n_refused == 1, "%u clicks refused", s.n_refused);
         CHECK(s.has_start && s.has_goal && s.planner_index == 0);

@@ -29,15 +29,18 @@ typedef struct pb_engine_config {
     /** distance(a, b) may differ from distance(b, a), and an edge may be free one way only
      * (Dubins curves): planners that connect edges both ways are refused. */
     bool asymmetric;
-    double resolution;          /**< default visible(): spacing of interpolated checks, metric units */
+    double resolution; /**< default visible(): spacing of interpolated checks, metric units */
     /** What the engine's own visible() guarantees (engines without one: the core sets
      * SAMPLED, or CERTIFIED when the engine has a clearance()). */
     pb_edge_check edge_check;
     /** Certified checks: a stretch whose clearance is below this counts as blocked (metric
      * units); 0: a quarter of `resolution`. */
     double clearance_floor;
-    bool bisection;    /**< default visible(): check in bisection order (else sequential) */
-    double step_size;  /**< tree planners' default step (metric units); 0: 2% of the bounds' diagonal */
+    bool bisection;   /**< default visible(): check in bisection order (else sequential) */
+    double step_size; /**< tree planners' default step (metric units); 0: 2% of the bounds' diagonal */
+    /** How step_size was chosen, a phrase for users; empty: "2% of the bounds' diagonal" when
+     * step_size is 0, else "the engine's default". */
+    char step_rule[160];
     bool has_defaults; /**< start and goal below are the engine's defaults */
     double default_start[PB_MAX_DIM];
     double default_goal[PB_MAX_DIM];

@@ -60,11 +60,9 @@ struct pb_planner_impl {
  * every call, the clock every few calls, and stop->first_solution when `have_solution`. */
 PB_API bool pb_solve_should_stop(pb_solve_ctx *ctx, uint64_t iterations, uint64_t nodes, bool have_solution);
 
-/** Seconds since the solve started. */
-static inline double pb_solve_elapsed(const pb_solve_ctx *ctx)
-{
-    return pb_clock_seconds() - ctx->t_start;
-}
+/** Seconds since the solve started, without the time it was held from outside
+ * (pb_stop_config.held_ns). */
+PB_API double pb_solve_elapsed(const pb_solve_ctx *ctx);
 
 /** Send an event to the observer, if any. */
 static inline void pb_solve_emit(const pb_solve_ctx *ctx, const pb_event *event)
