@@ -9,7 +9,7 @@ setup_args=""
 if [ "${1:-}" = "--sanitize" ]; then
     dir=build-asan
     setup_args="-Db_sanitize=address,undefined -Db_lundef=false"
-    export CC=clang
+    export CC=clang CXX=clang++ # one ASan runtime: the C++ FCL module too (g++ would link GCC's libasan)
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
