@@ -825,7 +825,7 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
             }
             if (rec.interrupted) { /* in the journal as such, for --resume; not a result */
                 r->n_interrupted++;
-                free(rec.cost_trace);
+                pb_bench_record_finish(&rec);
                 continue;
             }
             n_done++;
