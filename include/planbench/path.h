@@ -69,7 +69,8 @@ PB_API pb_status pb_path_save_csv(const pb_path *path, const char *file, pb_diag
  * waypoint positions and a time_from_start: the path's length so far, counting each edge as
  * its largest coordinate change, at 1 unit per second); any other a CSV whose first line is the
  * names. */
-PB_API pb_status pb_path_save_named(const pb_path *path, const char *file, const char *const *names, pb_diag *diag);
+PB_API pb_status pb_path_save_named(const pb_path *path, const char *file, const char *const *names,
+                                    pb_diag *diag);
 
 #ifdef __cplusplus
 }
