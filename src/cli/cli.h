@@ -76,6 +76,7 @@ typedef struct plan_args {
     const char *save_inputs; /* a kinodynamic plan's controls as planbench simulate's inputs CSV */
     const char *save_image;
     uint64_t draw_tree;          /* --draw-tree: most tree edges in the picture; 0: the path alone */
+    bool draw_tree_given;        /* --draw-tree was on the command line (it needs --save-image) */
     bool simplify;               /* --simplify: shortcut the path after planning */
     double cost_before_simplify; /* set when the path was simplified */
     bool display;                /* --display (implied by --screenshot) */

@@ -194,6 +194,7 @@ static int parse_args(int argc, char **argv, plan_args *a)
         } else if (take_value(argc, argv, &i, "--save-image", &v, &err)) {
             a->save_image = v;
         } else if (take_value(argc, argv, &i, "--draw-tree", &v, &err)) {
+            a->draw_tree_given = true;
             if (err)
                 return PB_EXIT_BAD_INPUT;
             if (strcmp(v, "all") == 0)
@@ -621,6 +622,10 @@ int cli_plan_run(plan_args *args)
         return PB_EXIT_BAD_INPUT;
     if (a.screenshot_at > 0 && !a.screenshot) {
         cli_error("--screenshot-at needs --screenshot FILE");
+        return PB_EXIT_BAD_INPUT;
+    }
+    if (a.draw_tree_given && !a.save_image) {
+        cli_error("--draw-tree needs --save-image FILE (it chooses the tree edges that picture draws)");
         return PB_EXIT_BAD_INPUT;
     }
     if (a.robot_given && !a.engine)

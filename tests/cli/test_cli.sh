@@ -196,6 +196,9 @@ assert tree["path"] > 1000 and path_only["path"] > 1000, counts
 assert path_only["tree"] == 0 and path_only["white"] > 0.6 * path_only["total"], path_only
 PY
 bad "--draw-tree" "draw-tree some: expected all, path or a number" -- rrt maps/room1.png --draw-tree some
+expect 2 "--draw-tree without --save-image" -- "$PB" rrt maps/room1.png --draw-tree all
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "--draw-tree needs --save-image" "$T/err" && [ ! -s "$T/out" ] ||
+    fail "--draw-tree without --save-image: $(cat "$T/out" "$T/err")"
 # a picture written by --save-image has no default start and goal of its own
 "$PB" rrt maps/room1.png -q --save-image "$T/tree2.png" || fail "--save-image"
 bad "map without defaults" "tree2.png has no default start and goal" -- rrt "$T/tree2.png"
