@@ -6,8 +6,9 @@
 #include <string.h>
 
 #if PB_HAVE_BLAS
+#include "core/module.h"
+
 #include <cblas.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #endif
 
@@ -26,17 +27,14 @@ static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
 static void blas_load(void)
 {
-    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    char why[256]; /* without OpenBLAS the scan answers: nothing to report */
+    void *h = pb_module_open_system("libopenblas.so.0", why, sizeof why);
     if (!h)
         return;
-    void *f = dlsym(h, "cblas_dgemm"), *threads = dlsym(h, "openblas_set_num_threads");
-    if (threads) {
-        void (*set_threads)(int);
-        memcpy(&set_threads, &threads, sizeof threads); /* POSIX: object to function pointer */
+    void (*set_threads)(int) = (void (*)(int))pb_module_symbol(h, "openblas_set_num_threads");
+    if (set_threads)
         set_threads(1);
-    }
-    if (f)
-        memcpy(&blas_dgemm, &f, sizeof f);
+    blas_dgemm = (dgemm_fn)pb_module_symbol(h, "cblas_dgemm");
 }
 #endif
 
