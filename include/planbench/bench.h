@@ -263,7 +263,9 @@ PB_API pb_status pb_bench_save_ompl_log(const pb_bench_script *script, const pb_
  * per problem, box plots of time to first solution (a log axis when the medians spread more
  * than 20x) and of final cost with each planner's solved/runs, success-rate bars, and cost
  * over time (median and quartile band, up to the time limit) when an anytime planner ran on
- * after its first solution (stop is not `first`). PB_ERR_UNSUPPORTED when built without cairo. */
+ * after its first solution (stop is not `first`). The drawing lives in the module
+ * planbench-plots.so (cairo), loaded on the first call: PB_ERR_UNSUPPORTED, with the reason in
+ * `diag`, when the build has no cairo or the module cannot be loaded. */
 PB_API pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_bench_results *results,
                                      const char *dir, pb_diag *diag);
 
@@ -272,8 +274,13 @@ PB_API pb_status pb_bench_save_plots(const pb_bench_script *script, const pb_ben
  * `diag` names the folder and the reason on failure. */
 PB_API pb_status pb_bench_make_output_dir(const char *dir, pb_diag *diag);
 
-/** True when this build can draw plots (cairo was found). */
+/** True when plots can be drawn: the build has cairo and its module planbench-plots.so loads
+ * (the first call loads it). */
 PB_API bool pb_bench_has_plots(void);
+
+/** Why plots cannot be drawn (a sentence: the build has no cairo, or what the module loader
+ * reported), or NULL when they can. Borrowed, valid for the process's life. */
+PB_API const char *pb_bench_plots_missing(void);
 
 #ifdef __cplusplus
 }

@@ -2,25 +2,17 @@
  * cost with each planner's success count under its box, success-rate bars, and cost over time
  * (median and quartile band) for planners that run on after their first solution. Each
  * figure is drawn once, by a function taking a cairo_t, onto PNG, SVG and PDF surfaces. Axes,
- * number formats and label placement are layout.c's. Without cairo (meson option `plots`),
- * pb_bench_save_plots says so. */
+ * number formats and label placement are layout.c's. Built into the module planbench-plots.so
+ * (plots_module.h), with cairo only. */
 #include "bench/bench_internal.h"
-#include "bench/layout.h"
-#if PB_HAVE_CAIRO
 #include "bench/figure.h"
-#endif
+#include "bench/layout.h"
+#include "bench/plots_module.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if PB_HAVE_CAIRO
-
-bool pb_bench_has_plots(void)
-{
-    return true;
-}
 
 /* ---- box plots ---- */
 
@@ -398,8 +390,8 @@ static pb_status cost_curves(const pb_bench_script *s, const pb_bench_results *r
     return st;
 }
 
-pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
-                              pb_diag *diag)
+pb_status planbench_plots_save(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
+                               pb_diag *diag)
 {
     pb_status made = pb_bench_make_output_dir(dir, diag);
     if (made != PB_OK)
@@ -432,21 +424,3 @@ pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *
     free(values);
     return st;
 }
-
-#else
-
-bool pb_bench_has_plots(void)
-{
-    return false;
-}
-
-pb_status pb_bench_save_plots(const pb_bench_script *s, const pb_bench_results *r, const char *dir,
-                              pb_diag *diag)
-{
-    (void)s;
-    (void)r;
-    pb_diag_set(diag, dir, 0, 0, "this build has no plotting (configure with cairo: -Dplots=enabled)");
-    return PB_ERR_UNSUPPORTED;
-}
-
-#endif

@@ -241,7 +241,7 @@ static int bench_main(int argc, char **argv, const char **journals)
         return PB_EXIT_BAD_INPUT;
     }
     if (plot && !pb_bench_has_plots()) {
-        cli_error("--plot: this build has no plotting (it was configured without cairo)");
+        cli_error("--plot: %s", pb_bench_plots_missing());
         return PB_EXIT_BAD_INPUT;
     }
 
