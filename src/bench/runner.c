@@ -574,10 +574,12 @@ static void finish_slot(const pb_bench_script *s, slot *sl, int wstatus, const s
     }
 }
 
-static void draw_progress(FILE *out, bool tty, size_t done, size_t total, double elapsed, size_t failures,
-                          bool final)
+/* `resumed` of the `done` runs came from a journal (--resume): the time left is estimated from
+ * the runs of this session only, which `elapsed` measures. */
+static void draw_progress(FILE *out, bool tty, size_t done, size_t resumed, size_t total, double elapsed,
+                          size_t failures, bool final)
 {
-    const double eta = done ? elapsed / (double)done * (double)(total - done) : NAN;
+    const double eta = done > resumed ? elapsed / (double)(done - resumed) * (double)(total - done) : NAN;
     if (tty) {
         char bar[31];
         const size_t filled = total ? done * 30 / total : 30;
@@ -696,12 +698,13 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     const double session_start = (double)wall.tv_sec + (double)wall.tv_nsec * 1e-9;
     const bool tty = options->progress && isatty(fileno(options->progress));
     size_t next = 0, n_done = r->n, failures = 0, active = 0;
+    const size_t resumed = r->n;
     double last_progress = t0;
     for (size_t i = 0; i < r->n; i++)
         failures += r->records[i].status != PB_BENCH_RUN_OK;
     const double grace = s->time_limit_s * 0.5 > 1.0 ? s->time_limit_s * 0.5 : 1.0;
     if (options->progress && st == PB_OK)
-        draw_progress(options->progress, tty, n_done, in_shard, 0.0, failures, false);
+        draw_progress(options->progress, tty, n_done, resumed, in_shard, 0.0, failures, false);
     bool cancelled = false;
     while (st == PB_OK && ((next < total && !cancelled) || active > 0)) {
         /* cancelled (Ctrl-C): no new run; those in flight end as at a spent budget */
@@ -835,12 +838,12 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
                 st = PB_ERR_NOMEM;
             }
             if (options->progress && (tty || now - last_progress >= 5.0)) {
-                draw_progress(options->progress, tty, n_done, in_shard, now - t0, failures, false);
+                draw_progress(options->progress, tty, n_done, resumed, in_shard, now - t0, failures, false);
                 last_progress = now;
             }
         }
         if (options->progress && tty && now - last_progress >= 0.5) {
-            draw_progress(options->progress, tty, n_done, in_shard, now - t0, failures, false);
+            draw_progress(options->progress, tty, n_done, resumed, in_shard, now - t0, failures, false);
             last_progress = now;
         }
     }
@@ -868,7 +871,7 @@ pb_status pb_bench_run(pb_bench_results **out, pb_bench_script *s, const pb_benc
     r->overhead_s = n_ok ? overhead_sum / (double)n_ok : NAN;
     r->interrupted = cancelled;
     if (options->progress && st == PB_OK)
-        draw_progress(options->progress, tty, n_done, in_shard, r->session_s, failures, true);
+        draw_progress(options->progress, tty, n_done, resumed, in_shard, r->session_s, failures, true);
     for (size_t i = 0; loaded && i < s->n_problems; i++)
         pb_engine_destroy(loaded[i].engine);
     free(loaded);

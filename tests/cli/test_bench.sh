@@ -226,6 +226,26 @@ head -n "$before" "$T/lout/runs.jsonl" | cmp -s - "$T/before.jsonl" || fail "fin
 grep -q "$((before - 1)) runs resumed" "$T/lerr" || fail "resume message: $(cat "$T/lerr")"
 dups=$(cut -d, -f4 "$T/l.csv" | sort | uniq -d | wc -l)
 [ "$(count_lines "$T/l.csv")" -eq 25 ] && [ "$dups" -eq 0 ] && ok "each run index exactly once" || fail "runs after resume"
+# the time left after --resume is estimated from this session's runs (issue 22: it said "~0 s
+# left" when the resumed runs were counted as if this session had done them); on a terminal
+# (script(1)), where the progress line is redrawn after every run
+if command -v script >/dev/null 2>&1; then
+    mkdir -p "$T/tout" && cp "$T/before.jsonl" "$T/tout/runs.jsonl"
+    script -qec "'$PB' bench '$T/long.ini' -j 2 --out '$T/tout' --resume" /dev/null >"$T/tty" 2>&1 </dev/null
+    python3 - "$T/tty" "$((before - 1))" <<'PY' && ok "--resume estimates the time left from its own runs" || fail "time left after --resume: $(cat "$T/tty")"
+import re, sys
+resumed = int(sys.argv[2])
+seen = 0
+for m in re.finditer(r"(\d+)/24 runs, ([\d.]+) s elapsed, ~(\d+) s left", open(sys.argv[1], errors="replace").read()):
+    done, elapsed, left = int(m[1]), float(m[2]), int(m[3])
+    if done > resumed:
+        expected = elapsed / (done - resumed) * (24 - done)
+        # elapsed is printed to 0.05 s, left to 0.5 s
+        assert abs(left - expected) <= 0.5 + 0.05 * (24 - done) / (done - resumed) + 0.01, (m[0], expected)
+        seen += 1
+assert seen, "no progress line with the time left"
+PY
+fi
 
 # ---- 3b. Ctrl-C (issue 22): the runs in flight end as at a spent budget, their journal lines
 # say "interrupted", no run starts after it, the outputs hold the runs done, exit 128 + signal;
