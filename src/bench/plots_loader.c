@@ -19,7 +19,10 @@ static void load(void)
     if (!(save = (pb_plots_save_fn *)pb_module_symbol(handle, PB_PLOTS_MODULE_ENTRY)))
         snprintf(why, sizeof why, "%s has no %s", PB_PLOTS_MODULE, PB_PLOTS_MODULE_ENTRY);
 #else
-    snprintf(why, sizeof why, "this build has no plotting (configure with cairo: -Dplots=enabled)");
+    snprintf(why, sizeof why,
+             "this build has no plotting: it was configured without cairo (install libcairo2-dev, then meson "
+             "setup "
+             "--reconfigure -Dplots=enabled)");
 #endif
 }
 

@@ -131,6 +131,7 @@ typedef struct cli_display_options {
     const char *screenshot_dir; /* --screenshot-dir: where the s key writes; NULL: "." */
 } cli_display_options;
 extern const char cli_display_missing[];
+/** False, after saying why, when --display cannot work in this planbench. */
 bool cli_display_available(void);
 int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, const pb_problem *problem,
                      const cli_display_options *options);

@@ -19,15 +19,35 @@
 #define PB_MODULE_DIR "/usr/local/lib/planbench"
 #endif
 
+#ifndef PB_CLI_HAVE_VIZ /* set by meson: whether this build made the module */
+#define PB_CLI_HAVE_VIZ 1
+#endif
+#ifndef PB_CLI_HAVE_SIM
+#define PB_CLI_HAVE_SIM 1
+#endif
+
 typedef struct cli_module {
-    const char *name; /* planbench-<name>.so */
+    const char *name;  /* planbench-<name>.so */
+    bool built;        /* this build made it (else there is nothing to look for) */
+    const char *lacks; /* what a build without it says: the option and the package */
     bool tried;
     void *handle;
     char why[PATH_MAX + 512]; /* why it could not be loaded */
 } cli_module;
 
-static cli_module viz_module = {.name = "viz"};
-static cli_module sim_module = {.name = "sim"};
+static cli_module viz_module = {
+    .name = "viz",
+    .built = PB_CLI_HAVE_VIZ,
+    .lacks = "this build has no planbench-viz.so: it was configured without SDL2 (install libsdl2-dev, then "
+             "meson setup --reconfigure -Dviz=enabled)",
+};
+static cli_module sim_module = {
+    .name = "sim",
+    .built = PB_CLI_HAVE_SIM,
+    .lacks =
+        "this build has no planbench-sim.so: it was configured without the simulation service (install "
+        "libwebsockets-dev, libjansson-dev and libxml2-dev, then meson setup --reconfigure -Dsim=enabled)",
+};
 
 static void *try_dir(cli_module *m, const char *dir)
 {
@@ -49,6 +69,10 @@ static bool module_load(cli_module *m)
     if (m->tried)
         return m->handle != NULL;
     m->tried = true;
+    if (!m->built) {
+        snprintf(m->why, sizeof m->why, "%s", m->lacks);
+        return false;
+    }
     snprintf(m->why, sizeof m->why, "planbench-%s.so is not installed beside planbench nor in %s", m->name,
              PB_MODULE_DIR);
     const char *env = getenv("PLANBENCH_MODULE_DIR");
@@ -92,6 +116,16 @@ static void *module_symbol(cli_module *m, const char *symbol)
 const char cli_display_missing[] =
     "this planbench has no display: planbench-viz.so (SDL2) could not be loaded";
 
+/* Say why `what` (the command or option) cannot run: the build lacks the module (and how to
+ * build it), or the module did not load (and the loader's reason). */
+static void module_error(const char *what, const cli_module *m, const char *missing)
+{
+    if (!m->built)
+        cli_error("%s: %s", what, m->why);
+    else
+        cli_error("%s: %s (%s)", what, missing, m->why);
+}
+
 typedef bool (*available_fn)(void);
 typedef int (*open_fn)(cli_display **, pb_engine *, pb_planner *, const pb_problem *,
                        const cli_display_options *);
@@ -104,8 +138,8 @@ typedef int (*main_fn)(int, char **);
 bool cli_display_available(void)
 {
     MODULE_FN(viz_module, available_fn, cli_display_available);
-    if (!cli_display_available_fn) { /* the caller says cli_display_missing */
-        cli_error("--display: %s", viz_module.why);
+    if (!cli_display_available_fn) {
+        module_error("--display", &viz_module, cli_display_missing);
         return false;
     }
     return cli_display_available_fn();
@@ -117,7 +151,7 @@ int cli_display_open(cli_display **out, pb_engine *engine, pb_planner *planner, 
     *out = NULL;
     MODULE_FN(viz_module, open_fn, cli_display_open);
     if (!cli_display_open_fn) {
-        cli_error("--display: %s (%s)", cli_display_missing, viz_module.why);
+        module_error("--display", &viz_module, cli_display_missing);
         return PB_EXIT_BAD_INPUT;
     }
     return cli_display_open_fn(out, engine, planner, problem, options);
@@ -156,7 +190,7 @@ int cli_view(int argc, char **argv)
 {
     MODULE_FN(viz_module, main_fn, cli_view);
     if (!cli_view_fn) {
-        cli_error("view: %s (%s)", cli_display_missing, viz_module.why);
+        module_error("view", &viz_module, cli_display_missing);
         return PB_EXIT_BAD_INPUT;
     }
     return cli_view_fn(argc, argv);
@@ -166,9 +200,10 @@ int cli_serve(int argc, char **argv)
 {
     MODULE_FN(sim_module, main_fn, cli_serve);
     if (!cli_serve_fn) {
-        cli_error("serve: this planbench has no simulation service: planbench-sim.so (libwebsockets) could "
-                  "not be loaded (%s)",
-                  sim_module.why);
+        module_error(
+            "serve", &sim_module,
+            "this planbench has no simulation service: planbench-sim.so (libwebsockets) could not be "
+            "loaded");
         return PB_EXIT_BAD_INPUT;
     }
     return cli_serve_fn(argc, argv);

@@ -614,10 +614,8 @@ int cli_plan_run(plan_args *args)
     char *record = NULL; /* the solve's record, `, "record": {...}`, for --json */
     size_t record_size = 0;
     char verdict[256] = "";
-    if (a.display && !cli_display_available()) {
-        cli_error("--display: %s", cli_display_missing);
+    if (a.display && !cli_display_available()) /* it said why */
         return PB_EXIT_BAD_INPUT;
-    }
     if (a.screenshot_dir && !cli_folder_writable(a.screenshot_dir, "--screenshot-dir"))
         return PB_EXIT_BAD_INPUT;
     if (a.screenshot_at > 0 && !a.screenshot) {
