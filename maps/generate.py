@@ -340,9 +340,9 @@ def room1():
     return g, (30.5, 30.5), (460.5, 365.5), None
 
 
-def maze(seed=20240521):
-    """A 18x18-cell perfect maze, 1000x1000: 45 px corridors, 10 px walls (pitch 55)."""
-    cells, pitch, wall = 18, 55, 10
+def maze(seed=20240521, cells=18, pitch=55, wall=10):
+    """A cells x cells perfect maze: by default 1000x1000, 45 px corridors, 10 px walls (pitch
+    55). bench/default_step.py makes a large one (66 cells of pitch 60: 3970 px, 50 px corridors)."""
     size = cells * pitch + wall
     g = Grid(size, size, OCCUPIED)
     for cy in range(cells):
