@@ -4,12 +4,12 @@ are narrower than 2 % of the map's diagonal, the rule that takes 2/3 of the typi
 width against the old rule (2 % of the diagonal), side by side, interleaved, one process per run.
 
 The maze is made by maps/generate.py's own maze() with 66 cells of pitch 60 (3970 x 3970 px,
-50 px corridors, 10 px walls), written to a scratch folder (not to maps/). Each run is
+50 px corridors, 10 px walls; --cells 33 makes a 1990 px one), written to a scratch folder (not to maps/). Each run is
 `planbench PLANNER MAZE --seed S --time-limit T --json`, once with the default step and once
 with `--step` at 2 % of the diagonal. Prints per planner and rule: solved runs, the median time
 to the first solution (unsolved runs count as the limit), median iterations and path cost.
 
-usage: python3 bench/default_step.py [--planbench BIN] [--seeds N] [--time-limit T]
+usage: python3 bench/default_step.py [--planbench BIN] [--seeds N] [--time-limit T] [--cells N]
                                      [--planners rrt,birrt,prmstar] [--out DIR]
 """
 import argparse
@@ -26,10 +26,10 @@ sys.path.insert(0, os.path.join(ROOT, "maps"))
 import generate  # noqa: E402  (maps/generate.py: the maze and the PNG writer)
 
 
-def write_maze(out_dir):
-    grid, start, goal, _ = generate.maze(seed=20240521, cells=66, pitch=60, wall=10)
+def write_maze(out_dir, cells):
+    grid, start, goal, _ = generate.maze(seed=20240521, cells=cells, pitch=60, wall=10)
     text = [("planbench:start", "%g,%g" % start), ("planbench:goal", "%g,%g" % goal)]
-    path = os.path.join(out_dir, "maze_3970.png")
+    path = os.path.join(out_dir, "maze_%d.png" % grid.width)
     with open(path, "wb") as f:
         f.write(generate.png_bytes(grid, text))
     return path, grid.width
@@ -51,10 +51,11 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--time-limit", type=float, default=10.0)
     ap.add_argument("--planners", default="rrt,birrt,prmstar")
+    ap.add_argument("--cells", type=int, default=66, help="maze cells per side (66: 3970 px)")
     ap.add_argument("--out", default=None, help="folder for the maze (default: a scratch folder)")
     args = ap.parse_args()
     out_dir = args.out or tempfile.mkdtemp(prefix="planbench-maze-")
-    maze, width = write_maze(out_dir)
+    maze, width = write_maze(out_dir, args.cells)
     old_step = 0.02 * math.hypot(width, width)
     rows = {}
     rule = None

@@ -48,6 +48,9 @@ if [ -n "$installed" ]; then
     echo "note: modules are installed system-wide ($installed): the missing-module checks are left out"
 else
     B="$T/b/src/cli/planbench"
+    # the copy loads the library beside it, not the one meson test points LD_LIBRARY_PATH at
+    LD_LIBRARY_PATH="$T/b"
+    export LD_LIBRARY_PATH
     "$B" rrt "$ROOT/maps/room1.png" -q >/dev/null 2>"$T/err" && ok "without modules a 2-D solve works" ||
         fail "without modules a 2-D solve failed: $(cat "$T/err")"
     timeout 20 "$B" serve --port 0 >/dev/null 2>"$T/err"
