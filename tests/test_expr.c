@@ -370,6 +370,12 @@ static void test_registers_random(void)
             snprintf(text, sizeof text, "(%s) and not (%s) or (%s)", g.text, g.text, g.text);
         else if (trial % 3 == 0)
             snprintf(text, sizeof text, "(%s) * cos(%s) - (%s)", g.text, g.text, g.text);
+        /* and every third has sums of squares around it, for the superinstructions */
+        else if (trial % 3 == 1 && condition)
+            snprintf(text, sizeof text, "(x2-0.5)^2 + (x1+1.5)^2 > 2 and (%s) or (x0+0.5)^2 + (x2-1)^2 <= 3",
+                     g.text);
+        else if (trial % 3 == 1)
+            snprintf(text, sizeof text, "(x0-0.5)^2 + (x1+1.5)^2 + ((%s) - 0.25)^2", g.text);
         else
             snprintf(text, sizeof text, "%s", g.text);
         pb_expr *expr = NULL;
@@ -393,10 +399,15 @@ static void test_registers_shapes(void)
         const char *text;
         size_t single, batch; /* register instructions, END included */
     } cases[] = {
-        /* SHIFT_SQUARE, ADD_SHIFT_SQUARE, GT, END */
-        {"(x0-1)^2 + (x1+2)^2 > 0.64", 4, 4},
-        {"(x0-1)^2 + (x1+2)^2 + (x2-0.5)^2", 4, 4},
+        /* SUM_SQUARES with its two TERMs, GT, END */
+        {"(x0-1)^2 + (x1+2)^2 > 0.64", 5, 5},
+        {"(x0-1)^2 + (x1+2)^2 + (x2-0.5)^2", 5, 5},
+        /* ADD_SHIFT_SQUARE, END; a sum after a sum: SUM TERM TERM, SUM TERM TERM, ADD, END */
         {"x2 + (x0-1)^2", 2, 2},
+        {"((x0-1)^2 + (x1+2)^2) * ((x2-1)^2 + (x0+2)^2)", 8, 8},
+        /* x0 > 1 or ((x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5): no sum may
+         * reach across a jump */
+        {"x0 > 1 or (x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5", 10, 12},
         /* x0 + x1 once: ADD COS ADD SIN ADD... */
         {"cos(x0 + x1) + sin(x0 + x1) + (x0 + x1)", 6, 6},
         /* compare-and-jump, GT into the chain's slot, END; in lanes GT GT MUL END */

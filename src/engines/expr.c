@@ -1023,7 +1023,7 @@ static void translate(translator *t)
 static int operands(const reg_insn *in, int32_t out[2])
 {
     const int op = in->op;
-    if (op == R_CONST || op == R_LABEL)
+    if (op == R_CONST || op == R_LABEL || op == R_SUM_SQUARES)
         return 0;
     out[0] = in->a;
     if (op == R_ADD_SHIFT_SQUARE ||
@@ -1042,7 +1042,18 @@ static bool is_jump(int op)
 /* Does the instruction always write its dst (and do nothing else)? */
 static bool is_value(int op)
 {
-    return op != R_END && op != R_LABEL && !is_jump(op);
+    return op != R_END && op != R_LABEL && op != R_TERM && !is_jump(op);
+}
+
+/* Does the instruction write its dst (always or when it jumps)? */
+static bool writes(int op)
+{
+    return op != R_END && op != R_TERM;
+}
+
+static reg_insn term_of(const reg_insn *shift_square)
+{
+    return (reg_insn){.op = R_TERM, .a = shift_square->a, .k = shift_square->k};
 }
 
 /* Superinstructions, from pairs of adjacent instructions whose first value is read only by
@@ -1057,13 +1068,16 @@ static void fuse(translator *t, int32_t *uses, int32_t *label_at)
             uses[read[k]]++;
     }
     int32_t w = 0;
-    bool fusable = false; /* is code[w - 1] a value in the same straight run as the next? */
+    bool fusable = false;   /* is code[w - 1] a value in the same straight run as the next? */
+    int32_t run_start = 0;  /* where the straight run that code[w - 1] is in starts */
+    int32_t sum_start = -1; /* the last R_SUM_SQUARES */
     for (int32_t i = 0; i < t->n; i++) {
         const reg_insn in = code[i];
         reg_insn *prev = fusable ? &code[w - 1] : NULL;
         if (in.op == R_LABEL) {
             label_at[in.b] = w;
             fusable = false;
+            run_start = w;
             continue;
         }
         const bool single_use = prev && uses[prev->dst] == 1;
@@ -1076,7 +1090,30 @@ static void fuse(translator *t, int32_t *uses, int32_t *label_at)
         if (single_use && in.op == R_BINARY(B_ADD, RFORM_SLOT) && prev->op == R_SHIFT_SQUARE &&
             (prev->dst == in.a) != (prev->dst == in.b)) {
             /* l + r is r + l, bit for bit */
-            prev->b = prev->dst == in.a ? in.b : in.a;
+            const int32_t other = prev->dst == in.a ? in.b : in.a;
+            if (sum_start >= run_start && code[sum_start].op == R_SUM_SQUARES &&
+                sum_start + 1 + code[sum_start].a == w - 1 && code[sum_start].dst == other &&
+                uses[other] == 1) {
+                /* one more term of the sum just before */
+                code[w - 1] = term_of(prev);
+                code[sum_start].a++;
+                code[sum_start].dst = in.dst;
+                fusable = false;
+                continue;
+            }
+            if (w - 2 >= run_start && code[w - 2].op == R_SHIFT_SQUARE && code[w - 2].dst == other &&
+                uses[other] == 1) {
+                /* two squares: a sum of squares. It takes one entry more than the two did; the
+                 * input had two more (each R_SHIFT_SQUARE was two instructions), so w < i. */
+                const reg_insn first = code[w - 2], second = *prev;
+                code[w - 2] = (reg_insn){.op = R_SUM_SQUARES, .dst = in.dst, .a = 2};
+                code[w - 1] = term_of(&first);
+                code[w++] = term_of(&second);
+                sum_start = w - 3;
+                fusable = false;
+                continue;
+            }
+            prev->b = other;
             prev->op = R_ADD_SHIFT_SQUARE;
             prev->dst = in.dst;
             continue;
@@ -1089,6 +1126,7 @@ static void fuse(translator *t, int32_t *uses, int32_t *label_at)
             prev->dst = in.dst;
             prev->b = in.b;
             fusable = false;
+            run_start = w;
             continue;
         }
         if (single_use && in.op == R_MOVE && prev->dst == in.a) {
@@ -1097,6 +1135,8 @@ static void fuse(translator *t, int32_t *uses, int32_t *label_at)
         }
         code[w++] = in;
         fusable = is_value(in.op);
+        if (is_jump(in.op))
+            run_start = w;
     }
     t->n = w;
     for (int32_t i = 0; i < t->n; i++)
@@ -1119,7 +1159,7 @@ static int32_t allocate(translator *t, int32_t *last, int32_t *frame_slot, int32
         const int n_read = operands(&t->code[i], read);
         for (int k = 0; k < n_read; k++)
             last[read[k]] = i;
-        if (t->code[i].op != R_END)
+        if (writes(t->code[i].op))
             last[t->code[i].dst] = i;
     }
     int32_t n_free = 0, size = n_vars;
@@ -1129,7 +1169,7 @@ static int32_t allocate(translator *t, int32_t *last, int32_t *frame_slot, int32
         const int n_read = operands(in, read);
         /* the destination first, so that it never shares a slot with an operand: the lanes'
          * loops then read and write separate arrays */
-        if (in->op != R_END) {
+        if (writes(in->op)) {
             if (frame_slot[in->dst] < 0)
                 frame_slot[in->dst] = n_free > 0 ? free_slots[--n_free] : size++;
             in->dst = frame_slot[in->dst];

@@ -114,6 +114,19 @@ double pb_expr_eval(const pb_expr *expr, const double *x)
             slot[p->dst] = slot[p->b] + square;
             break;
         }
+        case R_SUM_SQUARES: {
+            const reg_insn *term = p + 1;
+            double d = slot[term[0].a] + term[0].k;
+            double sum = d * d;
+            for (int32_t j = 1; j < p->a; j++) {
+                d = slot[term[j].a] + term[j].k;
+                const double square = d * d;
+                sum = sum + square;
+            }
+            slot[p->dst] = sum;
+            pc += p->a;
+            break;
+        }
 #define CASE(name, expr)                                                                                     \
     case R_UNARY_FIRST + U_##name: {                                                                         \
         const double v = slot[p->a];                                                                         \
@@ -188,6 +201,20 @@ static int32_t run_lanes(const reg_insn *code, double (*frame)[BATCH_LANES])
                 out[lane] = in_b[lane] + square;
             }
             break;
+        case R_SUM_SQUARES: {
+            double sum[BATCH_LANES];
+            for (int32_t j = 1; j <= p->a; j++) {
+                const double *term = frame[p[j].a], k = p[j].k;
+                for (int lane = 0; lane < BATCH_LANES; lane++) {
+                    const double d = term[lane] + k;
+                    const double square = d * d;
+                    sum[lane] = j == 1 ? square : sum[lane] + square;
+                }
+            }
+            memcpy(out, sum, sizeof sum);
+            p += p->a;
+            break;
+        }
 #define CASE(name, expr)                                                                                     \
     case R_UNARY_FIRST + U_##name:                                                                           \
         for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \

@@ -94,13 +94,17 @@ typedef struct insn {
  * in the program for single points; the batch program has none (see expr_eval.c). */
 
 enum {
-    R_END,                                        /* the value is r[a] */
-    R_CONST,                                      /* r[dst] = k */
-    R_MOVE,                                       /* r[dst] = r[a] */
-    R_JUMP_IF_FALSE,                              /* if r[a] == 0: r[dst] = r[a], go to b */
-    R_JUMP_IF_TRUE,                               /* if r[a] != 0: r[dst] = r[a], go to b */
-    R_SHIFT_SQUARE,                               /* r[dst] = (r[a] + k)^2 */
-    R_ADD_SHIFT_SQUARE,                           /* r[dst] = r[b] + (r[a] + k)^2 */
+    R_END,              /* the value is r[a] */
+    R_CONST,            /* r[dst] = k */
+    R_MOVE,             /* r[dst] = r[a] */
+    R_JUMP_IF_FALSE,    /* if r[a] == 0: r[dst] = r[a], go to b */
+    R_JUMP_IF_TRUE,     /* if r[a] != 0: r[dst] = r[a], go to b */
+    R_SHIFT_SQUARE,     /* r[dst] = (r[a] + k)^2 */
+    R_ADD_SHIFT_SQUARE, /* r[dst] = r[b] + (r[a] + k)^2 */
+    /* r[dst] = the sum of (r[a] + k)^2 over the `a` R_TERM entries that follow, in order:
+     * a sphere's sum of squares with the sum kept out of the frame */
+    R_SUM_SQUARES,
+    R_TERM,                                       /* an operand of R_SUM_SQUARES, never run on its own */
     R_UNARY_FIRST,                                /* + enum unary_op: r[dst] = op r[a] */
     R_BINARY_FIRST = R_UNARY_FIRST + UNARY_COUNT, /* + 2 * enum binary_op + form */
     /* + 2 * (comparison - B_LT) + 1 to jump when true: if (r[a] CMP k) is false (true),
