@@ -209,6 +209,77 @@ static double cpu_seconds(void)
 
 static double points[N_POINTS][MAX_DIM];
 
+/* ---- sampled edges: the C callback one configuration a call, the expression in batches --- */
+
+#define N_EDGES 1024
+
+typedef struct edge_row {
+    double free_fraction;
+    double states[2]; /* configurations checked per edge: C, expression */
+    double ns[2];     /* CPU time per edge */
+} edge_row;
+
+static edge_row edge_rows[sizeof cases / sizeof cases[0]];
+
+static int bench_sampled_edges(const bench_case *c, const char *bounds, double seconds, edge_row *row)
+{
+    pb_diag diag;
+    const pb_option options[] = {{"bounds", bounds}, {"expr", c->expr}, {"edge_check", "sampled"}};
+    pb_engine *engines[2] = {NULL, NULL};
+    if (pb_engine_load(&engines[1], "blackbox", NULL, options, 3, &diag) != PB_OK) {
+        fprintf(stderr, "bench_engines: %s\n", diag.message);
+        return 1;
+    }
+    pb_blackbox_config params = pb_blackbox_config_default(c->dim);
+    memcpy(params.lower, pb_engine_lower(engines[1]), (size_t)c->dim * sizeof(double));
+    memcpy(params.upper, pb_engine_upper(engines[1]), (size_t)c->dim * sizeof(double));
+    params.feasible = c->c_function;
+    pb_engine_edge_check(engines[1], &params.resolution);
+    if (pb_blackbox_create(&engines[0], &params, &diag) != PB_OK) {
+        fprintf(stderr, "bench_engines: %s\n", diag.message);
+        pb_engine_destroy(engines[1]);
+        return 1;
+    }
+    static double targets[N_EDGES][MAX_DIM];
+    pb_rng rng;
+    pb_rng_seed(&rng, 2);
+    for (int e = 0; e < N_EDGES; e++)
+        for (int j = 0; j < c->dim; j++)
+            targets[e][j] =
+                fmin(c->bound, fmax(-c->bound, points[e][j] + pb_rng_range(&rng, -0.1, 0.1) * c->bound));
+    int n_free = 0;
+    for (int e = 0; e < N_EDGES; e++) {
+        const bool free = pb_engine_visible(engines[0], points[e], targets[e]);
+        if (free != pb_engine_visible(engines[1], points[e], targets[e])) {
+            fprintf(stderr, "bench_engines: '%s': the edge checks disagree\n", c->name);
+            return 1;
+        }
+        n_free += free;
+    }
+    row->free_fraction = (double)n_free / N_EDGES;
+    row->ns[0] = row->ns[1] = INFINITY;
+    for (int round = 0; round < ROUNDS; round++)
+        for (int v = 0; v < 2; v++) {
+            pb_engine_reset_counters(engines[v]);
+            uint64_t edges = 0, hits = 0;
+            const double t0 = cpu_seconds();
+            double t1;
+            do {
+                for (int e = 0; e < N_EDGES; e++)
+                    hits += pb_engine_visible(engines[v], points[e], targets[e]);
+                edges += N_EDGES;
+                t1 = cpu_seconds();
+            } while (t1 - t0 < seconds / ROUNDS / 2);
+            row->ns[v] = fmin(row->ns[v], 1e9 * (t1 - t0) / (double)edges);
+            row->states[v] = (double)pb_engine_get_counters(engines[v]).n_edge_states / (double)edges;
+            if (hits != edges / N_EDGES * (uint64_t)n_free)
+                return 1;
+        }
+    pb_engine_destroy(engines[0]);
+    pb_engine_destroy(engines[1]);
+    return 0;
+}
+
 enum { C_ENGINE, EXPR_ENGINE, C_BARE, STACK_BARE, REGISTERS_BARE, BATCH_BARE, N_VARIANTS };
 
 static int bench_expressions(double seconds)
@@ -314,6 +385,22 @@ static int bench_expressions(double seconds)
         pb_expr_destroy(expr);
         pb_engine_destroy(expr_engine);
         pb_engine_destroy(c_engine);
+        if (bench_sampled_edges(c, bounds, seconds, &edge_rows[k]) != 0)
+            return 1;
+    }
+    printf("\n### sampled edge checks (edge_check=sampled, the default resolution; %d short edges from "
+           "the points above, each coordinate moving up to 5 %% of its range; CPU time, fastest of %d "
+           "interleaved rounds)\n\n",
+           N_EDGES, ROUNDS);
+    printf(
+        "| function | dim | free edges | configurations per edge: C / expr | C engine, per edge (ns) | expr "
+        "engine, batches, per edge (ns) | ratio | per configuration: C / expr (ns) |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const edge_row *r = &edge_rows[k];
+        printf("| %s | %d | %.0f %% | %.1f / %.1f | %.0f | %.0f | %.2f | %.1f / %.1f |\n", cases[k].name,
+               cases[k].dim, 100.0 * r->free_fraction, r->states[0], r->states[1], r->ns[0], r->ns[1],
+               r->ns[1] / r->ns[0], r->ns[0] / r->states[0], r->ns[1] / r->states[1]);
     }
     printf("\n");
     return 0;
