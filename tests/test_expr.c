@@ -405,9 +405,13 @@ static void test_registers_shapes(void)
         /* ADD_SHIFT_SQUARE, END; a sum after a sum: SUM TERM TERM, SUM TERM TERM, ADD, END */
         {"x2 + (x0-1)^2", 2, 2},
         {"((x0-1)^2 + (x1+2)^2) * ((x2-1)^2 + (x0+2)^2)", 8, 8},
-        /* x0 > 1 or ((x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5): no sum may
-         * reach across a jump */
-        {"x0 > 1 or (x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5", 10, 12},
+        /* x0 > 1 or ((x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5): a compare-jump,
+         * a sum compared and tested by the jump (with its two terms), a sum, GT, END; no sum
+         * reaches across a jump */
+        {"x0 > 1 or (x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5", 9, 12},
+        /* the sum tested by an `or`: SUM-COMPARE-JUMP TERM TERM, LT, END; in lanes SUM TERM
+         * TERM LE LT MAX END */
+        {"(x0-1)^2 + (x1+2)^2 <= 0.5 or x2 < 0", 5, 7},
         /* x0 + x1 once: ADD COS ADD SIN ADD... */
         {"cos(x0 + x1) + sin(x0 + x1) + (x0 + x1)", 6, 6},
         /* compare-and-jump, GT into the chain's slot, END; in lanes GT GT MUL END */

@@ -1023,8 +1023,8 @@ static void translate(translator *t)
 static int operands(const reg_insn *in, int32_t out[2])
 {
     const int op = in->op;
-    if (op == R_CONST || op == R_LABEL || op == R_SUM_SQUARES)
-        return 0;
+    if (op == R_CONST || op == R_LABEL || op == R_SUM_SQUARES || op >= R_SUM_COMPARE_JUMP_FIRST)
+        return 0; /* a sum's operands are its terms */
     out[0] = in->a;
     if (op == R_ADD_SHIFT_SQUARE ||
         (op >= R_BINARY_FIRST && op < R_COMPARE_JUMP_FIRST && (op - R_BINARY_FIRST) % 2 == RFORM_SLOT)) {
@@ -1122,6 +1122,20 @@ static void fuse(translator *t, int32_t *uses, int32_t *label_at)
             prev->op >= R_BINARY(B_LT, RFORM_CONST) && prev->op <= R_BINARY(B_NE, RFORM_CONST) &&
             (prev->op - R_BINARY_FIRST) % 2 == RFORM_CONST) {
             const int cmp = (prev->op - R_BINARY_FIRST) / 2;
+            if (sum_start >= run_start && code[sum_start].op == R_SUM_SQUARES &&
+                sum_start + 1 + code[sum_start].a == w - 1 && code[sum_start].dst == prev->a &&
+                uses[prev->a] == 1) {
+                /* the sum just before is compared and nothing else: test it where it is made */
+                reg_insn *sum = &code[sum_start];
+                sum->op = R_SUM_COMPARE_JUMP(cmp, in.op == R_JUMP_IF_TRUE);
+                sum->dst = in.dst;
+                sum->b = in.b;
+                sum->k = prev->k;
+                w--;
+                fusable = false;
+                run_start = w;
+                continue;
+            }
             prev->op = R_COMPARE_JUMP(cmp, in.op == R_JUMP_IF_TRUE);
             prev->dst = in.dst;
             prev->b = in.b;

@@ -71,6 +71,20 @@ double pb_expr_eval_stack(const pb_expr *expr, const double *x)
     }
 }
 
+/* The sum of (slot[a] + k)^2 over the R_TERM entries after `p`, left to right. */
+static inline double sum_squares(const double *slot, const reg_insn *p)
+{
+    const reg_insn *term = p + 1;
+    double d = slot[term[0].a] + term[0].k;
+    double sum = d * d;
+    for (int32_t j = 1; j < p->a; j++) {
+        d = slot[term[j].a] + term[j].k;
+        const double square = d * d;
+        sum = sum + square;
+    }
+    return sum;
+}
+
 /* ---- one point ---------------------------------------------------------------------- */
 
 double pb_expr_eval(const pb_expr *expr, const double *x)
@@ -114,19 +128,10 @@ double pb_expr_eval(const pb_expr *expr, const double *x)
             slot[p->dst] = slot[p->b] + square;
             break;
         }
-        case R_SUM_SQUARES: {
-            const reg_insn *term = p + 1;
-            double d = slot[term[0].a] + term[0].k;
-            double sum = d * d;
-            for (int32_t j = 1; j < p->a; j++) {
-                d = slot[term[j].a] + term[j].k;
-                const double square = d * d;
-                sum = sum + square;
-            }
-            slot[p->dst] = sum;
+        case R_SUM_SQUARES:
+            slot[p->dst] = sum_squares(slot, p);
             pc += p->a;
             break;
-        }
 #define CASE(name, expr)                                                                                     \
     case R_UNARY_FIRST + U_##name: {                                                                         \
         const double v = slot[p->a];                                                                         \
@@ -161,6 +166,27 @@ double pb_expr_eval(const pb_expr *expr, const double *x)
             pc = p->b - 1;                                                                                   \
         }                                                                                                    \
         break;
+            COMPARISONS(CASE)
+#undef CASE
+#define CASE(name, cmp)                                                                                      \
+    case R_SUM_COMPARE_JUMP(B_##name, 0): {                                                                  \
+        const double sum = sum_squares(slot, p);                                                             \
+        pc += p->a;                                                                                          \
+        if (!(sum cmp p->k)) {                                                                               \
+            slot[p->dst] = 0.0;                                                                              \
+            pc = p->b - 1;                                                                                   \
+        }                                                                                                    \
+        break;                                                                                               \
+    }                                                                                                        \
+    case R_SUM_COMPARE_JUMP(B_##name, 1): {                                                                  \
+        const double sum = sum_squares(slot, p);                                                             \
+        pc += p->a;                                                                                          \
+        if (sum cmp p->k) {                                                                                  \
+            slot[p->dst] = 1.0;                                                                              \
+            pc = p->b - 1;                                                                                   \
+        }                                                                                                    \
+        break;                                                                                               \
+    }
             COMPARISONS(CASE)
 #undef CASE
         default:

@@ -110,7 +110,10 @@ enum {
     /* + 2 * (comparison - B_LT) + 1 to jump when true: if (r[a] CMP k) is false (true),
      * r[dst] = 0 (1) and go to b */
     R_COMPARE_JUMP_FIRST = R_BINARY_FIRST + 2 * BINARY_COUNT,
-    R_COUNT = R_COMPARE_JUMP_FIRST + 2 * (B_NE - B_LT + 1)
+    /* the same with the sum of squares of the `a` R_TERM entries that follow in place of
+     * r[a]: a sphere test of an `and` chain in one instruction */
+    R_SUM_COMPARE_JUMP_FIRST = R_COMPARE_JUMP_FIRST + 2 * (B_NE - B_LT + 1),
+    R_COUNT = R_SUM_COMPARE_JUMP_FIRST + 2 * (B_NE - B_LT + 1)
 };
 
 /* The two forms of a binary register instruction: r[dst] = r[a] OP r[b], or OP k. */
@@ -155,6 +158,7 @@ struct pb_expr {
     X(EQ, ==)                                                                                                \
     X(NE, !=)
 
-#define R_COMPARE_JUMP(cmp, when_true) (R_COMPARE_JUMP_FIRST + 2 * ((cmp)-B_LT) + (when_true))
+#define R_COMPARE_JUMP(cmp, when_true)     (R_COMPARE_JUMP_FIRST + 2 * ((cmp)-B_LT) + (when_true))
+#define R_SUM_COMPARE_JUMP(cmp, when_true) (R_SUM_COMPARE_JUMP_FIRST + 2 * ((cmp)-B_LT) + (when_true))
 
 #endif
