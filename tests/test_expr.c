@@ -402,6 +402,9 @@ static void test_registers_shapes(void)
         /* SUM_SQUARES with its two TERMs, GT, END */
         {"(x0-1)^2 + (x1+2)^2 > 0.64", 5, 5},
         {"(x0-1)^2 + (x1+2)^2 + (x2-0.5)^2", 5, 5},
+        /* a unary operator of x + k: two SHIFT_UNARY(abs), ADD, GT, END */
+        {"abs(x0+3) + abs(x1-3) > 1", 5, 5},
+        {"sin(x0 - 0.5) * exp(x2 + 1)", 4, 4},
         /* ADD_SHIFT_SQUARE, END; a sum after a sum: SUM TERM TERM, SUM TERM TERM, ADD, END */
         {"x2 + (x0-1)^2", 2, 2},
         {"((x0-1)^2 + (x1+2)^2) * ((x2-1)^2 + (x0+2)^2)", 8, 8},

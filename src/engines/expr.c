@@ -1087,6 +1087,12 @@ static void fuse(translator *t, int32_t *uses, int32_t *label_at)
             prev->dst = in.dst;
             continue;
         }
+        if (single_use && in.op >= R_UNARY_FIRST && in.op < R_SHIFT_UNARY_FIRST &&
+            prev->op == R_BINARY(B_ADD, RFORM_CONST) && prev->dst == in.a) {
+            prev->op = R_SHIFT_UNARY_FIRST + (in.op - R_UNARY_FIRST); /* abs(x0 + 3), sin(x1 - 1) */
+            prev->dst = in.dst;
+            continue;
+        }
         if (single_use && in.op == R_BINARY(B_ADD, RFORM_SLOT) && prev->op == R_SHIFT_SQUARE &&
             (prev->dst == in.a) != (prev->dst == in.b)) {
             /* l + r is r + l, bit for bit */

@@ -141,6 +141,14 @@ double pb_expr_eval(const pb_expr *expr, const double *x)
             UNARY_OPS(CASE)
 #undef CASE
 #define CASE(name, expr)                                                                                     \
+    case R_SHIFT_UNARY_FIRST + U_##name: {                                                                   \
+        const double v = slot[p->a] + p->k;                                                                  \
+        slot[p->dst] = expr;                                                                                 \
+        break;                                                                                               \
+    }
+            UNARY_OPS(CASE)
+#undef CASE
+#define CASE(name, expr)                                                                                     \
     case R_BINARY(B_##name, RFORM_SLOT): {                                                                   \
         const double l = slot[p->a], r = slot[p->b];                                                         \
         slot[p->dst] = expr;                                                                                 \
@@ -245,6 +253,15 @@ static int32_t run_lanes(const reg_insn *code, double (*frame)[BATCH_LANES])
     case R_UNARY_FIRST + U_##name:                                                                           \
         for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \
             const double v = in_a[lane];                                                                     \
+            out[lane] = expr;                                                                                \
+        }                                                                                                    \
+        break;
+            UNARY_OPS(CASE)
+#undef CASE
+#define CASE(name, expr)                                                                                     \
+    case R_SHIFT_UNARY_FIRST + U_##name:                                                                     \
+        for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \
+            const double v = in_a[lane] + p->k;                                                              \
             out[lane] = expr;                                                                                \
         }                                                                                                    \
         break;

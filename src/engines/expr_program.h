@@ -104,9 +104,10 @@ enum {
     /* r[dst] = the sum of (r[a] + k)^2 over the `a` R_TERM entries that follow, in order:
      * a sphere's sum of squares with the sum kept out of the frame */
     R_SUM_SQUARES,
-    R_TERM,                                       /* an operand of R_SUM_SQUARES, never run on its own */
-    R_UNARY_FIRST,                                /* + enum unary_op: r[dst] = op r[a] */
-    R_BINARY_FIRST = R_UNARY_FIRST + UNARY_COUNT, /* + 2 * enum binary_op + form */
+    R_TERM,                                            /* an operand of R_SUM_SQUARES, never run on its own */
+    R_UNARY_FIRST,                                     /* + enum unary_op: r[dst] = op r[a] */
+    R_SHIFT_UNARY_FIRST = R_UNARY_FIRST + UNARY_COUNT, /* + enum unary_op: r[dst] = op (r[a] + k) */
+    R_BINARY_FIRST = R_SHIFT_UNARY_FIRST + UNARY_COUNT, /* + 2 * enum binary_op + form */
     /* + 2 * (comparison - B_LT) + 1 to jump when true: if (r[a] CMP k) is false (true),
      * r[dst] = 0 (1) and go to b */
     R_COMPARE_JUMP_FIRST = R_BINARY_FIRST + 2 * BINARY_COUNT,
