@@ -454,6 +454,20 @@ static void test_registers_shapes(void)
         CHECK(check_registers(expr, "a long sum", &rng) == 0);
         pb_expr_destroy(expr);
     }
+    /* a sum of 300 different squares is one instruction with more terms than the batch frame
+     * has slots, compared by an `and`: one compare-and-jump over 300 terms */
+    size_t n = 0;
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s(x%d - %g)^2", i ? " + " : "", i % 3, 0.01 * i);
+    snprintf(text + n, sizeof text - n, " > 2000 and x0 < 2");
+    pb_expr *expr = NULL;
+    CHECK(pb_expr_compile(&expr, text, N_VARS, NULL) == PB_OK);
+    if (expr) {
+        CHECK_MSG(pb_expr_register_length(expr, false) == 1 + 300 + 2, "%zu",
+                  pb_expr_register_length(expr, false));
+        CHECK(check_registers(expr, "300 squares", &rng) == 0);
+        pb_expr_destroy(expr);
+    }
 }
 
 /* ---- interval evaluation ------------------------------------------------------------ */

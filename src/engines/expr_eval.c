@@ -211,6 +211,20 @@ static int32_t run_lanes(const reg_insn *code, double (*frame)[BATCH_LANES])
 {
     for (const reg_insn *p = code;; p++) {
         double *out = frame[p->dst];
+        if (p->op == R_SUM_SQUARES) { /* its `a` counts terms: no slot to point at */
+            double sum[BATCH_LANES];
+            for (int32_t j = 1; j <= p->a; j++) {
+                const double *term = frame[p[j].a], k = p[j].k;
+                for (int lane = 0; lane < BATCH_LANES; lane++) {
+                    const double d = term[lane] + k;
+                    const double square = d * d;
+                    sum[lane] = j == 1 ? square : sum[lane] + square;
+                }
+            }
+            memcpy(out, sum, sizeof sum);
+            p += p->a;
+            continue;
+        }
         const double *in_a = frame[p->a], *in_b = frame[p->b];
         switch (p->op) {
         case R_END:
@@ -235,20 +249,6 @@ static int32_t run_lanes(const reg_insn *code, double (*frame)[BATCH_LANES])
                 out[lane] = in_b[lane] + square;
             }
             break;
-        case R_SUM_SQUARES: {
-            double sum[BATCH_LANES];
-            for (int32_t j = 1; j <= p->a; j++) {
-                const double *term = frame[p[j].a], k = p[j].k;
-                for (int lane = 0; lane < BATCH_LANES; lane++) {
-                    const double d = term[lane] + k;
-                    const double square = d * d;
-                    sum[lane] = j == 1 ? square : sum[lane] + square;
-                }
-            }
-            memcpy(out, sum, sizeof sum);
-            p += p->a;
-            break;
-        }
 #define CASE(name, expr)                                                                                     \
     case R_UNARY_FIRST + U_##name:                                                                           \
         for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \
