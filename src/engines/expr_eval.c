@@ -132,22 +132,19 @@ double pb_expr_eval(const pb_expr *expr, const double *x)
             slot[p->dst] = sum_squares(slot, p);
             pc += p->a;
             break;
-#define CASE(name, expr)                                                                                     \
-    case R_UNARY_FIRST + U_##name: {                                                                         \
-        const double v = slot[p->a];                                                                         \
+/* a unary operator of r[a], and of r[a] + k */
+#define UNARY_CASE(op, operand, expr)                                                                        \
+    case op: {                                                                                               \
+        const double v = operand;                                                                            \
         slot[p->dst] = expr;                                                                                 \
         break;                                                                                               \
     }
-            UNARY_OPS(CASE)
-#undef CASE
 #define CASE(name, expr)                                                                                     \
-    case R_SHIFT_UNARY_FIRST + U_##name: {                                                                   \
-        const double v = slot[p->a] + p->k;                                                                  \
-        slot[p->dst] = expr;                                                                                 \
-        break;                                                                                               \
-    }
+    UNARY_CASE(R_UNARY_FIRST + U_##name, slot[p->a], expr)                                                   \
+    UNARY_CASE(R_SHIFT_UNARY_FIRST + U_##name, slot[p->a] + p->k, expr)
             UNARY_OPS(CASE)
 #undef CASE
+#undef UNARY_CASE
 #define CASE(name, expr)                                                                                     \
     case R_BINARY(B_##name, RFORM_SLOT): {                                                                   \
         const double l = slot[p->a], r = slot[p->b];                                                         \
@@ -249,24 +246,20 @@ static int32_t run_lanes(const reg_insn *code, double (*frame)[BATCH_LANES])
                 out[lane] = in_b[lane] + square;
             }
             break;
-#define CASE(name, expr)                                                                                     \
-    case R_UNARY_FIRST + U_##name:                                                                           \
+/* a unary operator of r[a], and of r[a] + k */
+#define UNARY_CASE(op, operand, expr)                                                                        \
+    case op:                                                                                                 \
         for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \
-            const double v = in_a[lane];                                                                     \
+            const double v = operand;                                                                        \
             out[lane] = expr;                                                                                \
         }                                                                                                    \
         break;
-            UNARY_OPS(CASE)
-#undef CASE
 #define CASE(name, expr)                                                                                     \
-    case R_SHIFT_UNARY_FIRST + U_##name:                                                                     \
-        for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \
-            const double v = in_a[lane] + p->k;                                                              \
-            out[lane] = expr;                                                                                \
-        }                                                                                                    \
-        break;
+    UNARY_CASE(R_UNARY_FIRST + U_##name, in_a[lane], expr)                                                   \
+    UNARY_CASE(R_SHIFT_UNARY_FIRST + U_##name, in_a[lane] + p->k, expr)
             UNARY_OPS(CASE)
 #undef CASE
+#undef UNARY_CASE
 #define CASE(name, expr)                                                                                     \
     case R_BINARY(B_##name, RFORM_SLOT):                                                                     \
         for (int lane = 0; lane < BATCH_LANES; lane++) {                                                     \
