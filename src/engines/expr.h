@@ -96,9 +96,10 @@ bool pb_expr_is_condition(const pb_expr *expr);
 /** Number of instructions in the compiled stack program (to test the optimiser). */
 size_t pb_expr_length(const pb_expr *expr);
 
-/** Number of instructions in the register program for single points (`batch` false) or for
- * batches (true); 0 when the expression is too large for it and evaluation falls back to the
- * stack program (to test the translation). */
+/** Number of entries in the register program for single points (`batch` false) or for
+ * batches (true), a sum of squares counting its terms; 0 when that program would not fit its
+ * evaluator's frame, and then single points run the stack program and batches run point by
+ * point (to test the translation). */
 size_t pb_expr_register_length(const pb_expr *expr, bool batch);
 
 /** Format an error as "expression: column C: MESSAGE" (or "expression: MESSAGE" without a
