@@ -361,6 +361,74 @@ static void test_plan_and_recheck(void)
     }
 }
 
+/* The same discs as an expression and in C. */
+#define DISCS_TEXT "(x0-1)^2 + (x1-2)^2 > 0.64 and (x0+2)^2 + (x1+1)^2 > 1.44 and (x0-3)^2 + (x1+3)^2 > 0.81"
+
+static bool discs_c(const double *q, void *payload)
+{
+    (void)payload;
+    return (q[0] - 1) * (q[0] - 1) + (q[1] - 2) * (q[1] - 2) > 0.64 &&
+           (q[0] + 2) * (q[0] + 2) + (q[1] + 1) * (q[1] + 1) > 1.44 &&
+           (q[0] - 3) * (q[0] - 3) + (q[1] + 3) * (q[1] + 3) > 0.81;
+}
+
+/* A sampled edge of an expression goes to its batch program (PB_BLACKBOX_BATCH configurations
+ * a call): it must answer as the one-at-a-time check of the same function in C does, at the
+ * same resolution, and every edge it calls free must be free when re-checked ten times
+ * finer. */
+static void test_sampled_batches(void)
+{
+    pb_diag diag;
+    pb_engine *expr = load("-5:5,-5:5", DISCS_TEXT, "edge_check", "sampled", &diag);
+    pb_blackbox_config params = pb_blackbox_config_default(2);
+    params.lower[0] = params.lower[1] = -5;
+    params.upper[0] = params.upper[1] = 5;
+    params.feasible = discs_c;
+    double resolution = 0.01;
+    if (expr)
+        pb_engine_edge_check(expr, &resolution);
+    params.resolution = resolution;
+    pb_engine *c = NULL;
+    CHECK(expr && pb_blackbox_create(&c, &params, &diag) == PB_OK);
+    if (!expr || !c) {
+        pb_engine_destroy(expr);
+        pb_engine_destroy(c);
+        return;
+    }
+    pb_rng rng;
+    pb_rng_seed(&rng, 77);
+    int n_free = 0, n_blocked = 0, disagree = 0, bad = 0;
+    for (int e = 0; e < 2000; e++) {
+        double a[2], b[2];
+        for (int i = 0; i < 2; i++) {
+            a[i] = pb_rng_range(&rng, -4.9, 4.9);
+            b[i] = a[i] + pb_rng_range(&rng, -1.5, 1.5);
+        }
+        const bool free = pb_engine_visible(expr, a, b);
+        disagree += free != pb_engine_visible(c, a, b);
+        if (!free) {
+            n_blocked++;
+            continue;
+        }
+        n_free++;
+        const double step = 0.1 * resolution;
+        const double length = hypot(b[0] - a[0], b[1] - a[1]);
+        const int n = (int)ceil(length / step);
+        for (int k = 0; k <= n; k++) {
+            const double t = (double)k / n, q[2] = {a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])};
+            if (!discs_c(q, NULL) && bad++ < 3)
+                CHECK_MSG(false, "edge (%g, %g) - (%g, %g) said free, blocked at (%g, %g)", a[0], a[1], b[0],
+                          b[1], q[0], q[1]);
+        }
+    }
+    CHECK_MSG(disagree == 0, "%d of 2000 edges answered differently in batches", disagree);
+    CHECK(bad == 0);
+    CHECK_MSG(n_free > 100 && n_blocked > 100, "%d free, %d blocked: the edges test nothing", n_free,
+              n_blocked);
+    pb_engine_destroy(expr);
+    pb_engine_destroy(c);
+}
+
 /* ---- certified edges ----------------------------------------------------------------- */
 
 /* Thin walls x0 in [0.3, 0.3 + w] (or an angle band in a wrapping coordinate) crossed by
@@ -540,6 +608,7 @@ int main(void)
     test_render();
     test_plan_and_recheck();
     test_thin_walls();
+    test_sampled_batches();
     test_clearance_callback();
     return pb_test_summary("blackbox");
 }

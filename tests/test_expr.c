@@ -1,6 +1,7 @@
 /* The expression compiler of the black-box engine: values, precedence, short-circuit
- * logic, the optimiser against an independent tree evaluator on random expressions, and
- * the error messages with their columns. */
+ * logic, the optimiser against an independent tree evaluator on random expressions, the
+ * register programs (single and batch) against the stack program bit for bit, and the error
+ * messages with their columns. */
 #include "engines/expr.h"
 #include "harness.h"
 
@@ -303,6 +304,172 @@ static void test_random_against_tree(void)
     CHECK(mismatches == 0);
 }
 
+/* ---- the register programs against the stack program -------------------------------- */
+
+/* The same double, bit for bit (any NaN is the same NaN: payloads are not promised). */
+static bool same_bits(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Points for the comparisons: random ones, and values that decide comparisons and signs
+ * exactly (0, -0, the generator's constants). */
+static void pick_point(pb_rng *rng, int k, double *x)
+{
+    static const double exact[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 2.0, 0.25};
+    for (int i = 0; i < N_VARS; i++)
+        x[i] = k % 3 == 0 ? exact[pb_rng_below(rng, 8)] : pb_rng_range(rng, -3, 3);
+}
+
+/* Every point of `expr`: the register program equals the stack program bit for bit, and a
+ * batch (of a size that is no multiple of the lanes) equals single calls. Returns the
+ * failures. */
+static int check_registers(const pb_expr *expr, const char *text, pb_rng *rng)
+{
+    enum { N_POINTS = 37 };
+    double xs[N_POINTS][N_VARS], batch[N_POINTS];
+    int failures = 0;
+    for (int k = 0; k < N_POINTS; k++) {
+        pick_point(rng, k, xs[k]);
+        const double got = pb_expr_eval(expr, xs[k]), want = pb_expr_eval_stack(expr, xs[k]);
+        if (!same_bits(got, want) && failures++ < 3)
+            CHECK_MSG(false, "'%s' at (%g, %g, %g): registers %.17g, stack %.17g", text, xs[k][0], xs[k][1],
+                      xs[k][2], got, want);
+    }
+    pb_expr_eval_batch(expr, &xs[0][0], N_POINTS, batch);
+    for (int k = 0; k < N_POINTS; k++) {
+        const double single = pb_expr_eval(expr, xs[k]);
+        if (!same_bits(batch[k], single) && failures++ < 3)
+            CHECK_MSG(false, "'%s' at (%g, %g, %g): batch %.17g, single %.17g", text, xs[k][0], xs[k][1],
+                      xs[k][2], batch[k], single);
+    }
+    return failures;
+}
+
+static void test_registers_random(void)
+{
+    gen g;
+    pb_rng points;
+    pb_rng_seed(&points, 7);
+    static char text[3 * sizeof g.text + 64];
+    int failures = 0;
+    const double zero[N_VARS] = {0};
+    for (int trial = 0; trial < 3000; trial++) {
+        pb_rng_seed(&g.rng, 50000 + (uint64_t)trial);
+        g.len = 0;
+        g.text[0] = '\0';
+        const bool condition = trial % 2 == 0;
+        if (condition)
+            gen_condition(&g, 5, zero);
+        else
+            gen_number(&g, 5, zero);
+        /* every third expression repeats itself, for the common subexpressions */
+        if (trial % 3 == 0 && condition)
+            snprintf(text, sizeof text, "(%s) and not (%s) or (%s)", g.text, g.text, g.text);
+        else if (trial % 3 == 0)
+            snprintf(text, sizeof text, "(%s) * cos(%s) - (%s)", g.text, g.text, g.text);
+        /* and every third has sums of squares around it, for the superinstructions */
+        else if (trial % 3 == 1 && condition)
+            snprintf(text, sizeof text, "(x2-0.5)^2 + (x1+1.5)^2 > 2 and (%s) or (x0+0.5)^2 + (x2-1)^2 <= 3",
+                     g.text);
+        else if (trial % 3 == 1)
+            snprintf(text, sizeof text, "(x0-0.5)^2 + (x1+1.5)^2 + ((%s) - 0.25)^2", g.text);
+        else
+            snprintf(text, sizeof text, "%s", g.text);
+        pb_expr *expr = NULL;
+        pb_expr_error error;
+        if (pb_expr_compile(&expr, text, N_VARS, &error) != PB_OK) {
+            CHECK_MSG(false, "'%s' did not compile: column %d: %s", text, error.column, error.message);
+            continue;
+        }
+        CHECK(pb_expr_register_length(expr, false) > 0 && pb_expr_register_length(expr, true) > 0);
+        failures += check_registers(expr, text, &points);
+        pb_expr_destroy(expr);
+    }
+    CHECK(failures == 0);
+}
+
+/* Repeated subterms are computed once, the obstacle shapes are single instructions, and
+ * programs too large for the frames still give the stack program's values. */
+static void test_registers_shapes(void)
+{
+    static const struct {
+        const char *text;
+        size_t single, batch; /* register instructions, END included */
+    } cases[] = {
+        /* SUM_SQUARES with its two TERMs, GT, END */
+        {"(x0-1)^2 + (x1+2)^2 > 0.64", 5, 5},
+        {"(x0-1)^2 + (x1+2)^2 + (x2-0.5)^2", 5, 5},
+        /* a unary operator of x + k: two SHIFT_UNARY(abs), ADD, GT, END */
+        {"abs(x0+3) + abs(x1-3) > 1", 5, 5},
+        {"sin(x0 - 0.5) * exp(x2 + 1)", 4, 4},
+        /* ADD_SHIFT_SQUARE, END; a sum after a sum: SUM TERM TERM, SUM TERM TERM, ADD, END */
+        {"x2 + (x0-1)^2", 2, 2},
+        {"((x0-1)^2 + (x1+2)^2) * ((x2-1)^2 + (x0+2)^2)", 8, 8},
+        /* x0 > 1 or ((x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5): a compare-jump,
+         * a sum compared and tested by the jump (with its two terms), a sum, GT, END; no sum
+         * reaches across a jump */
+        {"x0 > 1 or (x0-1)^2 + (x1+2)^2 > 0.5 and (x2-1)^2 + (x0+2)^2 > 0.5", 9, 12},
+        /* the sum tested by an `or`: SUM-COMPARE-JUMP TERM TERM, LT, END; in lanes SUM TERM
+         * TERM LE LT MAX END */
+        {"(x0-1)^2 + (x1+2)^2 <= 0.5 or x2 < 0", 5, 7},
+        /* x0 + x1 once: ADD COS ADD SIN ADD... */
+        {"cos(x0 + x1) + sin(x0 + x1) + (x0 + x1)", 6, 6},
+        /* compare-and-jump, GT into the chain's slot, END; in lanes GT GT MUL END */
+        {"x0 > 0 and x1 > 0", 3, 4},
+        {"x0 > 0 or x1 > 0 and x2 < 1", 4, 6},
+    };
+    pb_rng rng;
+    pb_rng_seed(&rng, 11);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pb_expr *expr = NULL;
+        CHECK(pb_expr_compile(&expr, cases[i].text, N_VARS, NULL) == PB_OK);
+        if (!expr)
+            continue;
+        CHECK_MSG(pb_expr_register_length(expr, false) == cases[i].single &&
+                      pb_expr_register_length(expr, true) == cases[i].batch,
+                  "'%s': %zu and %zu register instructions, want %zu and %zu", cases[i].text,
+                  pb_expr_register_length(expr, false), pb_expr_register_length(expr, true), cases[i].single,
+                  cases[i].batch);
+        CHECK(check_registers(expr, cases[i].text, &rng) == 0);
+        pb_expr_destroy(expr);
+    }
+    /* n distinct terms, then the same n again: with the repeats computed once, all n stay
+     * live to the end. 300 overflow the batch frame, 700 the single one; both then drop the
+     * common subexpressions and still fit. */
+    static const int sizes[] = {300, 700};
+    static char text[700 * 2 * 24];
+    for (size_t s = 0; s < 2; s++) {
+        size_t n = 0;
+        for (int copy = 0; copy < 2; copy++)
+            for (int i = 0; i < sizes[s]; i++)
+                n += (size_t)snprintf(text + n, sizeof text - n, "%ssin(x%d + %d)", n ? " + " : "", i % 3, i);
+        pb_expr *expr = NULL;
+        CHECK(pb_expr_compile(&expr, text, N_VARS, NULL) == PB_OK);
+        if (!expr)
+            continue;
+        CHECK(pb_expr_register_length(expr, false) > 0 && pb_expr_register_length(expr, true) > 0);
+        CHECK(check_registers(expr, "a long sum", &rng) == 0);
+        pb_expr_destroy(expr);
+    }
+    /* a sum of 300 different squares is one instruction with more terms than the batch frame
+     * has slots, compared by an `and`: one compare-and-jump over 300 terms */
+    size_t n = 0;
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s(x%d - %g)^2", i ? " + " : "", i % 3, 0.01 * i);
+    snprintf(text + n, sizeof text - n, " > 2000 and x0 < 2");
+    pb_expr *expr = NULL;
+    CHECK(pb_expr_compile(&expr, text, N_VARS, NULL) == PB_OK);
+    if (expr) {
+        CHECK_MSG(pb_expr_register_length(expr, false) == 1 + 300 + 2, "%zu",
+                  pb_expr_register_length(expr, false));
+        CHECK(check_registers(expr, "300 squares", &rng) == 0);
+        pb_expr_destroy(expr);
+    }
+}
+
 /* ---- interval evaluation ------------------------------------------------------------ */
 
 /* Does the interval hold the value (NaN only when the interval says NaN is possible)? */
@@ -580,6 +747,8 @@ int main(void)
     test_documented_example();
     test_optimiser();
     test_random_against_tree();
+    test_registers_random();
+    test_registers_shapes();
     test_intervals();
     test_errors();
     return pb_test_summary("expr");

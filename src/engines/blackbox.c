@@ -323,6 +323,16 @@ static bool expr_feasible(const double *q, void *payload)
     return pb_expr_eval(payload, q) != 0.0;
 }
 
+/* A sampled edge's configurations in one call: the expression's batch program shares each
+ * instruction's dispatch among them (n is at most PB_BLACKBOX_BATCH). */
+static void expr_feasible_batch(const double *qs, size_t n, bool *free, void *payload)
+{
+    double values[PB_BLACKBOX_BATCH];
+    pb_expr_eval_batch(payload, qs, n, values);
+    for (size_t i = 0; i < n; i++)
+        free[i] = values[i] != 0.0;
+}
+
 /* The picture of a 2D black box: its feasible region sampled at pixel centres, free white,
  * occupied dark. Picture coordinates are (q - lower) * scale. */
 static pb_status render(const void *self, pb_image *image, double *scale, pb_diag *diag)
@@ -544,6 +554,7 @@ static pb_status load_expression(blackbox *bb, const char *text, pb_diag *diag)
         return PB_ERR_INVALID;
     }
     bb->feasible = expr_feasible;
+    bb->batch = expr_feasible_batch;
     bb->payload = bb->expr;
     return PB_OK;
 }

@@ -1,6 +1,7 @@
 /* The expression compiler behind the black-box engine's `--expr`: a recursive-descent parser
- * that emits a flat stack-machine program, with a small peephole optimiser, and the
- * interpreter that runs it. See expr.h for the grammar. */
+ * that emits a flat stack-machine program, with a small peephole optimiser. expr_eval.c runs
+ * it and the register programs it translates it to; expr_interval.c runs it over boxes. See
+ * expr.h for the grammar. */
 #include "engines/expr.h"
 #include "engines/expr_program.h"
 #include "core/grow.h"
@@ -34,69 +35,6 @@ static double apply_binary(int b, double l, double r)
 #undef CASE
     }
     return NAN;
-}
-
-/* ---- the interpreter ---------------------------------------------------------------- */
-
-double pb_expr_eval(const pb_expr *expr, const double *x)
-{
-    /* `top` points one past the top of the stack. */
-    double stack[EVAL_STACK];
-    double *top = stack;
-    const insn *code = expr->code;
-    for (const insn *p = code;; p++) {
-        switch (p->op) {
-        case OP_END:
-            return top[-1];
-        case OP_CONST:
-            *top++ = p->k;
-            break;
-        case OP_VAR:
-            *top++ = x[p->arg];
-            break;
-        case OP_JUMP_IF_FALSE:
-            if (top[-1] == 0.0)
-                p = code + p->arg - 1;
-            else
-                top--;
-            break;
-        case OP_JUMP_IF_TRUE:
-            if (top[-1] != 0.0)
-                p = code + p->arg - 1;
-            else
-                top--;
-            break;
-#define CASE(name, expr)                                                                                     \
-    case UNARY(U_##name): {                                                                                  \
-        const double v = top[-1];                                                                            \
-        top[-1] = expr;                                                                                      \
-        break;                                                                                               \
-    }
-            UNARY_OPS(CASE)
-#undef CASE
-#define CASE(name, expr)                                                                                     \
-    case BINARY(B_##name, FORM_STACK): {                                                                     \
-        const double l = top[-2], r = top[-1];                                                               \
-        top--;                                                                                               \
-        top[-1] = expr;                                                                                      \
-        break;                                                                                               \
-    }                                                                                                        \
-    case BINARY(B_##name, FORM_CONST): {                                                                     \
-        const double l = top[-1], r = p->k;                                                                  \
-        top[-1] = expr;                                                                                      \
-        break;                                                                                               \
-    }                                                                                                        \
-    case BINARY(B_##name, FORM_VAR): {                                                                       \
-        const double l = top[-1], r = x[p->arg];                                                             \
-        top[-1] = expr;                                                                                      \
-        break;                                                                                               \
-    }
-            BINARY_OPS(CASE)
-#undef CASE
-        default:
-            return NAN; /* unreachable: the compiler emits only the opcodes above */
-        }
-    }
 }
 
 /* ---- the lexer ---------------------------------------------------------------------- */
@@ -881,6 +819,471 @@ static value_type parse_or(parser *p)
     return t;
 }
 
+/* ---- translation to register programs (run by expr_eval.c) ------------------------ */
+
+/* The stack program pays for every value twice: a dispatch to push it and a stack
+ * move per operand, and it recomputes a subterm each time the text repeats it. So the
+ * stack program is translated once, at compile time, to three-address code over numbered
+ * slots:
+ *
+ *  - every value gets a slot, and a value that the text computes twice (the same operator on
+ *    the same operand slots, or the same constant) is computed once (common subexpressions;
+ *    x0 + x1 inside cos(x0 + x1) and sin(x0 + x1) is one addition);
+ *  - x - k becomes x + (-k) (the same number in IEEE arithmetic: subtraction is addition of
+ *    the negation, which is exact), so that (x - k)^2 and (x + k)^2 are one shape;
+ *  - superinstructions for the shapes of obstacle expressions: (x + k)^2 and s + (x + k)^2
+ *    (a sphere's sum of squares, one instruction per coordinate), and a comparison with a
+ *    constant fused with the `and`/`or` jump that tests it;
+ *  - slots are reused once their value is dead, so the frame stays small.
+ *
+ * Every instruction does the same floating-point operations, in the same order, on the same
+ * operands as the stack program: the results are bit for bit the same (tests/test_expr.c
+ * checks this on random expressions and points). Nothing is re-associated.
+ *
+ * The batch program evaluates BATCH_LANES points per instruction, each instruction a loop
+ * over lanes that the compiler vectorises. Lanes cannot jump separately, so the batch program
+ * has no jumps: an `and`/`or` chain evaluates all its operands and combines them where the
+ * stack program's jumps meet. Conditions are exactly 0.0 or 1.0, and the value a chain takes
+ * is that of the first operand that decides it, else its last operand; folded from the last
+ * jump back to the first (`and`: a * v, `or`: max(a, v)), that is the same number. Operands
+ * that a single evaluation would skip are evaluated for nothing: they have no effect. */
+
+/* A pseudo-instruction of the translation only: where the jumps to stack position b land. */
+#define R_LABEL R_COUNT
+
+/* A computed value, for finding it again: the instruction that computes it (dst unset). */
+typedef struct cse_entry {
+    reg_insn key;
+    int32_t slot;
+    int32_t next; /* the next entry in the same bucket, -1 at the end */
+} cse_entry;
+
+/* An `and`/`or` jump of the batch program, waiting for its target. */
+typedef struct jump_record {
+    int32_t slot;
+    bool is_and;
+    int32_t next; /* the jump before it to the same target, -1 at the first */
+} jump_record;
+
+typedef struct translator {
+    const pb_expr *expr;
+    bool branches;  /* the single program (jumps) or the batch program (none) */
+    bool cse;       /* reuse values computed before */
+    reg_insn *code; /* with virtual slots: one per value */
+    int32_t n;
+    int32_t n_slots; /* virtual slots used, the variables included */
+    cse_entry *entries;
+    int32_t n_entries;
+    int32_t *buckets;
+    uint32_t bucket_mask;
+    int32_t *merge_slot;    /* per stack position: the slot its jumps write, -1 when none */
+    int32_t *merge_entries; /* per stack position: entries known at its first jump */
+    int32_t *records_head;  /* per stack position: its last jump (batch), -1 when none */
+    jump_record *records;
+    int32_t n_records;
+} translator;
+
+static uint32_t hash_key(const reg_insn *key)
+{
+    uint64_t kbits;
+    memcpy(&kbits, &key->k, sizeof kbits);
+    uint64_t h = (uint64_t)(uint32_t)key->op * 0x9E3779B97F4A7C15u;
+    h ^= (uint64_t)(uint32_t)key->a * 0xC2B2AE3D27D4EB4Fu;
+    h ^= (uint64_t)(uint32_t)key->b * 0x165667B19E3779F9u;
+    h ^= kbits * 0x27D4EB2F165667C5u;
+    return (uint32_t)(h ^ (h >> 29));
+}
+
+static bool same_key(const reg_insn *x, const reg_insn *y)
+{
+    return x->op == y->op && x->a == y->a && x->b == y->b && memcmp(&x->k, &y->k, sizeof x->k) == 0;
+}
+
+/* Operators whose operands may be swapped without changing a bit of the result. (fmin and
+ * fmax may return either zero of +0 and -0, hypot is not promised to be symmetric.) */
+static bool commutes(int b)
+{
+    return b == B_ADD || b == B_MUL || b == B_EQ || b == B_NE;
+}
+
+/* The slot of the value `op` computes from a, b and k: a slot computed before, or a new one. */
+static int32_t value(translator *t, int32_t op, int32_t a, int32_t b, double k)
+{
+    if (op >= R_BINARY_FIRST && op < R_COMPARE_JUMP_FIRST && (op - R_BINARY_FIRST) % 2 == RFORM_SLOT &&
+        commutes((op - R_BINARY_FIRST) / 2) && a > b) {
+        const int32_t swap = a;
+        a = b;
+        b = swap;
+    }
+    const reg_insn key = {.op = op, .dst = 0, .a = a, .b = b, .k = k};
+    const uint32_t h = hash_key(&key) & t->bucket_mask;
+    if (t->cse)
+        for (int32_t e = t->buckets[h]; e >= 0; e = t->entries[e].next)
+            if (same_key(&t->entries[e].key, &key))
+                return t->entries[e].slot;
+    const int32_t slot = t->n_slots++;
+    t->code[t->n] = key;
+    t->code[t->n++].dst = slot;
+    if (t->cse) {
+        t->entries[t->n_entries] = (cse_entry){.key = key, .slot = slot, .next = t->buckets[h]};
+        t->buckets[h] = t->n_entries++;
+    }
+    return slot;
+}
+
+/* Forget the values computed after the first `n` entries: they were computed past a jump,
+ * and code after the jump's target runs whether or not they were. The newest entries head
+ * their buckets, so they come off in reverse order. */
+static void forget_since(translator *t, int32_t n)
+{
+    while (t->n_entries > n) {
+        const cse_entry *e = &t->entries[--t->n_entries];
+        t->buckets[hash_key(&e->key) & t->bucket_mask] = e->next;
+    }
+}
+
+/* Where jumps to stack position `at` land, the value on top of the stack is the jumps' or
+ * the fall-through's: bring them together in one slot. */
+static void merge(translator *t, size_t at, int32_t *top)
+{
+    if (t->branches) {
+        const int32_t slot = t->merge_slot[at];
+        if (slot < 0)
+            return;
+        t->code[t->n++] = (reg_insn){.op = R_MOVE, .dst = slot, .a = *top};
+        t->code[t->n++] = (reg_insn){.op = R_LABEL, .b = (int32_t)at};
+        *top = slot;
+        forget_since(t, t->merge_entries[at]);
+        return;
+    }
+    int32_t v = *top;
+    for (int32_t r = t->records_head[at]; r >= 0; r = t->records[r].next)
+        v = value(t, R_BINARY(t->records[r].is_and ? B_MUL : B_MAX, RFORM_SLOT), t->records[r].slot, v, 0.0);
+    *top = v;
+}
+
+/* The stack program as virtual three-address code. */
+static void translate(translator *t)
+{
+    const pb_expr *expr = t->expr;
+    int32_t stack[EVAL_STACK + 1];
+    int depth = 0;
+    t->n_slots = expr->n_vars;
+    for (size_t i = 0; i < expr->n; i++) {
+        if (depth > 0)
+            merge(t, i, &stack[depth - 1]);
+        const insn *p = &expr->code[i];
+        const int op = p->op;
+        if (op == OP_END) {
+            t->code[t->n++] = (reg_insn){.op = R_END, .a = stack[depth - 1]};
+        } else if (op == OP_CONST) {
+            stack[depth++] = value(t, R_CONST, 0, 0, p->k);
+        } else if (op == OP_VAR) {
+            stack[depth++] = p->arg;
+        } else if (op == OP_JUMP_IF_FALSE || op == OP_JUMP_IF_TRUE) {
+            const int32_t target = p->arg, tested = stack[--depth];
+            if (t->branches) {
+                if (t->merge_slot[target] < 0) {
+                    t->merge_slot[target] = t->n_slots++;
+                    t->merge_entries[target] = t->n_entries;
+                }
+                t->code[t->n++] = (reg_insn){.op = op == OP_JUMP_IF_FALSE ? R_JUMP_IF_FALSE : R_JUMP_IF_TRUE,
+                                             .dst = t->merge_slot[target],
+                                             .a = tested,
+                                             .b = target};
+            } else {
+                t->records[t->n_records] = (jump_record){
+                    .slot = tested, .is_and = op == OP_JUMP_IF_FALSE, .next = t->records_head[target]};
+                t->records_head[target] = t->n_records++;
+            }
+        } else if (op < OP_BINARY_FIRST) {
+            stack[depth - 1] = value(t, R_UNARY_FIRST + (op - OP_UNARY_FIRST), stack[depth - 1], 0, 0.0);
+        } else {
+            int b = (op - OP_BINARY_FIRST) / FORM_COUNT;
+            const int form = (op - OP_BINARY_FIRST) % FORM_COUNT;
+            const int32_t left = form == FORM_STACK ? stack[depth - 2] : stack[depth - 1];
+            if (form == FORM_STACK) {
+                depth--;
+                stack[depth - 1] = value(t, R_BINARY(b, RFORM_SLOT), left, stack[depth], 0.0);
+            } else if (form == FORM_VAR) {
+                stack[depth - 1] = value(t, R_BINARY(b, RFORM_SLOT), left, p->arg, 0.0);
+            } else {
+                double k = p->k;
+                if (b == B_SUB) {
+                    b = B_ADD;
+                    k = -k;
+                }
+                stack[depth - 1] = value(t, R_BINARY(b, RFORM_CONST), left, 0, k);
+            }
+        }
+    }
+}
+
+/* The slots an instruction reads; returns how many (0 to 2). */
+static int operands(const reg_insn *in, int32_t out[2])
+{
+    const int op = in->op;
+    if (op == R_CONST || op == R_LABEL || op == R_SUM_SQUARES || op >= R_SUM_COMPARE_JUMP_FIRST)
+        return 0; /* a sum's operands are its terms */
+    out[0] = in->a;
+    if (op == R_ADD_SHIFT_SQUARE ||
+        (op >= R_BINARY_FIRST && op < R_COMPARE_JUMP_FIRST && (op - R_BINARY_FIRST) % 2 == RFORM_SLOT)) {
+        out[1] = in->b;
+        return 2;
+    }
+    return 1;
+}
+
+static bool is_jump(int op)
+{
+    return op == R_JUMP_IF_FALSE || op == R_JUMP_IF_TRUE || op >= R_COMPARE_JUMP_FIRST;
+}
+
+/* Does the instruction always write its dst (and do nothing else)? */
+static bool is_value(int op)
+{
+    return op != R_END && op != R_LABEL && op != R_TERM && !is_jump(op);
+}
+
+/* Does the instruction write its dst (always or when it jumps)? */
+static bool writes(int op)
+{
+    return op != R_END && op != R_TERM;
+}
+
+static reg_insn term_of(const reg_insn *shift_square)
+{
+    return (reg_insn){.op = R_TERM, .a = shift_square->a, .k = shift_square->k};
+}
+
+/* Superinstructions, from pairs of adjacent instructions whose first value is read only by
+ * the second; then jump targets from stack positions to instructions. */
+static void fuse(translator *t, int32_t *uses, int32_t *label_at)
+{
+    reg_insn *code = t->code;
+    for (int32_t i = 0; i < t->n; i++) {
+        int32_t read[2];
+        const int n_read = operands(&code[i], read);
+        for (int k = 0; k < n_read; k++)
+            uses[read[k]]++;
+    }
+    int32_t w = 0;
+    bool fusable = false;   /* is code[w - 1] a value in the same straight run as the next? */
+    int32_t run_start = 0;  /* where the straight run that code[w - 1] is in starts */
+    int32_t sum_start = -1; /* the last R_SUM_SQUARES */
+    for (int32_t i = 0; i < t->n; i++) {
+        const reg_insn in = code[i];
+        reg_insn *prev = fusable ? &code[w - 1] : NULL;
+        if (in.op == R_LABEL) {
+            label_at[in.b] = w;
+            fusable = false;
+            run_start = w;
+            continue;
+        }
+        const bool single_use = prev && uses[prev->dst] == 1;
+        if (single_use && in.op == R_UNARY_FIRST + U_SQUARE && prev->op == R_BINARY(B_ADD, RFORM_CONST) &&
+            prev->dst == in.a) {
+            prev->op = R_SHIFT_SQUARE;
+            prev->dst = in.dst;
+            continue;
+        }
+        if (single_use && in.op >= R_UNARY_FIRST && in.op < R_SHIFT_UNARY_FIRST &&
+            prev->op == R_BINARY(B_ADD, RFORM_CONST) && prev->dst == in.a) {
+            prev->op = R_SHIFT_UNARY_FIRST + (in.op - R_UNARY_FIRST); /* abs(x0 + 3), sin(x1 - 1) */
+            prev->dst = in.dst;
+            continue;
+        }
+        if (single_use && in.op == R_BINARY(B_ADD, RFORM_SLOT) && prev->op == R_SHIFT_SQUARE &&
+            (prev->dst == in.a) != (prev->dst == in.b)) {
+            /* l + r is r + l, bit for bit */
+            const int32_t other = prev->dst == in.a ? in.b : in.a;
+            if (sum_start >= run_start && code[sum_start].op == R_SUM_SQUARES &&
+                sum_start + 1 + code[sum_start].a == w - 1 && code[sum_start].dst == other &&
+                uses[other] == 1) {
+                /* one more term of the sum just before */
+                code[w - 1] = term_of(prev);
+                code[sum_start].a++;
+                code[sum_start].dst = in.dst;
+                fusable = false;
+                continue;
+            }
+            if (w - 2 >= run_start && code[w - 2].op == R_SHIFT_SQUARE && code[w - 2].dst == other &&
+                uses[other] == 1) {
+                /* two squares: a sum of squares. It takes one entry more than the two did; the
+                 * input had two more (each R_SHIFT_SQUARE was two instructions), so w < i. */
+                const reg_insn first = code[w - 2], second = *prev;
+                code[w - 2] = (reg_insn){.op = R_SUM_SQUARES, .dst = in.dst, .a = 2};
+                code[w - 1] = term_of(&first);
+                code[w++] = term_of(&second);
+                sum_start = w - 3;
+                fusable = false;
+                continue;
+            }
+            prev->b = other;
+            prev->op = R_ADD_SHIFT_SQUARE;
+            prev->dst = in.dst;
+            continue;
+        }
+        if (single_use && (in.op == R_JUMP_IF_FALSE || in.op == R_JUMP_IF_TRUE) && prev->dst == in.a &&
+            prev->op >= R_BINARY(B_LT, RFORM_CONST) && prev->op <= R_BINARY(B_NE, RFORM_CONST) &&
+            (prev->op - R_BINARY_FIRST) % 2 == RFORM_CONST) {
+            const int cmp = (prev->op - R_BINARY_FIRST) / 2;
+            if (sum_start >= run_start && code[sum_start].op == R_SUM_SQUARES &&
+                sum_start + 1 + code[sum_start].a == w - 1 && code[sum_start].dst == prev->a &&
+                uses[prev->a] == 1) {
+                /* the sum just before is compared and nothing else: test it where it is made */
+                reg_insn *sum = &code[sum_start];
+                sum->op = R_SUM_COMPARE_JUMP(cmp, in.op == R_JUMP_IF_TRUE);
+                sum->dst = in.dst;
+                sum->b = in.b;
+                sum->k = prev->k;
+                w--;
+                fusable = false;
+                run_start = w;
+                continue;
+            }
+            prev->op = R_COMPARE_JUMP(cmp, in.op == R_JUMP_IF_TRUE);
+            prev->dst = in.dst;
+            prev->b = in.b;
+            fusable = false;
+            run_start = w;
+            continue;
+        }
+        if (single_use && in.op == R_MOVE && prev->dst == in.a) {
+            prev->dst = in.dst; /* compute the value where it is wanted */
+            continue;
+        }
+        code[w++] = in;
+        fusable = is_value(in.op);
+        if (is_jump(in.op))
+            run_start = w;
+    }
+    t->n = w;
+    for (int32_t i = 0; i < t->n; i++)
+        if (is_jump(code[i].op))
+            code[i].b = label_at[code[i].b];
+}
+
+/* Virtual slots to frame slots, reusing a slot once its value is dead. Jumps only go forward,
+ * so a value is live from the first instruction that names it to the last. Returns the frame
+ * size. */
+static int32_t allocate(translator *t, int32_t *last, int32_t *frame_slot, int32_t *free_slots)
+{
+    const int32_t n_vars = t->expr->n_vars;
+    for (int32_t s = 0; s < t->n_slots; s++) {
+        last[s] = -1;
+        frame_slot[s] = s < n_vars ? s : -1;
+    }
+    for (int32_t i = 0; i < t->n; i++) {
+        int32_t read[2];
+        const int n_read = operands(&t->code[i], read);
+        for (int k = 0; k < n_read; k++)
+            last[read[k]] = i;
+        if (writes(t->code[i].op))
+            last[t->code[i].dst] = i;
+    }
+    int32_t n_free = 0, size = n_vars;
+    for (int32_t i = 0; i < t->n; i++) {
+        reg_insn *in = &t->code[i];
+        int32_t read[2];
+        const int n_read = operands(in, read);
+        /* the destination first, so that it never shares a slot with an operand: the lanes'
+         * loops then read and write separate arrays */
+        if (writes(in->op)) {
+            if (frame_slot[in->dst] < 0)
+                frame_slot[in->dst] = n_free > 0 ? free_slots[--n_free] : size++;
+            in->dst = frame_slot[in->dst];
+        }
+        for (int k = 0; k < n_read; k++) {
+            const int32_t s = read[k];
+            if (s >= n_vars && last[s] == i && (k == 0 || read[1] != read[0]))
+                free_slots[n_free++] = frame_slot[s];
+        }
+        if (n_read > 0)
+            in->a = frame_slot[read[0]];
+        if (n_read > 1)
+            in->b = frame_slot[read[1]];
+    }
+    return size;
+}
+
+/* Build one program: returns false when memory ran out; `out->code` is NULL when the program
+ * needs more than `max_slots` slots. */
+static bool build(const pb_expr *expr, bool branches, bool cse, int32_t max_slots, reg_program *out)
+{
+    *out = (reg_program){0};
+    const size_t n = expr->n;
+    size_t n_buckets = 16;
+    while (n_buckets < 2 * n)
+        n_buckets *= 2;
+    const size_t max_code = 3 * n + 8, max_slots_virtual = 4 * n + (size_t)expr->n_vars + 8;
+    translator t = {.expr = expr, .branches = branches, .cse = cse, .bucket_mask = (uint32_t)(n_buckets - 1)};
+    t.code = malloc(max_code * sizeof *t.code);
+    t.entries = malloc((2 * n + 2) * sizeof *t.entries); /* a value per instruction and per jump */
+    t.buckets = malloc(n_buckets * sizeof *t.buckets);
+    t.merge_slot = malloc((n + 1) * sizeof(int32_t));
+    t.merge_entries = malloc((n + 1) * sizeof(int32_t));
+    t.records_head = malloc((n + 1) * sizeof(int32_t));
+    t.records = malloc((n + 1) * sizeof *t.records);
+    int32_t *scratch = malloc(3 * max_slots_virtual * sizeof(int32_t));
+    bool ok = t.code && t.entries && t.buckets && t.merge_slot && t.merge_entries && t.records_head &&
+              t.records && scratch;
+    if (ok) {
+        memset(t.buckets, 0xff, n_buckets * sizeof *t.buckets);
+        memset(t.merge_slot, 0xff, (n + 1) * sizeof(int32_t));
+        memset(t.records_head, 0xff, (n + 1) * sizeof(int32_t));
+        translate(&t);
+        int32_t *uses = scratch, *label_at = scratch + max_slots_virtual;
+        memset(uses, 0, (size_t)t.n_slots * sizeof *uses);
+        fuse(&t, uses, label_at);
+        const int32_t size =
+            allocate(&t, scratch, scratch + max_slots_virtual, scratch + 2 * max_slots_virtual);
+        if (size <= max_slots) {
+            reg_insn *code = realloc(t.code, (size_t)t.n * sizeof *code);
+            if (code) {
+                out->code = code;
+                out->n = t.n;
+                out->n_slots = size;
+                t.code = NULL;
+            } else {
+                ok = false;
+            }
+        }
+    }
+    free(t.code);
+    free(t.entries);
+    free(t.buckets);
+    free(t.merge_slot);
+    free(t.merge_entries);
+    free(t.records_head);
+    free(t.records);
+    free(scratch);
+    return ok;
+}
+
+static void free_registers(pb_expr *expr)
+{
+    free(expr->single.code);
+    free(expr->batch.code);
+    expr->single = expr->batch = (reg_program){0};
+}
+
+static bool build_registers(pb_expr *expr)
+{
+    reg_program *programs[2] = {&expr->single, &expr->batch};
+    const int32_t sizes[2] = {SINGLE_SLOTS, BATCH_SLOTS};
+    for (int k = 0; k < 2; k++) {
+        /* common subexpressions can keep more values alive than the frame holds: then
+         * without */
+        if (!build(expr, k == 0, true, sizes[k], programs[k]) ||
+            (!programs[k]->code && !build(expr, k == 0, false, sizes[k], programs[k]))) {
+            free_registers(expr);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- the public functions ------------------------------------------------------------ */
 
 pb_status pb_expr_compile(pb_expr **out, const char *text, int n_vars, pb_expr_error *error)
@@ -949,9 +1352,15 @@ pb_status pb_expr_compile(pb_expr **out, const char *text, int n_vars, pb_expr_e
         }
         return PB_ERR_NOMEM;
     }
-    expr->code = p.code;
-    expr->n = p.n;
-    expr->condition = t == TYPE_CONDITION;
+    *expr = (pb_expr){.code = p.code, .n = p.n, .condition = t == TYPE_CONDITION, .n_vars = n_vars};
+    if (!build_registers(expr)) {
+        pb_expr_destroy(expr);
+        if (error) {
+            error->column = 0;
+            snprintf(error->message, sizeof error->message, "out of memory");
+        }
+        return PB_ERR_NOMEM;
+    }
     *out = expr;
     return PB_OK;
 }
@@ -960,6 +1369,7 @@ void pb_expr_destroy(pb_expr *expr)
 {
     if (!expr)
         return;
+    free_registers(expr);
     free(expr->code);
     free(expr);
 }
@@ -972,6 +1382,11 @@ bool pb_expr_is_condition(const pb_expr *expr)
 size_t pb_expr_length(const pb_expr *expr)
 {
     return expr->n;
+}
+
+size_t pb_expr_register_length(const pb_expr *expr, bool batch)
+{
+    return (size_t)(batch ? expr->batch.n : expr->single.n);
 }
 
 void pb_expr_error_format(const pb_expr_error *error, char *buf, size_t size)

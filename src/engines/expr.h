@@ -3,7 +3,9 @@
  *
  * An expression is compiled once into a flat stack-machine program (constants folded,
  * constant and variable operands fused into the instruction that uses them, `and`/`or`
- * short-circuited with forward jumps) and evaluated with no allocation.
+ * short-circuited with forward jumps), which interval evaluation runs, and that program is
+ * translated to register programs (repeated subterms computed once, superinstructions for
+ * obstacle shapes) for points, one at a time or in batches. Evaluation allocates nothing.
  *
  * Grammar, loosest binding first:
  *
@@ -54,8 +56,18 @@ pb_status pb_expr_compile(pb_expr **out, const char *text, int n_vars, pb_expr_e
 void pb_expr_destroy(pb_expr *expr);
 
 /** Evaluate with x[i] the value of variable xi (at least n_vars values). Thread-safe: the
- * program is only read. */
+ * program is only read. Runs the register program (expr_eval.c). */
 double pb_expr_eval(const pb_expr *expr, const double *x);
+
+/** Evaluate `n` points at once: xs holds n rows of n_vars values, row after row; values[i]
+ * gets the value at row i, the same number pb_expr_eval() gives. Several points per call
+ * share the dispatch of each instruction (an edge check's configurations). Thread-safe. */
+void pb_expr_eval_batch(const pb_expr *expr, const double *xs, size_t n, double *values);
+
+/** Evaluate with the stack program the register program was translated from: the same
+ * number as pb_expr_eval(), more slowly (the reference the register program is tested
+ * against). */
+double pb_expr_eval_stack(const pb_expr *expr, const double *x);
 
 /** An interval [lo, hi] of values, and whether NaN is among them too. Infinite ends are
  * allowed. */
@@ -81,8 +93,14 @@ pb_expr_truth pb_expr_eval_box(const pb_expr *expr, const double *lo, const doub
 /** Is the program's value a condition (true/false) rather than a number? */
 bool pb_expr_is_condition(const pb_expr *expr);
 
-/** Number of instructions in the compiled program (to test the optimiser). */
+/** Number of instructions in the compiled stack program (to test the optimiser). */
 size_t pb_expr_length(const pb_expr *expr);
+
+/** Number of entries in the register program for single points (`batch` false) or for
+ * batches (true), a sum of squares counting its terms; 0 when that program would not fit its
+ * evaluator's frame, and then single points run the stack program and batches run point by
+ * point (to test the translation). */
+size_t pb_expr_register_length(const pb_expr *expr, bool batch);
 
 /** Format an error as "expression: column C: MESSAGE" (or "expression: MESSAGE" without a
  * column) into `buf`, always NUL-terminated. */

@@ -85,10 +85,81 @@ typedef struct insn {
     double k;
 } insn;
 
+/* ---- the register programs (made in expr.c, run in expr_eval.c) ---------------------- *
+ *
+ * The stack program translated to three-address code over a frame of doubles: the variables
+ * in slots 0 .. n_vars-1, values after them. Each instruction names its operand slots, so a
+ * value computed once is read wherever it is needed (repeated subterms are computed once),
+ * and the common shapes of obstacle expressions run as one instruction each. Jumps exist only
+ * in the program for single points; the batch program has none (see expr_eval.c). */
+
+enum {
+    R_END,              /* the value is r[a] */
+    R_CONST,            /* r[dst] = k */
+    R_MOVE,             /* r[dst] = r[a] */
+    R_JUMP_IF_FALSE,    /* if r[a] == 0: r[dst] = r[a], go to b */
+    R_JUMP_IF_TRUE,     /* if r[a] != 0: r[dst] = r[a], go to b */
+    R_SHIFT_SQUARE,     /* r[dst] = (r[a] + k)^2 */
+    R_ADD_SHIFT_SQUARE, /* r[dst] = r[b] + (r[a] + k)^2 */
+    /* r[dst] = the sum of (r[a] + k)^2 over the `a` R_TERM entries that follow, in order:
+     * a sphere's sum of squares with the sum kept out of the frame */
+    R_SUM_SQUARES,
+    R_TERM,                                            /* an operand of R_SUM_SQUARES, never run on its own */
+    R_UNARY_FIRST,                                     /* + enum unary_op: r[dst] = op r[a] */
+    R_SHIFT_UNARY_FIRST = R_UNARY_FIRST + UNARY_COUNT, /* + enum unary_op: r[dst] = op (r[a] + k) */
+    R_BINARY_FIRST = R_SHIFT_UNARY_FIRST + UNARY_COUNT, /* + 2 * enum binary_op + form */
+    /* + 2 * (comparison - B_LT) + 1 to jump when true: if (r[a] CMP k) is false (true),
+     * r[dst] = 0 (1) and go to b */
+    R_COMPARE_JUMP_FIRST = R_BINARY_FIRST + 2 * BINARY_COUNT,
+    /* the same with the sum of squares of the `a` R_TERM entries that follow in place of
+     * r[a]: a sphere test of an `and` chain in one instruction */
+    R_SUM_COMPARE_JUMP_FIRST = R_COMPARE_JUMP_FIRST + 2 * (B_NE - B_LT + 1),
+    R_COUNT = R_SUM_COMPARE_JUMP_FIRST + 2 * (B_NE - B_LT + 1)
+};
+
+/* The two forms of a binary register instruction: r[dst] = r[a] OP r[b], or OP k. */
+enum { RFORM_SLOT, RFORM_CONST };
+#define R_BINARY(b, form) (R_BINARY_FIRST + 2 * (b) + (form))
+
+typedef struct reg_insn {
+    int32_t op;
+    int32_t dst, a, b;
+    double k;
+} reg_insn;
+
+typedef struct reg_program {
+    reg_insn *code; /* NULL when the program would not fit the evaluator's frame */
+    int32_t n;
+    int32_t n_slots; /* variables included */
+} reg_program;
+
 struct pb_expr {
-    insn *code;
+    insn *code; /* the stack program: the reference, and what expr_interval.c runs */
     size_t n;
     bool condition;
+    int n_vars;
+    reg_program single; /* with jumps: `and`/`or` skip what they need not evaluate */
+    reg_program batch;  /* no jumps: every lane runs every instruction */
 };
+
+/* Frame sizes. Without common subexpressions the live values are at most the stack program's
+ * stack plus one result slot per open `and`/`or` chain, so the single frame always fits such
+ * a translation; a batch program that needs more slots than BATCH_SLOTS is evaluated point by
+ * point instead (a 16 KB frame of lanes is as much as the C stack should carry). */
+#define SINGLE_SLOTS (PB_EXPR_MAX_VARS + 2 * EVAL_STACK)
+#define BATCH_LANES  16
+#define BATCH_SLOTS  128
+
+/* The comparisons, with their C operators. */
+#define COMPARISONS(X)                                                                                       \
+    X(LT, <)                                                                                                 \
+    X(LE, <=)                                                                                                \
+    X(GT, >)                                                                                                 \
+    X(GE, >=)                                                                                                \
+    X(EQ, ==)                                                                                                \
+    X(NE, !=)
+
+#define R_COMPARE_JUMP(cmp, when_true)     (R_COMPARE_JUMP_FIRST + 2 * ((cmp)-B_LT) + (when_true))
+#define R_SUM_COMPARE_JUMP(cmp, when_true) (R_SUM_COMPARE_JUMP_FIRST + 2 * ((cmp)-B_LT) + (when_true))
 
 #endif

@@ -2,7 +2,8 @@
  * to a program that evaluates without a fault, or fails with an error whose column lies
  * inside the text (or just past its end). A compiled program's interval over a few boxes
  * must hold its value at the boxes' corners and centres (the certified edge check's
- * soundness). */
+ * soundness). The register programs (single points and batches) must give the stack
+ * program's value bit for bit. */
 #include "engines/expr.h"
 
 #include <math.h>
@@ -27,10 +28,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == PB_OK) {
         static const double points[][4] = {
             {0, 0, 0, 0}, {1, -1, 0.5, -0.5}, {-3, 2, 1e300, -1e-300}, {3.14159, -2.5, 7, 1e9}};
-        for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+        enum { N_POINTS = sizeof points / sizeof points[0] };
+        double batch[N_POINTS];
+        pb_expr_eval_batch(expr, &points[0][0], N_POINTS, batch);
+        for (size_t i = 0; i < N_POINTS; i++) {
             const double value = pb_expr_eval(expr, points[i]);
             if (pb_expr_is_condition(expr) && !(value == 0.0 || value == 1.0))
                 abort(); /* conditions are exactly 0 or 1 */
+            /* the register programs, single and batch, give the stack program's number */
+            const double stack = pb_expr_eval_stack(expr, points[i]);
+            if (isnan(value) || isnan(stack) || isnan(batch[i])) {
+                if (!(isnan(value) && isnan(stack) && isnan(batch[i])))
+                    abort();
+            } else if (memcmp(&value, &stack, sizeof value) != 0 ||
+                       memcmp(&value, &batch[i], sizeof value) != 0) {
+                abort();
+            }
         }
         static const double boxes[][2][4] = {
             {{-1, -1, -1, -1}, {1, 1, 1, 1}},
