@@ -10,18 +10,22 @@
 extern "C" {
 #endif
 
-/** An 8-bit RGB picture, `width * height * 3` bytes row after row. Caller storage. */
+/** An 8-bit RGB picture, `width * height * 3` bytes row after row. Caller storage.
+ * `left` and `top` are the picture coordinates of its top-left pixel, 0 for a whole picture:
+ * an image may be a window onto a larger picture (the visualiser draws its zoomed view so,
+ * at the window's resolution), and the drawing primitives below take picture coordinates. */
 typedef struct pb_image {
     int width;
     int height;
     uint8_t *rgb;
+    int left, top;
 } pb_image;
 
 typedef struct pb_color {
     uint8_t r, g, b;
 } pb_color;
 
-/** Make a blank (white) picture. */
+/** Make a blank (white) picture, `left` and `top` 0. */
 PB_API pb_status pb_image_init(pb_image *image, int width, int height);
 PB_API void pb_image_finish(pb_image *image);
 /** Render the engine's C-space projected on its first two coordinates: the map of an image
@@ -44,10 +48,23 @@ PB_API void pb_image_picture_to_engine(const pb_engine *engine, double scale, co
 /** Picture pixels per engine unit of length (`scale` / resolution for a map frame), to draw
  * a radius. */
 PB_API double pb_image_engine_units(const pb_engine *engine, double scale);
-/** Draw primitives in picture pixels (clipped to the picture). */
+/** Draw primitives in picture pixels (clipped to the image). A line is one pixel wide, its
+ * direction kept however far outside the image its ends lie. */
 PB_API void pb_image_draw_line(pb_image *image, double x0, double y0, double x1, double y1, pb_color color);
 PB_API void pb_image_draw_disc(pb_image *image, double x, double y, double radius, pb_color color);
 PB_API void pb_image_draw_circle(pb_image *image, double x, double y, double radius, pb_color color);
+/** Fill the convex hull of the `n` points `xy` (x, y pairs, picture pixels), mixing `color`
+ * into what is there by `opacity` (0 to 1), and outline it in `outline` unless `opacity` is 0
+ * (then only the outline is drawn). Pixels whose centres lie inside are filled. */
+PB_API void pb_image_fill_hull(pb_image *image, const double *xy, size_t n, pb_color color, double opacity,
+                               pb_color outline);
+/** Write `text` with a built-in 5x7 font, `size` picture pixels per font pixel (1 or more),
+ * its top-left corner at (x, y). Characters outside printable ASCII are skipped. */
+PB_API void pb_image_draw_text(pb_image *image, double x, double y, const char *text, int size,
+                               pb_color color);
+/** The built-in font's glyph of `ch`: 7 rows, bit 4 the leftmost of 5 columns; NULL outside
+ * printable ASCII. Static storage. */
+PB_API const uint8_t *pb_image_glyph(int ch);
 /** Draw `path` (`width` picture pixels wide): straight lines between its configurations, or for
  * an engine whose edges are steering curves (the car) each edge's curve, forward stretches in
  * `color` and reverse ones in orange, the vehicle's footprint along it (every few metres, and
