@@ -46,11 +46,15 @@ PB_API void pb_image_engine_to_picture(const pb_engine *engine, double scale, co
 /** The inverse on the first two coordinates: `q2` gets the 2 coordinates at picture point `xy`. */
 PB_API void pb_image_picture_to_engine(const pb_engine *engine, double scale, const double *xy, double *q2);
 /** Picture pixels per engine unit of length (`scale` / resolution for a map frame), to draw
- * a radius. */
+ * a radius; 0 for an engine that places configurations on its picture itself (the
+ * manipulator's joint space has no length there). */
 PB_API double pb_image_engine_units(const pb_engine *engine, double scale);
 /** Draw primitives in picture pixels (clipped to the image). A line is one pixel wide, its
  * direction kept however far outside the image its ends lie. */
 PB_API void pb_image_draw_line(pb_image *image, double x0, double y0, double x1, double y1, pb_color color);
+/** A line `width` pixels wide (1 or more). */
+PB_API void pb_image_draw_wide_line(pb_image *image, double x0, double y0, double x1, double y1, int width,
+                                    pb_color color);
 PB_API void pb_image_draw_disc(pb_image *image, double x, double y, double radius, pb_color color);
 PB_API void pb_image_draw_circle(pb_image *image, double x, double y, double radius, pb_color color);
 /** Fill the convex hull of the `n` points `xy` (x, y pairs, picture pixels), mixing `color`
@@ -68,7 +72,10 @@ PB_API const uint8_t *pb_image_glyph(int ch);
 /** Draw `path` (`width` picture pixels wide): straight lines between its configurations, or for
  * an engine whose edges are steering curves (the car) each edge's curve, forward stretches in
  * `color` and reverse ones in orange, the vehicle's footprint along it (every few metres, and
- * at each waypoint) and every cusp (a change of direction) as a black dot. */
+ * at each waypoint) and every cusp (a change of direction) as a black dot. An engine drawn with
+ * more than two coordinates (the 4D arm) also shows each waypoint's configuration, in a lighter
+ * `color`; the manipulator draws its own: the robot faded along the path and its tool's trace
+ * in three views. */
 PB_API void pb_image_draw_path(pb_image *image, const pb_engine *engine, double scale, const pb_path *path,
                                pb_color color, int width);
 /** Save as PNG atomically (a temporary file renamed over `path`). */

@@ -341,8 +341,6 @@ static int save_image(const plan_args *a, pb_engine *engine, pb_image *picture, 
     const pb_color path_color = {220, 20, 20};
     const pb_path *path = &result->path;
     pb_image_draw_path(&image, engine, scale, path, path_color, 3); /* visible over a dense tree */
-    for (size_t i = 0; i < path->n && !draw_points; i++)
-        pb_image_draw_config(&image, engine, scale, pb_path_at(path, i), (pb_color){200, 60, 60});
     const pb_color start_color = {30, 170, 60}, goal_color = {30, 60, 220};
     if (!draw_points) {
         pb_image_draw_config(&image, engine, scale, problem->start, start_color);

@@ -355,12 +355,12 @@ void pb_image_draw_config(pb_image *image, const pb_engine *engine, double scale
     pb_image_draw_disc(image, xy[0], xy[1], 1.5, color);
 }
 
-/* A line `width` pixels wide. */
-static void wide_line(pb_image *image, const double *p, const double *q, pb_color color, int width)
+void pb_image_draw_wide_line(pb_image *image, double x0, double y0, double x1, double y1, int width,
+                             pb_color color)
 {
     for (int o = -(width - 1) / 2; o <= width / 2; o++) {
-        pb_image_draw_line(image, p[0] + o, p[1], q[0] + o, q[1], color);
-        pb_image_draw_line(image, p[0], p[1] + o, q[0], q[1] + o, color);
+        pb_image_draw_line(image, x0 + o, y0, x1 + o, y1, color);
+        pb_image_draw_line(image, x0, y0 + o, x1, y1 + o, color);
     }
 }
 
@@ -387,7 +387,8 @@ static void draw_curve(pb_image *image, const pb_engine *engine, double scale, c
             const double s = s0 + length * k / steps;
             pb_curve_point(curve, a, s, q);
             pb_image_engine_to_picture(engine, scale, q, xy);
-            wide_line(image, prev, xy, reverse ? reverse_color : color, width);
+            pb_image_draw_wide_line(image, prev[0], prev[1], xy[0], xy[1], width,
+                                    reverse ? reverse_color : color);
             memcpy(prev, xy, sizeof xy);
             if (s >= next_footprint) {
                 pb_image_draw_config(image, engine, scale, q, footprint_color);
@@ -408,6 +409,13 @@ void pb_image_draw_path(pb_image *image, const pb_engine *engine, double scale, 
         impl->draw_path(pb_engine_self(engine), image, scale, path, color, width);
         return;
     }
+    if (pb_engine_dim(engine) > 2) {
+        /* the configurations themselves: the first two coordinates are not all of them */
+        const pb_color light = {(uint8_t)((color.r + 255) / 2), (uint8_t)((color.g + 255) / 2),
+                                (uint8_t)((color.b + 255) / 2)};
+        for (size_t i = 0; i < path->n; i++)
+            pb_image_draw_config(image, engine, scale, pb_path_at(path, i), light);
+    }
     double p0[2], p1[2];
     for (size_t i = 1; i < path->n; i++) {
         const double *a = pb_path_at(path, i - 1), *b = pb_path_at(path, i);
@@ -426,7 +434,7 @@ void pb_image_draw_path(pb_image *image, const pb_engine *engine, double scale, 
         }
         pb_image_engine_to_picture(engine, scale, a, p0);
         pb_image_engine_to_picture(engine, scale, b, p1);
-        wide_line(image, p0, p1, color, width);
+        pb_image_draw_wide_line(image, p0[0], p0[1], p1[0], p1[1], width, color);
     }
 }
 
@@ -464,6 +472,8 @@ void pb_image_picture_to_engine(const pb_engine *engine, double scale, const dou
 
 double pb_image_engine_units(const pb_engine *engine, double scale)
 {
+    if (pb_engine_get_impl(engine)->picture_point)
+        return 0.0; /* it places configurations itself: no length on the picture */
     pb_map_frame frame;
     return pb_engine_map_frame(engine, &frame) ? scale / frame.resolution : scale;
 }

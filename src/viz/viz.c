@@ -397,9 +397,6 @@ static void compose(pb_viz *v, double now)
     draw_ellipse(v);
     const pb_path *path = &v->path;
     pb_image_draw_path(&v->frame, v->engine, scale, path, path_color, PATH_PX);
-    if (v->dim > 2)
-        for (size_t i = 0; i < path->n; i++)
-            pb_image_draw_config(&v->frame, v->engine, scale, pb_path_at(path, i), (pb_color){230, 150, 150});
     const bool show_start = v->params.query_mode ? v->has_start : v->has_problem;
     const bool show_goal = v->params.query_mode ? v->has_goal : v->has_problem;
     if (show_goal && v->goal_radius > 0.0) {

@@ -3,7 +3,8 @@
  * where they should be, obstacles stay dark, free space does not, and a status line is drawn.
  * The window shows the picture at scale 1 from its top-left corner (the map fits the screen),
  * with the status bar below.
- * Usage: check_screenshot SHOT.png PATH.csv MAP.png START_X,START_Y GOAL_X,GOAL_Y */
+ * Usage: check_screenshot SHOT.png PATH.csv MAP.png START_X,START_Y GOAL_X,GOAL_Y
+ *        check_screenshot --size PICTURE.png   (prints its width and height) */
 #include "harness.h"
 
 #include <png.h>
@@ -56,6 +57,14 @@ static bool near_colour(const rgb_image *im, double x, double y, int r, int g, i
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--size") == 0) { /* the width and height of a picture */
+        rgb_image picture;
+        if (!load_rgb(argv[2], &picture))
+            return 1;
+        printf("%d %d\n", picture.width, picture.height);
+        free(picture.rgb);
+        return 0;
+    }
     if (argc != 6) {
         fprintf(stderr, "usage: check_screenshot SHOT.png PATH.csv MAP.png SX,SY GX,GY\n");
         return 2;

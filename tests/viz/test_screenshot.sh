@@ -50,6 +50,17 @@ rc=$?
 rc=$?
 [ $rc -eq 0 ] && [ -s "$T/bb.png" ] || fail "black box: exit $rc: $(cat "$T/err")"
 
+# a manipulator world (built with FCL): front, side and top views in the window (issue 22)
+"$PB" birrt worlds/pbarm6_divider.xml --seed 2 --screenshot "$T/manip.png" -q 2>"$T/err"
+rc=$?
+if [ $rc -le 1 ]; then
+    "$CHECK" --size "$T/manip.png" >"$T/size" || fail "manipulator window: no picture"
+    read -r w h <"$T/size"
+    [ "$w" -ge $((2 * h)) ] || fail "manipulator window: ${w}x${h}, not three views side by side"
+elif ! grep -q "FCL" "$T/err"; then
+    fail "manipulator world: exit $rc: $(cat "$T/err")"
+fi
+
 # errors: --screenshot-at alone, an unwritable screenshot
 "$PB" rrt maps/room1.png --screenshot-at 10 >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q "screenshot" "$T/err" || fail "--screenshot-at without --screenshot: $(cat "$T/err")"
