@@ -11,9 +11,9 @@
  * The panels cover a box around everything the robot reaches (manip_view_bounds(), at load)
  * and every position on the picture is that box's metres times `scale` (picture pixels per
  * metre) plus margins that are metres too: the visualiser draws at other scales than render()
- * chose, and the layout scales with it. Calls kinematics.c (forward kinematics), edge_check.c
- * (feasible(), for the box) and ik.c (the tool link); manipulator.c puts these entries in the
- * engine's table and calls manip_view_bounds() at load. */
+ * chose, and the layout scales with it. Calls kinematics.c (forward kinematics), bounds.c
+ * (sphere-tree contacts, for the box) and ik.c (the tool link); manipulator.c puts these
+ * entries in the engine's table and calls manip_view_bounds() at load. */
 #include "engines/manipulator/manipulator_model.h"
 #include "planbench/image.h"
 
@@ -105,13 +105,28 @@ static void extend_by_robot(const manipulator *m, const double *q, double *lo, d
     }
 }
 
+/* Does no moving shape touch an obstacle at q, as far as the sphere trees tell? (A contact they
+ * cannot settle counts as none: it only widens the box.) Neither FCL nor the self pairs: no
+ * state of the edge checks (their cached axes) is touched, so planning after the load is as
+ * it was. */
+static bool clear_of_obstacles(const manipulator *m, const double *q)
+{
+    pb_pose poses[MAX_SHAPES];
+    shape_poses(m, q, poses);
+    for (size_t s = 0; s < m->n_shapes; s++)
+        for (size_t o = 0; o < m->n_obstacles && m->shape_moves[s]; o++)
+            if (manip_shape_obstacle_touch(m, s, &poses[s], o) == TOUCH_YES)
+                return false;
+    return true;
+}
+
 void manip_view_bounds(manipulator *m)
 {
-    /* The robot's shapes (their bounding spheres) over collision-free configurations spread
-     * through the joint limits, from a fixed seed: the same box, so the same picture, every
-     * load, and none of the room a robot would have only by passing through the floor. When
-     * too few are free (a cluttered world), all of them. The checks are not the user's: the
-     * query counters are left as they were. */
+    /* The robot's shapes (their bounding spheres) over configurations clear of the obstacles,
+     * spread through the joint limits from a fixed seed: the same box, so the same picture,
+     * every load, and none of the room a robot would have only by passing through the floor.
+     * When too few are clear (a cluttered world), all of them. The checks are not the user's:
+     * the query counters are left as they were. */
     const manip_counts counts = manip_query_counts;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double all_lo[3] = {INFINITY, INFINITY, INFINITY}, all_hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -124,7 +139,7 @@ void manip_view_bounds(manipulator *m)
             q[i] = n == 0 ? fmin(m->upper[i], fmax(m->lower[i], 0.0))
                           : pb_rng_range(&rng, m->lower[i], m->upper[i]);
         extend_by_robot(m, q, all_lo, all_hi);
-        if (manip_feasible(m, q, NULL)) {
+        if (clear_of_obstacles(m, q)) {
             extend_by_robot(m, q, lo, hi);
             n_free++;
         }
