@@ -60,6 +60,10 @@ if [ $rc -le 1 ]; then
 elif ! grep -q "FCL" "$T/err"; then
     fail "manipulator world: exit $rc: $(cat "$T/err")"
 fi
+# ... whose start and goal a click cannot place: view says how to plan it instead
+"$PB" view worlds/pbarm6_divider.xml 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qE -- "--display|FCL" "$T/err" || fail "view on a manipulator world: exit $rc: $(cat "$T/err")"
 
 # errors: --screenshot-at alone, an unwritable screenshot
 "$PB" rrt maps/room1.png --screenshot-at 10 >/dev/null 2>"$T/err"
