@@ -6,10 +6,10 @@
  * window; what is expected comes from pb_viz_window_point(), not from the drawing code. Run
  * under Xvfb by run_xvfb.sh. */
 #include "harness.h"
+#include "picture.h"
 #include "planbench/planbench.h"
 #include "planbench/viz.h"
 
-#include <png.h>
 #include <string.h>
 
 static char dir[256];
@@ -17,31 +17,7 @@ static char dir[256];
 static const unsigned char path_rgb[3] = {220, 20, 20}, start_rgb[3] = {30, 170, 60},
                            goal_rgb[3] = {30, 60, 220}, tree_rgb[3] = {70, 120, 220};
 
-typedef struct shot {
-    int width, height;
-    unsigned char *rgb;
-} shot;
-
-static bool load_shot(const char *path, shot *out)
-{
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&image, path))
-        return false;
-    image.format = PNG_FORMAT_RGB;
-    out->width = (int)image.width;
-    out->height = (int)image.height;
-    out->rgb = malloc(PNG_IMAGE_SIZE(image));
-    if (!out->rgb || !png_image_finish_read(&image, NULL, out->rgb, 0, NULL)) {
-        png_image_free(&image);
-        free(out->rgb);
-        return false;
-    }
-    return true;
-}
-
-static bool is(const shot *s, long x, long y, const unsigned char *c)
+static bool is(const pb_image *s, long x, long y, const unsigned char *c)
 {
     if (x < 0 || y < 0 || x >= s->width || y >= s->height)
         return false;
@@ -50,7 +26,7 @@ static bool is(const shot *s, long x, long y, const unsigned char *c)
 }
 
 /* Pixels of colour c in the disc of `radius` around (x, y). */
-static size_t count_near(const shot *s, double x, double y, double radius, const unsigned char *c)
+static size_t count_near(const pb_image *s, double x, double y, double radius, const unsigned char *c)
 {
     size_t n = 0;
     for (long j = (long)floor(y - radius); j <= (long)ceil(y + radius); j++)
@@ -62,7 +38,7 @@ static size_t count_near(const shot *s, double x, double y, double radius, const
 
 /* A marker of colour c, centred at window point (x, y), of radius at least 6 pixels: every
  * pixel whose centre lies within 5.5 of (x, y) has its colour. */
-static void check_marker(const shot *s, double x, double y, const unsigned char *c, const char *what)
+static void check_marker(const pb_image *s, double x, double y, const unsigned char *c, const char *what)
 {
     size_t inside = 0, total = 0;
     for (long j = (long)floor(y - 6); j <= (long)ceil(y + 6); j++)
@@ -78,8 +54,8 @@ static void check_marker(const shot *s, double x, double y, const unsigned char 
 /* The segment a-b (window points) drawn in colour c: present at every half pixel along it
  * (away from `skip` pixels of its ends), its pixels per unit of length in [lo, hi] (counted
  * within `band` pixels of it), and as thick across its major axis as `thick` pixels at most. */
-static void check_line(const shot *s, const double *a, const double *b, const unsigned char *c, double skip,
-                       double band, double lo, double hi, int thick, const char *what)
+static void check_line(const pb_image *s, const double *a, const double *b, const unsigned char *c,
+                       double skip, double band, double lo, double hi, int thick, const char *what)
 {
     const double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
     size_t on = 0, total = 0;
@@ -138,7 +114,7 @@ static bool write_map(const char *path, int w, int h)
 /* Show a straight path from start to goal (through its middle) and, when `edge` is not NULL, one
  * tree edge, then zoom in `zoom_keys` times with '+' and take a screenshot. */
 static bool show(const char *map, int max_px, const double *start, const double *goal, const double *edge,
-                 int zoom_keys, const char *file, shot *out, double *ws, double *wg, double *we,
+                 int zoom_keys, const char *file, pb_image *out, double *ws, double *wg, double *we,
                  pb_viz_state *st)
 {
     pb_diag diag = {0};
@@ -186,7 +162,7 @@ static bool show(const char *map, int max_px, const double *start, const double 
     pb_viz_destroy(viz);
     pb_result_finish(&result);
     pb_engine_destroy(engine);
-    const bool ok = load_shot(file, out);
+    const bool ok = tp_load_png(file, out);
     CHECK_MSG(ok, "cannot read the screenshot %s", file);
     return ok;
 }
@@ -203,7 +179,7 @@ int main(void)
     CHECK(write_map(map, 4000, 4000));
     snprintf(file, sizeof file, "%s/big-shot.png", dir);
     const double start[2] = {300.5, 3500.5}, goal[2] = {3700.5, 1500.5};
-    shot s = {0};
+    pb_image s = {0};
     double ws[2], wg[2], we[4];
     pb_viz_state st;
     if (!show(map, 800, start, goal, NULL, 0, file, &s, ws, wg, we, &st)) {
@@ -216,7 +192,7 @@ int main(void)
     CHECK_MSG(count_near(&s, ws[0], ws[1], 9.0, start_rgb) <= 200, "the start marker is larger than asked");
     /* the path: 3 pixels across, so 2 to 4.5 pixels per pixel of length on a diagonal */
     check_line(&s, ws, wg, path_rgb, 10.0, 4.0, 2.0, 4.5, 4, "path (4000x4000 map)");
-    free(s.rgb);
+    pb_image_finish(&s);
 
     /* a 400x300 map shown at scale 1, then zoomed in 1.25^3 = 1.95 times */
     snprintf(map, sizeof map, "%s/small.png", dir);
@@ -226,7 +202,7 @@ int main(void)
     const double edge[4] = {120.5, 80.5, 200.5, 120.5};
     for (int keys = 0; keys <= 3; keys += 3) {
         snprintf(file, sizeof file, "%s/small-%d.png", dir, keys);
-        shot z = {0};
+        pb_image z = {0};
         if (!show(map, 1000, a, b, edge, keys, file, &z, ws, wg, we, &st))
             break;
         char what[64];
@@ -240,7 +216,7 @@ int main(void)
         /* a one-pixel line: one pixel per step along its major axis, whatever the zoom */
         snprintf(what, sizeof what, "tree edge at zoom %.2f", st.zoom);
         check_line(&z, we, we + 2, tree_rgb, 2.0, 3.0, 0.7, 1.25, 1, what);
-        free(z.rgb);
+        pb_image_finish(&z);
     }
 
     char cmd[600];
