@@ -281,22 +281,55 @@ static void put_pixel(pb_image *image, double x, double y, pb_color c)
     p[2] = c.b;
 }
 
-/* The base picture scaled into the layer, nearest pixel; grey outside the picture. */
+/* The base pixels [*first, *last] that view pixel `i` (of an image whose origin is `origin`)
+ * covers along one axis of length `n`: at least the nearest one; false when outside. */
+static bool covered(int i, int origin, double s, int n, long *first, long *last)
+{
+    const long nearest = (long)floor((i + origin + 0.5) / s);
+    if (nearest < 0 || nearest >= n)
+        return false;
+    *first = *last = nearest;
+    if (s < 1.0) {
+        *first = (long)fmax(0.0, ceil((i + origin) / s - 0.5));
+        *last = (long)fmin(n - 1.0, ceil((i + origin + 1) / s - 0.5) - 1.0);
+        if (*first > nearest)
+            *first = nearest;
+        if (*last < nearest)
+            *last = nearest;
+    }
+    return true;
+}
+
+/* The base picture scaled into the layer; grey outside the picture. Magnified: the nearest
+ * pixel. Reduced: the darkest of the pixels a view pixel covers, so that a wall thinner than
+ * the reduction still shows (the nearest pixel would drop most of it). */
 static void scale_base(pb_viz *v)
 {
     const double s = view_s(v);
     pb_image *l = &v->layer;
     for (int j = 0; j < l->height; j++) {
-        const double by = floor((j + l->top + 0.5) / s);
+        long y0, y1;
+        const bool row_inside = covered(j, l->top, s, v->base.height, &y0, &y1);
         uint8_t *row = l->rgb + (size_t)j * (size_t)l->width * 3;
         for (int i = 0; i < l->width; i++) {
-            const double bx = floor((i + l->left + 0.5) / s);
             uint8_t *p = row + (size_t)i * 3;
-            if (bx < 0 || by < 0 || bx >= v->base.width || by >= v->base.height) {
+            long x0, x1;
+            if (!row_inside || !covered(i, l->left, s, v->base.width, &x0, &x1)) {
                 p[0] = 90, p[1] = 90, p[2] = 96;
                 continue;
             }
-            memcpy(p, v->base.rgb + ((size_t)by * (size_t)v->base.width + (size_t)bx) * 3, 3);
+            const uint8_t *darkest = NULL;
+            int darkest_sum = INT_MAX;
+            for (long y = y0; y <= y1; y++)
+                for (long x = x0; x <= x1; x++) {
+                    const uint8_t *q = v->base.rgb + ((size_t)y * (size_t)v->base.width + (size_t)x) * 3;
+                    const int sum = q[0] + q[1] + q[2];
+                    if (sum < darkest_sum) {
+                        darkest_sum = sum;
+                        darkest = q;
+                    }
+                }
+            memcpy(p, darkest, 3);
         }
     }
 }

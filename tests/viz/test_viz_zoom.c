@@ -2,7 +2,8 @@
  * a 4000x4000 map shown fitted to an 800-pixel window the start and goal markers keep a radius
  * of at least 6 window pixels and the path stays 3 pixels wide along its whole length; zoomed
  * in about 2x on a small map a diagonal tree edge is still one pixel wide and the path still 3,
- * where a scaled picture would double both. Each picture is a screenshot read back from the
+ * where a scaled picture would double both; a wall 2 pixels thin still shows when the map is
+ * reduced five times. Each picture is a screenshot read back from the
  * window; what is expected comes from pb_viz_window_point(), not from the drawing code. Run
  * under Xvfb by run_xvfb.sh. */
 #include "harness.h"
@@ -97,15 +98,18 @@ static void check_line(const pb_image *s, const double *a, const double *b, cons
               thick);
 }
 
-static bool write_map(const char *path, int w, int h)
+static bool write_map(const char *path, int w, int h, bool wall)
 {
-    /* free space with one block away from the segments checked */
+    /* free space with one block away from the segments checked, and on request a wall two
+     * pixels thin (a fifth of a pixel when the map is shown at 0.2) */
     pb_image image;
     if (pb_image_init(&image, w, h) != PB_OK)
         return false;
     for (int y = h / 10; y < h / 5; y++)
         for (int x = w * 7 / 10; x < w * 9 / 10; x++)
             memset(image.rgb + ((size_t)y * (size_t)w + (size_t)x) * 3, 0, 3);
+    for (int y = h / 20; wall && y < h * 3 / 10; y++)
+        memset(image.rgb + ((size_t)y * (size_t)w + (size_t)(w / 2)) * 3, 0, 2 * 3);
     const bool ok = pb_image_save_png(&image, path, NULL) == PB_OK;
     pb_image_finish(&image);
     return ok;
@@ -176,7 +180,7 @@ int main(void)
 
     /* a 4000x4000 map fitted to an 800-pixel window: 0.2 window pixels per map pixel */
     snprintf(map, sizeof map, "%s/big.png", dir);
-    CHECK(write_map(map, 4000, 4000));
+    CHECK(write_map(map, 4000, 4000, true));
     snprintf(file, sizeof file, "%s/big-shot.png", dir);
     const double start[2] = {300.5, 3500.5}, goal[2] = {3700.5, 1500.5};
     pb_image s = {0};
@@ -192,11 +196,25 @@ int main(void)
     CHECK_MSG(count_near(&s, ws[0], ws[1], 9.0, start_rgb) <= 200, "the start marker is larger than asked");
     /* the path: 3 pixels across, so 2 to 4.5 pixels per pixel of length on a diagonal */
     check_line(&s, ws, wg, path_rgb, 10.0, 4.0, 2.0, 4.5, 4, "path (4000x4000 map)");
+    /* the thin wall, reduced five times, still shows on every window row it spans */
+    const double sx = (wg[0] - ws[0]) / (goal[0] - start[0]), sy = (wg[1] - ws[1]) / (goal[1] - start[1]);
+    const double wall_x = ws[0] + (2000.0 - start[0]) * sx;
+    const double wall_y0 = ws[1] + (200.0 - start[1]) * sy, wall_y1 = ws[1] + (1200.0 - start[1]) * sy;
+    int rows = 0, dark_rows = 0;
+    for (long y = (long)ceil(wall_y0) + 1; y < (long)floor(wall_y1) - 1; y++) {
+        rows++;
+        bool dark = false;
+        for (long x = (long)floor(wall_x) - 1; x <= (long)floor(wall_x) + 1 && !dark; x++)
+            dark = is(&s, x, y, (const unsigned char[3]){40, 40, 40});
+        dark_rows += dark;
+    }
+    CHECK_MSG(rows > 150 && dark_rows == rows, "a 2-pixel wall shown at %.2f: dark on %d of its %d rows", sx,
+              dark_rows, rows);
     pb_image_finish(&s);
 
     /* a 400x300 map shown at scale 1, then zoomed in 1.25^3 = 1.95 times */
     snprintf(map, sizeof map, "%s/small.png", dir);
-    CHECK(write_map(map, 400, 300));
+    CHECK(write_map(map, 400, 300, false));
     /* within the middle half of the view, which the zoom keeps in the window */
     const double a[2] = {110.5, 210.5}, b[2] = {290.5, 95.5};
     const double edge[4] = {120.5, 80.5, 200.5, 120.5};
