@@ -4,7 +4,8 @@
  * The window shows the picture at scale 1 from its top-left corner (the map fits the screen),
  * with the status bar below.
  * Usage: check_screenshot SHOT.png PATH.csv MAP.png START_X,START_Y GOAL_X,GOAL_Y
- *        check_screenshot --size PICTURE.png   (prints its width and height) */
+ *        check_screenshot --size PICTURE.png   (prints its width and height)
+ *        check_screenshot --thirds R,G,B PICTURE.png   (pixels of that colour in each third) */
 #include "harness.h"
 #include "picture.h"
 
@@ -39,6 +40,20 @@ int main(int argc, char **argv)
         if (!tp_load_png(argv[2], &picture))
             return 1;
         printf("%d %d\n", picture.width, picture.height);
+        pb_image_finish(&picture);
+        return 0;
+    }
+    int r, g, b;
+    if (argc == 4 && strcmp(argv[1], "--thirds") == 0 && sscanf(argv[2], "%d,%d,%d", &r, &g, &b) == 3) {
+        /* pixels of colour R,G,B in the left, middle and right third of the picture */
+        pb_image picture;
+        if (!tp_load_png(argv[3], &picture))
+            return 1;
+        long counts[3] = {0, 0, 0};
+        for (int y = 0; y < picture.height; y++)
+            for (int x = 0; x < picture.width; x++)
+                counts[3 * x / picture.width] += is(px(&picture, x, y), r, g, b);
+        printf("%ld %ld %ld\n", counts[0], counts[1], counts[2]);
         pb_image_finish(&picture);
         return 0;
     }

@@ -57,6 +57,13 @@ if [ $rc -le 1 ]; then
     "$CHECK" --size "$T/manip.png" >"$T/size" || fail "manipulator window: no picture"
     read -r w h <"$T/size"
     [ "$w" -ge $((2 * h)) ] || fail "manipulator window: ${w}x${h}, not three views side by side"
+    # the robot at the start (green outlines) and the goal (blue) in each of the three views
+    for colour in 30,170,60 30,60,220; do
+        "$CHECK" --thirds $colour "$T/manip.png" >"$T/thirds" || fail "manipulator window: cannot read it"
+        read -r a b c <"$T/thirds"
+        [ "$a" -ge 30 ] && [ "$b" -ge 30 ] && [ "$c" -ge 30 ] ||
+            fail "manipulator window: $a, $b and $c pixels of $colour in the three views"
+    done
 elif ! grep -q "FCL" "$T/err"; then
     fail "manipulator world: exit $rc: $(cat "$T/err")"
 fi
