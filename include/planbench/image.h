@@ -29,10 +29,11 @@ typedef struct pb_color {
 PB_API pb_status pb_image_init(pb_image *image, int width, int height);
 PB_API void pb_image_finish(pb_image *image);
 /** Render the engine's C-space projected on its first two coordinates: the map of an image
- * engine, the feasible region of a 2D black box. PB_ERR_UNSUPPORTED when it has no picture.
- * `*scale` (set by the call) is picture pixels per engine unit, or per image pixel for an image
- * map in a map frame, whose picture is the image upright: pb_image_engine_to_picture() places
- * a configuration on it. */
+ * engine, the feasible region of a 2D black box; a manipulator world as front, side and top
+ * views of its obstacles (`*scale` then in picture pixels per metre). PB_ERR_UNSUPPORTED when
+ * it has no picture. `*scale` (set by the call) is picture pixels per engine unit, or per image
+ * pixel for an image map in a map frame, whose picture is the image upright:
+ * pb_image_engine_to_picture() places a configuration on it. */
 PB_API pb_status pb_image_render_engine(pb_image *image, const pb_engine *engine, double *scale,
                                         pb_diag *diag);
 /** Draw a configuration as the engine shows it (a dot, or an arm for the 4D engine). */
@@ -40,8 +41,9 @@ PB_API void pb_image_draw_config(pb_image *image, const pb_engine *engine, doubl
                                  pb_color color);
 /** Where configuration `q` lands in a picture pb_image_render_engine() made at `scale`:
  * `xy` gets picture coordinates (x right, y down). An image map in a map frame goes through
- * the frame (pb_map_frame_to_pixel() times `scale`); otherwise (q - lower) * scale on the
- * first two coordinates. */
+ * the frame (pb_map_frame_to_pixel() times `scale`); a manipulator places it at its tool link
+ * in the front view; otherwise (q - lower) * scale on the first two coordinates. Every
+ * engine's point is proportional to `scale`. */
 PB_API void pb_image_engine_to_picture(const pb_engine *engine, double scale, const double *q, double *xy);
 /** The inverse on the first two coordinates: `q2` gets the 2 coordinates at picture point `xy`. */
 PB_API void pb_image_picture_to_engine(const pb_engine *engine, double scale, const double *xy, double *q2);

@@ -76,7 +76,8 @@ typedef enum pb_viz_action {
 } pb_viz_action;
 
 /** Open a window showing `engine`'s picture (pb_image_render_engine: the map, the feasible
- * region of a 2D black box, the workspace of the 4D arm). `engine` is borrowed and must
+ * region of a 2D black box, the workspace of the 4D arm, front, side and top views of a
+ * manipulator world). `engine` is borrowed and must
  * outlive the visualiser. PB_ERR_UNSUPPORTED when the engine has no picture or no display
  * can be opened (diag says why), PB_ERR_NOMEM when memory runs out. `*out` is owned by the
  * caller (pb_viz_destroy). */
