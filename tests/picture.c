@@ -1,9 +1,28 @@
 #include "picture.h"
 #include "harness.h"
 
+#include <png.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+bool tp_load_png(const char *path, pb_image *out)
+{
+    *out = (pb_image){0};
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, path))
+        return false;
+    image.format = PNG_FORMAT_RGB;
+    if (pb_image_init(out, (int)image.width, (int)image.height) != PB_OK ||
+        !png_image_finish_read(&image, NULL, out->rgb, 0, NULL)) {
+        png_image_free(&image);
+        pb_image_finish(out);
+        return false;
+    }
+    return true;
+}
 
 bool tp_pixel_free(const pb_image *picture, long x, long y)
 {

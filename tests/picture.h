@@ -20,6 +20,9 @@ bool tp_edge_free(const pb_image *picture, const double *a, const double *b);
 void tp_fill_rect(pb_image *picture, tp_rect r);
 /** FNV-1a over the bits of every coordinate: pins a path for determinism tests. */
 uint64_t tp_path_hash(const pb_path *path);
+/** Read a PNG file (any colour type) as an RGB picture (pb_image_finish() frees it); false when
+ * it cannot be read. For tests that check the pictures planbench writes. */
+bool tp_load_png(const char *path, pb_image *out);
 /** Save the picture as a fresh PNG under /tmp (its name goes to `png`; the caller removes
  * it) and load it as an image engine. NULL (with a failed CHECK) on error. */
 pb_engine *tp_load_picture(const pb_image *picture, char *png, size_t size);

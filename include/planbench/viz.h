@@ -19,7 +19,9 @@
  *
  * Keys: space pause/resume, n one iteration, ] ten times faster, [ ten times slower, r restart
  * with the next seed, c clear the drawing, s save a screenshot, + / - and the wheel zoom,
- * drag to pan, h help, q or Esc quit. In query mode (`planbench view`) clicks place the start
+ * drag to pan, h help, q or Esc quit. Zoom scales the engine's picture only: the tree, the path
+ * and the markers are drawn at the window's resolution (markers 6 pixels in radius, the path 3
+ * pixels wide, whatever the zoom and the map's size). In query mode (`planbench view`) clicks place the start
  * and then the goal (a click on an obstacle is refused with a red cross, and the status line
  * and stderr say why), 1-9 choose a planner
  * and Enter runs it.
@@ -74,7 +76,8 @@ typedef enum pb_viz_action {
 } pb_viz_action;
 
 /** Open a window showing `engine`'s picture (pb_image_render_engine: the map, the feasible
- * region of a 2D black box, the workspace of the 4D arm). `engine` is borrowed and must
+ * region of a 2D black box, the workspace of the 4D arm, front, side and top views of a
+ * manipulator world). `engine` is borrowed and must
  * outlive the visualiser. PB_ERR_UNSUPPORTED when the engine has no picture or no display
  * can be opened (diag says why), PB_ERR_NOMEM when memory runs out. `*out` is owned by the
  * caller (pb_viz_destroy). */

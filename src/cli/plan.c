@@ -338,11 +338,14 @@ static int save_image(const plan_args *a, pb_engine *engine, pb_image *picture, 
             pb_image_draw_line(&image, e->a[0], e->a[1], e->b[0], e->b[1],
                                tree_colors[(unsigned)e->tree % (sizeof tree_colors / sizeof tree_colors[0])]);
     }
+    /* A picture much larger than a screen is looked at scaled down: the path and the markers
+     * grow with it, to about 2 and 4 pixels when it is shown 1000 pixels across (issue 22). */
+    const double longest = fmax(image.width, image.height);
+    const int path_width = (int)fmax(3.0, round(longest / 500.0)); /* 3: visible over a dense tree */
+    const double marker_radius = fmax(4.0, longest / 250.0);
     const pb_color path_color = {220, 20, 20};
     const pb_path *path = &result->path;
-    pb_image_draw_path(&image, engine, scale, path, path_color, 3); /* visible over a dense tree */
-    for (size_t i = 0; i < path->n && !draw_points; i++)
-        pb_image_draw_config(&image, engine, scale, pb_path_at(path, i), (pb_color){200, 60, 60});
+    pb_image_draw_path(&image, engine, scale, path, path_color, path_width);
     const pb_color start_color = {30, 170, 60}, goal_color = {30, 60, 220};
     if (!draw_points) {
         pb_image_draw_config(&image, engine, scale, problem->start, start_color);
@@ -350,8 +353,8 @@ static int save_image(const plan_args *a, pb_engine *engine, pb_image *picture, 
     }
     pb_image_engine_to_picture(engine, scale, problem->start, p0);
     pb_image_engine_to_picture(engine, scale, problem->goal, p1);
-    pb_image_draw_disc(&image, p0[0], p0[1], 4.0, start_color);
-    pb_image_draw_disc(&image, p1[0], p1[1], 4.0, goal_color);
+    pb_image_draw_disc(&image, p0[0], p0[1], marker_radius, start_color);
+    pb_image_draw_disc(&image, p1[0], p1[1], marker_radius, goal_color);
     pb_image_draw_circle(&image, p1[0], p1[1], problem->goal_radius * pb_image_engine_units(engine, scale),
                          goal_color);
     const pb_status st = pb_image_save_png(&image, a->save_image, &diag);

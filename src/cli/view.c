@@ -132,6 +132,15 @@ int cli_view(int argc, char **argv)
         cli_diag(&diag);
         return PB_EXIT_BAD_INPUT;
     }
+    double workspace_lo[3], workspace_hi[3];
+    if (pb_engine_workspace(engine, workspace_lo, workspace_hi) == PB_OK) {
+        /* a click gives a point of a picture; a robot in 3-D needs a joint vector */
+        cli_error("view: %s is a robot in 3-D, whose start and goal a click cannot place: plan it with "
+                  "'planbench birrt %s --display' (start and goal from the world, or given as joint vectors)",
+                  map, map);
+        pb_engine_destroy(engine);
+        return PB_EXIT_BAD_INPUT;
+    }
     pb_viz_config params = pb_viz_config_default();
     char title[4200];
     snprintf(title, sizeof title, "planbench view %s", map);

@@ -1,12 +1,15 @@
 /* The SDL2 visualiser: an observer that records planning events in flat arrays and redraws
  * a window at most once per frame interval (see include/planbench/viz.h).
  *
- * Drawing happens in software into RGB pictures (include/planbench/image.h) at the engine
- * picture's resolution, uploaded as one texture; zoom and pan only change the texture's
- * destination rectangle. Three pictures: `base` (the engine's picture, drawn once), `layer`
- * (base plus every sample and tree edge, drawn incrementally: a frame costs O(new edges);
- * an edge removal forces a redraw from the edge list, at most every few frames) and `frame`
- * (layer plus what changes: path, markers, ellipse, arms). Text uses a built-in 5x7 font. */
+ * Drawing happens in software into RGB pictures (include/planbench/image.h), uploaded as one
+ * texture the size of the window's view. Only the engine's picture `base` (drawn once, at its
+ * own resolution) is scaled to the view; everything drawn on it is drawn at the view's scale,
+ * so lines stay one pixel wide at any zoom and the markers keep their size on a map much
+ * larger than the window. Two view-sized pictures, windows onto the zoomed picture (their
+ * `left` and `top` are minus the pan): `layer` (the scaled base plus every sample and tree
+ * edge, drawn incrementally: a frame costs O(new edges); a zoom, a pan or a resize redraws it
+ * from the edge list at once, an edge removal at most every few frames) and `frame` (layer
+ * plus what changes: path, markers, ellipse, arms). Text uses image.h's built-in 5x7 font. */
 #include "planbench/viz.h"
 #include "planbench/image.h"
 
@@ -25,105 +28,8 @@
 #define MAX_ZOOM    64.0
 #define NO_ACTION   (-1)
 #define NO_EDGE     UINT32_MAX
-
-/* 5x7 glyphs for ASCII 32..126, one byte per row, bit 4 the leftmost column. */
-static const uint8_t font[95][7] = {
-    {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}, /*   */
-    {0x04, 0x04, 0x04, 0x04, 0x04, 0x00, 0x04}, /* ! */
-    {0x0a, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00}, /* " */
-    {0x0a, 0x0a, 0x1f, 0x0a, 0x1f, 0x0a, 0x0a}, /* # */
-    {0x04, 0x0f, 0x14, 0x0e, 0x05, 0x1e, 0x04}, /* $ */
-    {0x18, 0x19, 0x02, 0x04, 0x08, 0x13, 0x03}, /* % */
-    {0x0c, 0x12, 0x14, 0x08, 0x15, 0x12, 0x0d}, /* & */
-    {0x04, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00}, /* ' */
-    {0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02}, /* ( */
-    {0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08}, /* ) */
-    {0x00, 0x04, 0x15, 0x0e, 0x15, 0x04, 0x00}, /* asterisk */
-    {0x00, 0x04, 0x04, 0x1f, 0x04, 0x04, 0x00}, /* + */
-    {0x00, 0x00, 0x00, 0x00, 0x0c, 0x04, 0x08}, /* , */
-    {0x00, 0x00, 0x00, 0x1f, 0x00, 0x00, 0x00}, /* - */
-    {0x00, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x0c}, /* . */
-    {0x00, 0x01, 0x02, 0x04, 0x08, 0x10, 0x00}, /* slash */
-    {0x0e, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0e}, /* 0 */
-    {0x04, 0x0c, 0x04, 0x04, 0x04, 0x04, 0x0e}, /* 1 */
-    {0x0e, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1f}, /* 2 */
-    {0x1f, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0e}, /* 3 */
-    {0x02, 0x06, 0x0a, 0x12, 0x1f, 0x02, 0x02}, /* 4 */
-    {0x1f, 0x10, 0x1e, 0x01, 0x01, 0x11, 0x0e}, /* 5 */
-    {0x06, 0x08, 0x10, 0x1e, 0x11, 0x11, 0x0e}, /* 6 */
-    {0x1f, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08}, /* 7 */
-    {0x0e, 0x11, 0x11, 0x0e, 0x11, 0x11, 0x0e}, /* 8 */
-    {0x0e, 0x11, 0x11, 0x0f, 0x01, 0x02, 0x0c}, /* 9 */
-    {0x00, 0x0c, 0x0c, 0x00, 0x0c, 0x0c, 0x00}, /* : */
-    {0x00, 0x0c, 0x0c, 0x00, 0x0c, 0x04, 0x08}, /* ; */
-    {0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02}, /* < */
-    {0x00, 0x00, 0x1f, 0x00, 0x1f, 0x00, 0x00}, /* = */
-    {0x08, 0x04, 0x02, 0x01, 0x02, 0x04, 0x08}, /* > */
-    {0x0e, 0x11, 0x01, 0x02, 0x04, 0x00, 0x04}, /* ? */
-    {0x0e, 0x11, 0x01, 0x0d, 0x15, 0x15, 0x0e}, /* @ */
-    {0x0e, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}, /* A */
-    {0x1e, 0x11, 0x11, 0x1e, 0x11, 0x11, 0x1e}, /* B */
-    {0x0e, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0e}, /* C */
-    {0x1c, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1c}, /* D */
-    {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x1f}, /* E */
-    {0x1f, 0x10, 0x10, 0x1e, 0x10, 0x10, 0x10}, /* F */
-    {0x0e, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0f}, /* G */
-    {0x11, 0x11, 0x11, 0x1f, 0x11, 0x11, 0x11}, /* H */
-    {0x0e, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0e}, /* I */
-    {0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0c}, /* J */
-    {0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11}, /* K */
-    {0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1f}, /* L */
-    {0x11, 0x1b, 0x15, 0x15, 0x11, 0x11, 0x11}, /* M */
-    {0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11}, /* N */
-    {0x0e, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}, /* O */
-    {0x1e, 0x11, 0x11, 0x1e, 0x10, 0x10, 0x10}, /* P */
-    {0x0e, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0d}, /* Q */
-    {0x1e, 0x11, 0x11, 0x1e, 0x14, 0x12, 0x11}, /* R */
-    {0x0f, 0x10, 0x10, 0x0e, 0x01, 0x01, 0x1e}, /* S */
-    {0x1f, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, /* T */
-    {0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0e}, /* U */
-    {0x11, 0x11, 0x11, 0x11, 0x11, 0x0a, 0x04}, /* V */
-    {0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0a}, /* W */
-    {0x11, 0x11, 0x0a, 0x04, 0x0a, 0x11, 0x11}, /* X */
-    {0x11, 0x11, 0x0a, 0x04, 0x04, 0x04, 0x04}, /* Y */
-    {0x1f, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1f}, /* Z */
-    {0x0e, 0x08, 0x08, 0x08, 0x08, 0x08, 0x0e}, /* [ */
-    {0x00, 0x10, 0x08, 0x04, 0x02, 0x01, 0x00}, /* backslash */
-    {0x0e, 0x02, 0x02, 0x02, 0x02, 0x02, 0x0e}, /* ] */
-    {0x04, 0x0a, 0x11, 0x00, 0x00, 0x00, 0x00}, /* ^ */
-    {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1f}, /* _ */
-    {0x08, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00}, /* ` */
-    {0x00, 0x00, 0x0e, 0x01, 0x0f, 0x11, 0x0f}, /* a */
-    {0x10, 0x10, 0x16, 0x19, 0x11, 0x11, 0x1e}, /* b */
-    {0x00, 0x00, 0x0e, 0x10, 0x10, 0x11, 0x0e}, /* c */
-    {0x01, 0x01, 0x0d, 0x13, 0x11, 0x11, 0x0f}, /* d */
-    {0x00, 0x00, 0x0e, 0x11, 0x1f, 0x10, 0x0e}, /* e */
-    {0x06, 0x09, 0x08, 0x1c, 0x08, 0x08, 0x08}, /* f */
-    {0x00, 0x0f, 0x11, 0x11, 0x0f, 0x01, 0x0e}, /* g */
-    {0x10, 0x10, 0x16, 0x19, 0x11, 0x11, 0x11}, /* h */
-    {0x04, 0x00, 0x0c, 0x04, 0x04, 0x04, 0x0e}, /* i */
-    {0x02, 0x00, 0x06, 0x02, 0x02, 0x12, 0x0c}, /* j */
-    {0x10, 0x10, 0x12, 0x14, 0x18, 0x14, 0x12}, /* k */
-    {0x0c, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0e}, /* l */
-    {0x00, 0x00, 0x1a, 0x15, 0x15, 0x11, 0x11}, /* m */
-    {0x00, 0x00, 0x16, 0x19, 0x11, 0x11, 0x11}, /* n */
-    {0x00, 0x00, 0x0e, 0x11, 0x11, 0x11, 0x0e}, /* o */
-    {0x00, 0x00, 0x1e, 0x11, 0x1e, 0x10, 0x10}, /* p */
-    {0x00, 0x00, 0x0d, 0x13, 0x0f, 0x01, 0x01}, /* q */
-    {0x00, 0x00, 0x16, 0x19, 0x10, 0x10, 0x10}, /* r */
-    {0x00, 0x00, 0x0e, 0x10, 0x0e, 0x01, 0x1e}, /* s */
-    {0x08, 0x08, 0x1c, 0x08, 0x08, 0x09, 0x06}, /* t */
-    {0x00, 0x00, 0x11, 0x11, 0x11, 0x13, 0x0d}, /* u */
-    {0x00, 0x00, 0x11, 0x11, 0x11, 0x0a, 0x04}, /* v */
-    {0x00, 0x00, 0x11, 0x11, 0x15, 0x15, 0x0a}, /* w */
-    {0x00, 0x00, 0x11, 0x0a, 0x04, 0x0a, 0x11}, /* x */
-    {0x00, 0x00, 0x11, 0x11, 0x0f, 0x01, 0x0e}, /* y */
-    {0x00, 0x00, 0x1f, 0x02, 0x04, 0x08, 0x1f}, /* z */
-    {0x02, 0x04, 0x04, 0x08, 0x04, 0x04, 0x02}, /* { */
-    {0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04}, /* | */
-    {0x08, 0x04, 0x04, 0x02, 0x04, 0x04, 0x08}, /* } */
-    {0x00, 0x00, 0x08, 0x15, 0x02, 0x00, 0x00}, /* ~ */
-};
+#define MARKER_PX   6.0 /* radius of the start and goal markers, window pixels, at any zoom */
+#define PATH_PX     3   /* width of the path, window pixels */
 
 static const pb_color tree_colors[MAX_TREES] = {
     {70, 120, 220}, {235, 140, 40}, {60, 170, 90},  {160, 80, 200},
@@ -160,15 +66,17 @@ struct pb_viz {
     SDL_Window *window;
     SDL_Renderer *renderer;
     SDL_Texture *texture;
-    pb_image base, layer, frame;
-    double scale; /* picture pixels per engine unit */
+    pb_image base;         /* the engine's picture at `scale` */
+    pb_image layer, frame; /* the view: windows onto base scaled by view_scale */
+    double scale;          /* base picture pixels per engine unit */
+    double view_scale;     /* window pixels per base picture pixel the layer was drawn at */
 
     viz_edge *edges;
     size_t n_edges, edges_capacity, n_drawn_edges, n_live_edges;
     viz_sample *samples;
     size_t n_samples, samples_capacity, n_drawn_samples;
     node_index trees[MAX_TREES];
-    bool layer_dirty;
+    bool layer_dirty; /* an edge was removed: redraw the layer when there is time */
     double last_full_redraw, full_redraw_cost;
     double arms[MAX_ARMS * PB_MAX_DIM];
     size_t n_arms;
@@ -250,6 +158,25 @@ static double pic_y(const pb_viz *v, const double *q)
     return xy[1];
 }
 
+/* Window pixels per base picture pixel. */
+static double view_s(const pb_viz *v)
+{
+    return v->fit * v->zoom;
+}
+
+/* The engine's pictures at the view's scale (picture pixels per engine unit): every engine's
+ * picture coordinates are proportional to the scale it draws at. */
+static double view_engine_scale(const pb_viz *v)
+{
+    return v->scale * view_s(v);
+}
+
+/* Where `q` is drawn in the view's pictures (their coordinates, before left and top). */
+static void view_point(const pb_viz *v, const double *q, double *xy)
+{
+    pb_image_engine_to_picture(v->engine, view_engine_scale(v), q, xy);
+}
+
 /* The engine work of the shown solve: the engine counts from its creation, a restart from zero. */
 static pb_engine_counters solve_counters(const pb_viz *v)
 {
@@ -324,8 +251,9 @@ void pb_viz_window_point(pb_viz *viz, const double *q, double *x, double *y)
 {
     SDL_LockMutex(viz->mutex);
     const double s = viz->shared_fit * viz->shared.zoom;
-    *x = pic_x(viz, q) * s + viz->shared.pan_x;
-    *y = pic_y(viz, q) * s + viz->shared.pan_y;
+    /* the view is drawn at the pan rounded to whole pixels */
+    *x = pic_x(viz, q) * s + (double)lround(viz->shared.pan_x);
+    *y = pic_y(viz, q) * s + (double)lround(viz->shared.pan_y);
     SDL_UnlockMutex(viz->mutex);
 }
 
@@ -344,7 +272,7 @@ static pb_color tree_color(int tree)
 
 static void put_pixel(pb_image *image, double x, double y, pb_color c)
 {
-    const long ix = (long)floor(x), iy = (long)floor(y);
+    const long ix = (long)floor(x) - image->left, iy = (long)floor(y) - image->top;
     if (ix < 0 || iy < 0 || ix >= image->width || iy >= image->height)
         return;
     uint8_t *p = image->rgb + ((size_t)iy * (size_t)image->width + (size_t)ix) * 3;
@@ -353,30 +281,90 @@ static void put_pixel(pb_image *image, double x, double y, pb_color c)
     p[2] = c.b;
 }
 
+/* The base pixels [*first, *last] that view pixel `i` (of an image whose origin is `origin`)
+ * covers along one axis of length `n`: at least the nearest one; false when outside. */
+static bool covered(int i, int origin, double s, int n, long *first, long *last)
+{
+    const long nearest = (long)floor((i + origin + 0.5) / s);
+    if (nearest < 0 || nearest >= n)
+        return false;
+    *first = *last = nearest;
+    if (s < 1.0) {
+        *first = (long)fmax(0.0, ceil((i + origin) / s - 0.5));
+        *last = (long)fmin(n - 1.0, ceil((i + origin + 1) / s - 0.5) - 1.0);
+        if (*first > nearest)
+            *first = nearest;
+        if (*last < nearest)
+            *last = nearest;
+    }
+    return true;
+}
+
+/* The base picture scaled into the layer; grey outside the picture. Magnified: the nearest
+ * pixel. Reduced: the darkest of the pixels a view pixel covers, so that a wall thinner than
+ * the reduction still shows (the nearest pixel would drop most of it). */
+static void scale_base(pb_viz *v)
+{
+    const double s = view_s(v);
+    pb_image *l = &v->layer;
+    for (int j = 0; j < l->height; j++) {
+        long y0, y1;
+        const bool row_inside = covered(j, l->top, s, v->base.height, &y0, &y1);
+        uint8_t *row = l->rgb + (size_t)j * (size_t)l->width * 3;
+        for (int i = 0; i < l->width; i++) {
+            uint8_t *p = row + (size_t)i * 3;
+            long x0, x1;
+            if (!row_inside || !covered(i, l->left, s, v->base.width, &x0, &x1)) {
+                p[0] = 90, p[1] = 90, p[2] = 96;
+                continue;
+            }
+            const uint8_t *darkest = NULL;
+            int darkest_sum = INT_MAX;
+            for (long y = y0; y <= y1; y++)
+                for (long x = x0; x <= x1; x++) {
+                    const uint8_t *q = v->base.rgb + ((size_t)y * (size_t)v->base.width + (size_t)x) * 3;
+                    const int sum = q[0] + q[1] + q[2];
+                    if (sum < darkest_sum) {
+                        darkest_sum = sum;
+                        darkest = q;
+                    }
+                }
+            memcpy(p, darkest, 3);
+        }
+    }
+}
+
 static void update_layer(pb_viz *v, double now)
 {
-    /* A full redraw costs O(all edges): keep it to a fifth of the time at most, so a
-     * rewiring planner keeps most of its speed; meanwhile new edges still appear. */
-    if (v->layer_dirty && now - v->last_full_redraw >= 4.0 * v->full_redraw_cost) {
-        memcpy(v->layer.rgb, v->base.rgb, (size_t)v->base.width * (size_t)v->base.height * 3);
+    const double s = view_s(v);
+    const int left = -(int)lround(v->pan_x), top = -(int)lround(v->pan_y);
+    const bool view_changed = s != v->view_scale || left != v->layer.left || top != v->layer.top;
+    /* A redraw after an edge removal costs O(all edges): keep it to a fifth of the time at
+     * most, so a rewiring planner keeps most of its speed; meanwhile new edges still appear.
+     * A changed view cannot wait: the old layer no longer lines up. */
+    if (view_changed || (v->layer_dirty && now - v->last_full_redraw >= 4.0 * v->full_redraw_cost)) {
+        v->layer.left = v->frame.left = left;
+        v->layer.top = v->frame.top = top;
+        v->view_scale = s;
+        scale_base(v);
         v->n_drawn_edges = v->n_drawn_samples = 0;
         v->layer_dirty = false;
         v->last_full_redraw = now;
     }
     for (; v->n_drawn_samples < v->n_samples; v->n_drawn_samples++) {
         /* only on free (white) pixels of the picture: obstacles stay dark */
-        const viz_sample *s = &v->samples[v->n_drawn_samples];
-        const long x = (long)floor(s->x), y = (long)floor(s->y);
+        const viz_sample *sm = &v->samples[v->n_drawn_samples];
+        const long x = (long)floor(sm->x), y = (long)floor(sm->y);
         if (x < 0 || y < 0 || x >= v->base.width || y >= v->base.height)
             continue;
         const uint8_t *p = v->base.rgb + ((size_t)y * (size_t)v->base.width + (size_t)x) * 3;
         if (p[0] == 255 && p[1] == 255 && p[2] == 255)
-            put_pixel(&v->layer, s->x, s->y, lighter(tree_color(s->tree)));
+            put_pixel(&v->layer, sm->x * s, sm->y * s, lighter(tree_color(sm->tree)));
     }
     for (; v->n_drawn_edges < v->n_edges; v->n_drawn_edges++) {
         const viz_edge *e = &v->edges[v->n_drawn_edges];
         if (e->live)
-            pb_image_draw_line(&v->layer, e->ax, e->ay, e->bx, e->by, tree_color(e->tree));
+            pb_image_draw_line(&v->layer, e->ax * s, e->ay * s, e->bx * s, e->by * s, tree_color(e->tree));
     }
     if (v->last_full_redraw == now)
         v->full_redraw_cost = pb_clock_seconds() - now;
@@ -399,7 +387,9 @@ static void draw_ellipse(pb_viz *v)
         const double t = 2.0 * M_PI * k / 128.0;
         const double ex = a * cos(t), ey = b * sin(t);
         const double q[2] = {cx + ex * cos(angle) - ey * sin(angle), cy + ex * sin(angle) + ey * cos(angle)};
-        const double x = pic_x(v, q), y = pic_y(v, q);
+        double xy[2];
+        view_point(v, q, xy);
+        const double x = xy[0], y = xy[1];
         if (k > 0)
             pb_image_draw_line(&v->frame, px, py, x, y, ellipse_color);
         px = x;
@@ -423,29 +413,31 @@ static void path_point(const pb_viz *v, double fraction, double *q)
 static void draw_marker(pb_viz *v, const double *q, pb_color color)
 {
     if (v->dim > 2)
-        pb_image_draw_config(&v->frame, v->engine, v->scale, q, color);
-    pb_image_draw_disc(&v->frame, pic_x(v, q), pic_y(v, q), 5.0, color);
+        pb_image_draw_config(&v->frame, v->engine, view_engine_scale(v), q, color);
+    double xy[2];
+    view_point(v, q, xy);
+    pb_image_draw_disc(&v->frame, xy[0], xy[1], MARKER_PX, color);
 }
 
 static void compose(pb_viz *v, double now)
 {
     update_layer(v, now);
     memcpy(v->frame.rgb, v->layer.rgb, (size_t)v->layer.width * (size_t)v->layer.height * 3);
+    const double scale = view_engine_scale(v);
     for (size_t i = 0; i < v->n_arms; i++)
-        pb_image_draw_config(&v->frame, v->engine, v->scale, v->arms + i * (size_t)v->dim,
+        pb_image_draw_config(&v->frame, v->engine, scale, v->arms + i * (size_t)v->dim,
                              (pb_color){150, 170, 210});
     draw_ellipse(v);
     const pb_path *path = &v->path;
-    pb_image_draw_path(&v->frame, v->engine, v->scale, path, path_color, 3);
-    if (v->dim > 2)
-        for (size_t i = 0; i < path->n; i++)
-            pb_image_draw_config(&v->frame, v->engine, v->scale, pb_path_at(path, i),
-                                 (pb_color){230, 150, 150});
+    pb_image_draw_path(&v->frame, v->engine, scale, path, path_color, PATH_PX);
     const bool show_start = v->params.query_mode ? v->has_start : v->has_problem;
     const bool show_goal = v->params.query_mode ? v->has_goal : v->has_problem;
-    if (show_goal && v->goal_radius > 0.0)
-        pb_image_draw_circle(&v->frame, pic_x(v, v->goal), pic_y(v, v->goal),
-                             v->goal_radius * pb_image_engine_units(v->engine, v->scale), goal_color);
+    if (show_goal && v->goal_radius > 0.0) {
+        double xy[2];
+        view_point(v, v->goal, xy);
+        pb_image_draw_circle(&v->frame, xy[0], xy[1],
+                             v->goal_radius * pb_image_engine_units(v->engine, scale), goal_color);
+    }
     if (show_start)
         draw_marker(v, v->start, start_color);
     if (show_goal)
@@ -453,7 +445,7 @@ static void compose(pb_viz *v, double now)
     if (v->animating && path->n >= 2) {
         double q[PB_MAX_DIM];
         path_point(v, fmod((now - v->animation_t0) / ANIMATION_S, 1.0), q);
-        pb_image_draw_config(&v->frame, v->engine, v->scale, q, path_color);
+        pb_image_draw_config(&v->frame, v->engine, scale, q, path_color);
     }
 }
 
@@ -466,12 +458,12 @@ static void draw_text(pb_viz *v, int x, int y, const char *text, SDL_Color color
     SDL_Rect rects[256];
     int n = 0;
     for (const char *c = text; *c; c++, x += 6 * s) {
-        const int ch = (unsigned char)*c;
-        if (ch < 32 || ch > 126)
+        const uint8_t *glyph = pb_image_glyph((unsigned char)*c);
+        if (!glyph)
             continue;
         for (int row = 0; row < 7; row++)
             for (int col = 0; col < 5; col++)
-                if (font[ch - 32][row] & (0x10 >> col)) {
+                if (glyph[row] & (0x10 >> col)) {
                     rects[n++] = (SDL_Rect){x + col * s, y + row * s, s, s};
                     if (n == (int)(sizeof rects / sizeof rects[0])) {
                         SDL_RenderFillRects(v->renderer, rects, n);
@@ -570,11 +562,8 @@ static void render_window(pb_viz *v, double now)
     SDL_UpdateTexture(v->texture, NULL, v->frame.rgb, v->frame.width * 3);
     SDL_SetRenderDrawColor(v->renderer, 90, 90, 96, 255);
     SDL_RenderClear(v->renderer);
-    const double s = v->fit * v->zoom;
     SDL_RenderSetClipRect(v->renderer, &(SDL_Rect){0, 0, v->win_w, v->win_h - v->bar_h});
-    const SDL_FRect dst = {(float)v->pan_x, (float)v->pan_y, (float)(v->frame.width * s),
-                           (float)(v->frame.height * s)};
-    SDL_RenderCopyF(v->renderer, v->texture, NULL, &dst);
+    SDL_RenderCopy(v->renderer, v->texture, NULL, &(SDL_Rect){0, 0, v->frame.width, v->frame.height});
     if (now < v->refused_until) {
         SDL_SetRenderDrawColor(v->renderer, 255, 30, 30, 255);
         const int x = (int)v->refused_x, y = (int)v->refused_y;
@@ -647,6 +636,40 @@ static void screenshot_key(pb_viz *v)
 
 /* ---- input ---- */
 
+/* The view's pictures and texture at the window's size (above the status bar); on failure the
+ * old ones stay. */
+static pb_status make_view(pb_viz *v, pb_diag *diag)
+{
+    const int w = v->win_w > 0 ? v->win_w : 1, h = v->win_h - v->bar_h > 0 ? v->win_h - v->bar_h : 1;
+    if (v->texture && v->layer.width == w && v->layer.height == h)
+        return PB_OK;
+    pb_image layer, frame;
+    pb_status st = pb_image_init(&layer, w, h);
+    if (st == PB_OK)
+        st = pb_image_init(&frame, w, h);
+    else
+        frame = (pb_image){0};
+    SDL_Texture *texture =
+        st == PB_OK ? SDL_CreateTexture(v->renderer, SDL_PIXELFORMAT_RGB24, SDL_TEXTUREACCESS_STREAMING, w, h)
+                    : NULL;
+    if (!texture) {
+        pb_diag_set(diag, NULL, 0, 0, "cannot make a %dx%d view: %s", w, h,
+                    st == PB_OK ? SDL_GetError() : "out of memory");
+        pb_image_finish(&layer);
+        pb_image_finish(&frame);
+        return st == PB_OK ? PB_ERR_UNSUPPORTED : st;
+    }
+    if (v->texture)
+        SDL_DestroyTexture(v->texture);
+    pb_image_finish(&v->layer);
+    pb_image_finish(&v->frame);
+    v->layer = layer;
+    v->frame = frame;
+    v->texture = texture;
+    v->view_scale = 0.0; /* the layer is redrawn at the next frame */
+    return PB_OK;
+}
+
 static void fit_view(pb_viz *v)
 {
     const int area_h = v->win_h - v->bar_h;
@@ -685,7 +708,7 @@ static void click(pb_viz *v, double x, double y)
     const bool defaults = pb_engine_defaults(v->engine, dstart, dgoal);
     for (int i = 0; i < v->dim; i++)
         q[i] = defaults ? (want_start ? dstart[i] : dgoal[i]) : 0.5 * (v->lower[i] + hi[i]);
-    const double picture[2] = {(x - v->pan_x) / s, (y - v->pan_y) / s};
+    const double picture[2] = {(x - (double)lround(v->pan_x)) / s, (y - (double)lround(v->pan_y)) / s};
     double q2[2];
     pb_image_picture_to_engine(v->engine, v->scale, picture, q2);
     q[0] = q2[0];
@@ -877,6 +900,9 @@ static bool handle_events(pb_viz *v)
                 v->win_w = e.window.data1;
                 v->win_h = e.window.data2;
                 set_text_scale(v);
+                pb_diag diag = {0};
+                if (make_view(v, &diag) != PB_OK)
+                    fprintf(stderr, "planbench: %s; the view keeps its size\n", diag.message);
                 const double zoom = v->zoom;
                 v->zoom = 1.0;
                 fit_view(v);
@@ -1026,16 +1052,12 @@ pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *pa
     pb_status st = pb_image_render_engine(&v->base, engine, &v->scale, diag);
     if (st != PB_OK)
         goto fail;
-    st = pb_image_init(&v->layer, v->base.width, v->base.height);
-    if (st == PB_OK)
-        st = pb_image_init(&v->frame, v->base.width, v->base.height);
     v->mutex = SDL_CreateMutex();
-    if (st != PB_OK || !v->mutex) {
-        pb_diag_set(diag, NULL, 0, 0, "out of memory for the pictures");
+    if (!v->mutex) {
+        pb_diag_set(diag, NULL, 0, 0, "out of memory");
         st = PB_ERR_NOMEM;
         goto fail;
     }
-    memcpy(v->layer.rgb, v->base.rgb, (size_t)v->base.width * (size_t)v->base.height * 3);
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "0");
     choose_video_drivers();
     /* Opening the X display right after a previous window closed fails now and then on a
@@ -1079,16 +1101,16 @@ pb_status pb_viz_create(pb_viz **out, pb_engine *engine, const pb_viz_config *pa
         v->renderer = SDL_CreateRenderer(v->window, -1, 0);
     if (v->window && !v->renderer)
         v->renderer = SDL_CreateRenderer(v->window, -1, SDL_RENDERER_SOFTWARE);
-    if (v->renderer)
-        v->texture = SDL_CreateTexture(v->renderer, SDL_PIXELFORMAT_RGB24, SDL_TEXTUREACCESS_STREAMING,
-                                       v->base.width, v->base.height);
-    if (!v->texture) {
+    if (!v->renderer) {
         pb_diag_set(diag, NULL, 0, 0, "cannot open a window: %s", SDL_GetError());
         st = PB_ERR_UNSUPPORTED;
         goto fail;
     }
     SDL_GetWindowSize(v->window, &v->win_w, &v->win_h);
     set_text_scale(v);
+    st = make_view(v, diag);
+    if (st != PB_OK)
+        goto fail;
     fit_view(v);
     publish(v);
     frame(v, pb_clock_seconds());

@@ -195,6 +195,40 @@ assert tree["white"] > 0.1 * tree["total"], tree          # and is not a solid f
 assert tree["path"] > 1000 and path_only["path"] > 1000, counts
 assert path_only["tree"] == 0 and path_only["white"] > 0.6 * path_only["total"], path_only
 PY
+# --save-image of a map much larger than a screen (issue 22): the markers and the path grow with
+# it (a 3000-pixel map: markers of radius 12, a path 6 pixels wide), so they still show when the
+# picture is looked at scaled down to a screen
+python3 - "$PB" "$T" "$(dirname "$0")" <<'PY' || fail "--save-image of a 3000-pixel map: markers and path"
+import math, struct, subprocess, sys, zlib
+pb, tmp = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+from check_path import decode_png
+width, height = 3000, 300
+rows = b"".join(b"\x00" + (b"\xff" * 1400 + b"\x00" * 40 + b"\xff" * 1560 if 40 <= y < 200 else b"\xff" * width)
+                for y in range(height))
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff)
+with open(tmp + "/wide.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+start, goal = (100.5, 150.5), (2900.5, 150.5)
+subprocess.run([pb, "rrt", tmp + "/wide.png", "start", "%g,%g" % start, "goal", "%g,%g" % goal, "--seed", "1",
+                "-q", "--draw-tree", "path", "--save-image", tmp + "/wide-out.png", "--save-path", tmp + "/wide.csv"],
+               check=True)
+w, h, channels, picture = decode_png(tmp + "/wide-out.png")
+assert (w, h) == (width, height), (w, h)
+def colour(x, y):
+    return tuple(picture[y][x * channels:x * channels + 3])
+for (cx, cy), rgb in ((start, (30, 170, 60)), (goal, (30, 60, 220))):
+    inside = [(x, y) for y in range(int(cy) - 12, int(cy) + 13) for x in range(int(cx) - 12, int(cx) + 13)
+              if math.hypot(x - math.floor(cx), y - math.floor(cy)) <= 11.5]
+    wrong = [p for p in inside if colour(*p) != rgb]
+    assert not wrong, ("marker", rgb, len(wrong), len(inside))
+path = [tuple(map(float, line.split(","))) for line in open(tmp + "/wide.csv")]
+length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
+red = sum(1 for y in range(h) for x in range(w) if colour(x, y) == (220, 20, 20))
+assert red >= 4.5 * length, ("path pixels", red, length)
+PY
 bad "--draw-tree" "draw-tree some: expected all, path or a number" -- rrt maps/room1.png --draw-tree some
 expect 2 "--draw-tree without --save-image" -- "$PB" rrt maps/room1.png --draw-tree all
 [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "--draw-tree needs --save-image" "$T/err" && [ ! -s "$T/out" ] ||

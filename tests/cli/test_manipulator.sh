@@ -4,7 +4,7 @@
 # given as joint vectors, `planbench list` showing the worlds, and bad input (a URDF or world
 # that does not parse, a joint with a missing parent, a missing mesh, a start or goal of the
 # wrong length, outside the limits or in collision): one stderr line naming the file and the
-# reason, exit status 2. A MotionBenchMaker Panda problem (flat file and YAML) and Klampt's
+# reason, exit status 2. --save-image writes the world's three views. A MotionBenchMaker Panda problem (flat file and YAML) and Klampt's
 # TX90 world when ../shared is present.
 # Usage: test_manipulator.sh PLANBENCH SOURCE_ROOT
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +48,16 @@ PY
 # start and goal as joint vectors (the world's own, swapped)
 expect 0 "start/goal given" -- "$PB" birrt "$W" start -0.356,0.451,0.986,-0.087,1.813,-1.889 \
     goal 0.310,0.529,0.892,-3.039,-1.525,0.394 -q --time-limit 20
+# --save-image: front, side and top views of the world, the robot at the start, the goal and
+# along the path, the tool's trace (issue 22); what is where in them: tests/test_manipulator_draw.c
+expect 0 "--save-image" -- "$PB" birrt "$W" --time-limit 20 -q --seed 3 --save-image "$T/arm.png"
+python3 - "$T/arm.png" <<'PY' || fail "--save-image: not a picture of three views side by side"
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+width, height = struct.unpack(">II", data[16:24])
+assert width >= 2.5 * height and width >= 600, (width, height)
+PY
 expect 0 "list" -- "$PB" list
 grep -q "pbarm6_divider.xml *6 joints" "$T/out" || fail "planbench list does not show the bundled world"
 

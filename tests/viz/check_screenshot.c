@@ -3,37 +3,16 @@
  * where they should be, obstacles stay dark, free space does not, and a status line is drawn.
  * The window shows the picture at scale 1 from its top-left corner (the map fits the screen),
  * with the status bar below.
- * Usage: check_screenshot SHOT.png PATH.csv MAP.png START_X,START_Y GOAL_X,GOAL_Y */
+ * Usage: check_screenshot SHOT.png PATH.csv MAP.png START_X,START_Y GOAL_X,GOAL_Y
+ *        check_screenshot --size PICTURE.png   (prints its width and height)
+ *        check_screenshot --thirds R,G,B PICTURE.png   (pixels of that colour in each third) */
 #include "harness.h"
+#include "picture.h"
 
-#include <png.h>
 #include <stdbool.h>
 #include <string.h>
 
-typedef struct rgb_image {
-    int width, height;
-    unsigned char *rgb;
-} rgb_image;
-
-static bool load_rgb(const char *path, rgb_image *out)
-{
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&image, path))
-        return false;
-    image.format = PNG_FORMAT_RGB;
-    out->width = (int)image.width;
-    out->height = (int)image.height;
-    out->rgb = malloc(PNG_IMAGE_SIZE(image));
-    if (!out->rgb || !png_image_finish_read(&image, NULL, out->rgb, 0, NULL)) {
-        png_image_free(&image);
-        return false;
-    }
-    return true;
-}
-
-static const unsigned char *px(const rgb_image *im, long x, long y)
+static const unsigned char *px(const pb_image *im, long x, long y)
 {
     if (x < 0 || y < 0 || x >= im->width || y >= im->height)
         return NULL;
@@ -45,7 +24,7 @@ static bool is(const unsigned char *p, int r, int g, int b)
     return p && p[0] == r && p[1] == g && p[2] == b;
 }
 
-static bool near_colour(const rgb_image *im, double x, double y, int r, int g, int b)
+static bool near_colour(const pb_image *im, double x, double y, int r, int g, int b)
 {
     for (long dy = -1; dy <= 1; dy++)
         for (long dx = -1; dx <= 1; dx++)
@@ -56,13 +35,35 @@ static bool near_colour(const rgb_image *im, double x, double y, int r, int g, i
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--size") == 0) { /* the width and height of a picture */
+        pb_image picture;
+        if (!tp_load_png(argv[2], &picture))
+            return 1;
+        printf("%d %d\n", picture.width, picture.height);
+        pb_image_finish(&picture);
+        return 0;
+    }
+    int r, g, b;
+    if (argc == 4 && strcmp(argv[1], "--thirds") == 0 && sscanf(argv[2], "%d,%d,%d", &r, &g, &b) == 3) {
+        /* pixels of colour R,G,B in the left, middle and right third of the picture */
+        pb_image picture;
+        if (!tp_load_png(argv[3], &picture))
+            return 1;
+        long counts[3] = {0, 0, 0};
+        for (int y = 0; y < picture.height; y++)
+            for (int x = 0; x < picture.width; x++)
+                counts[3 * x / picture.width] += is(px(&picture, x, y), r, g, b);
+        printf("%ld %ld %ld\n", counts[0], counts[1], counts[2]);
+        pb_image_finish(&picture);
+        return 0;
+    }
     if (argc != 6) {
         fprintf(stderr, "usage: check_screenshot SHOT.png PATH.csv MAP.png SX,SY GX,GY\n");
         return 2;
     }
-    rgb_image shot, map;
+    pb_image shot, map;
     double start[2], goal[2];
-    if (!load_rgb(argv[1], &shot) || !load_rgb(argv[3], &map) ||
+    if (!tp_load_png(argv[1], &shot) || !tp_load_png(argv[3], &map) ||
         sscanf(argv[4], "%lf,%lf", &start[0], &start[1]) != 2 ||
         sscanf(argv[5], "%lf,%lf", &goal[0], &goal[1]) != 2) {
         fprintf(stderr, "check_screenshot: cannot read the inputs\n");
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
         for (int x = 0; x < shot.width; x++)
             text += px(&shot, x, y)[0] > 150;
     CHECK_MSG(text >= 100, "only %zu text pixels in the status bar", text);
-    free(shot.rgb);
-    free(map.rgb);
+    pb_image_finish(&shot);
+    pb_image_finish(&map);
     return pb_test_summary("check_screenshot");
 }

@@ -50,6 +50,28 @@ rc=$?
 rc=$?
 [ $rc -eq 0 ] && [ -s "$T/bb.png" ] || fail "black box: exit $rc: $(cat "$T/err")"
 
+# a manipulator world (built with FCL): front, side and top views in the window (issue 22)
+"$PB" birrt worlds/pbarm6_divider.xml --seed 2 --screenshot "$T/manip.png" -q 2>"$T/err"
+rc=$?
+if [ $rc -le 1 ]; then
+    "$CHECK" --size "$T/manip.png" >"$T/size" || fail "manipulator window: no picture"
+    read -r w h <"$T/size"
+    [ "$w" -ge $((2 * h)) ] || fail "manipulator window: ${w}x${h}, not three views side by side"
+    # the robot at the start (green outlines) and the goal (blue) in each of the three views
+    for colour in 30,170,60 30,60,220; do
+        "$CHECK" --thirds $colour "$T/manip.png" >"$T/thirds" || fail "manipulator window: cannot read it"
+        read -r a b c <"$T/thirds"
+        [ "$a" -ge 30 ] && [ "$b" -ge 30 ] && [ "$c" -ge 30 ] ||
+            fail "manipulator window: $a, $b and $c pixels of $colour in the three views"
+    done
+elif ! grep -q "FCL" "$T/err"; then
+    fail "manipulator world: exit $rc: $(cat "$T/err")"
+fi
+# ... whose start and goal a click cannot place: view says how to plan it instead
+"$PB" view worlds/pbarm6_divider.xml 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qE -- "--display|FCL" "$T/err" || fail "view on a manipulator world: exit $rc: $(cat "$T/err")"
+
 # errors: --screenshot-at alone, an unwritable screenshot
 "$PB" rrt maps/room1.png --screenshot-at 10 >/dev/null 2>"$T/err"
 [ $? -eq 2 ] && grep -q "screenshot" "$T/err" || fail "--screenshot-at without --screenshot: $(cat "$T/err")"

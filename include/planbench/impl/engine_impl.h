@@ -97,6 +97,15 @@ struct pb_engine_impl {
     pb_status (*render)(const void *self, pb_image *image, double *scale, pb_diag *diag);
     /** Optional: draw one configuration (default: a dot at its first two coordinates). */
     void (*draw_config)(const void *self, pb_image *image, double scale, const double *q, pb_color color);
+    /** Optional: where `q` is shown as one point on the picture render() made at `scale`
+     * (picture pixels, into xy[0..1]; a tree is drawn between such points). NULL: its first
+     * two coordinates (see pb_image_engine_to_picture). Must scale with `scale`: the
+     * visualiser draws at other scales than render()'s. */
+    void (*picture_point)(const void *self, double scale, const double *q, double *xy);
+    /** Optional: draw a path (see pb_image_draw_path). NULL: lines between the picture
+     * points of its configurations, or the engine's steering curves. */
+    void (*draw_path)(const void *self, pb_image *image, double scale, const pb_path *path, pb_color color,
+                      int width);
 
     /** Optional (all four or none): dynamic obstacles, see pb_engine_obstacle_add(). They
      * mutate `self`; the caller guarantees no query runs meanwhile. */

@@ -296,6 +296,7 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
         st = PB_ERR_NOMEM;
         goto fail;
     }
+    manip_view_bounds(m);
 
     *setup = pb_engine_config_default(m->dim);
     for (int i = 0; i < m->dim; i++) {
@@ -470,6 +471,10 @@ const pb_engine_impl pb_manipulator_impl = {
     .coordinate_name = coordinate_name,
     .frames = frames,
     .inverse_kinematics = inverse_kinematics,
+    .render = manip_render,
+    .draw_config = manip_draw_config,
+    .picture_point = manip_picture_point,
+    .draw_path = manip_draw_path,
 };
 
 /* ---- private API (manipulator.h) ---- */
@@ -513,6 +518,11 @@ void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_
     *n_robot_shapes = m->n_shapes;
     *n_obstacles = m->n_obstacles;
     *n_pairs = m->n_pairs;
+}
+
+void pb_manipulator_view_point(const pb_engine *engine, double scale, int view, const double *xyz, double *xy)
+{
+    manip_view_point(manip_of(engine), scale, view, xyz, xy);
 }
 
 int pb_manipulator_tool_link(const pb_engine *engine)

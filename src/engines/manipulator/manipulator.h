@@ -61,6 +61,10 @@ bool pb_manipulator_explain(const pb_engine *engine, const double *q, char *buf,
  * when given none: the parent link of the first SRDF <end_effector> that the planned joints
  * move, else the child link of the deepest planned joint. */
 int pb_manipulator_tool_link(const pb_engine *engine);
+/** Where world point `xyz` (metres) is drawn in view `view` (0 front, 1 side, 2 top) of the
+ * engine's picture (pb_image_render_engine()) at `scale`: picture pixels into xy[0..1]. */
+void pb_manipulator_view_point(const pb_engine *engine, double scale, int view, const double *xyz,
+                               double *xy);
 /** Number of robot link shapes, obstacles, and self-collision shape pairs checked. */
 void pb_manipulator_sizes(const pb_engine *engine, size_t *n_robot_shapes, size_t *n_obstacles,
                           size_t *n_pairs);

@@ -12,6 +12,7 @@
  *   edge_check.c   feasible() and the edge checks (certified with its sphere-tree descent,
  *                  interpolated)
  *   ik.c           inverse kinematics: damped least squares with restarts, feasible solutions
+ *   draw.c         the pictures: front, side and top views of the obstacles, the robot, a path
  *   tree_build.c   building the model at load: sphere trees, geometries, joints, pairs, world
  *   objects.c      the dynamic objects, the solids of the public obstacle API (engine.h:
  *                  pb_engine_solid_add() and friends, entries of the engine's table)
@@ -25,6 +26,7 @@
 #include "robot/urdf.h"
 #include "robot/world.h"
 #include "planbench/engine.h"
+#include "planbench/image.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -133,6 +135,8 @@ typedef struct manipulator {
     /* certified: FCL distances are asked only where the sphere trees certify less than
      * sphere_trust times the distance needed and less than sphere_near metres */
     double sphere_trust, sphere_near;
+    /* the box (world, metres) the pictures show: what the robot reaches (draw.c) */
+    double view_lo[3], view_hi[3];
 } manipulator;
 
 /** Collision queries and inverse kinematics work done by this thread (pb_manipulator_counts
@@ -313,6 +317,20 @@ int manip_tool_link(const manipulator *m);
 pb_status manip_inverse_kinematics(const manipulator *m, double *solutions, size_t *n_solutions,
                                    const char *frame, const pb_pose *target, const pb_ik_config *config,
                                    manip_ik_stats *stats, pb_diag *diag);
+
+/* ---- draw.c ---- */
+
+/** m->view_lo, view_hi: a box around the robot's shapes over configurations spread through
+ * the joint limits (from a fixed seed). */
+void manip_view_bounds(manipulator *m);
+/** The engine's picture entries (see pb_engine_impl): front, side and top views. */
+pb_status manip_render(const void *self, pb_image *image, double *scale, pb_diag *diag);
+void manip_draw_config(const void *self, pb_image *image, double scale, const double *q, pb_color color);
+void manip_picture_point(const void *self, double scale, const double *q, double *xy);
+/** Where world point p is drawn in view `view` (0 front, 1 side, 2 top) at `scale`. */
+void manip_view_point(const manipulator *m, double scale, int view, const double *p, double *xy);
+void manip_draw_path(const void *self, pb_image *image, double scale, const pb_path *path, pb_color color,
+                     int width);
 
 /* ---- tree_build.c ---- */
 
