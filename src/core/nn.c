@@ -11,13 +11,17 @@
 #include "core/metric.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Bucket size: the measured crossover below which a linear scan beats descending the tree
  * (bench/bench_nn.c). */
-#define BUCKET 16
+#define BUCKET 32
 #define NONE   UINT32_MAX
+/* The coordinates of a bucket's unused slots: infinitely far from any finite query, so the
+ * nearest search may scan a bucket whole. */
+#define PADDING HUGE_VAL
 
 typedef struct bucket {
     uint32_t count;
@@ -206,6 +210,15 @@ static inline double box_dist2(const pb_nn *nn, uint32_t index, const double *q)
     return sum;
 }
 
+/* Fill the unused slots of bucket b with PADDING. */
+static void pad_bucket(pb_nn *nn, uint32_t b)
+{
+    const size_t d = (size_t)nn->dim;
+    double *p = nn->bq + (size_t)b * BUCKET * d;
+    for (size_t i = nn->buckets[b].count * d; i < BUCKET * d; i++)
+        p[i] = PADDING;
+}
+
 static uint32_t new_bucket(pb_nn *nn)
 {
     if (nn->n_buckets == nn->cap_buckets) {
@@ -228,6 +241,7 @@ static uint32_t new_bucket(pb_nn *nn)
     const uint32_t b = nn->n_buckets++;
     nn->buckets[b].count = 0;
     nn->buckets[b].next = NONE;
+    pad_bucket(nn, b);
     return b;
 }
 
@@ -365,6 +379,7 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
             right_empty = false;
         }
     }
+    pad_bucket(nn, left_bucket);
     kd_node *node = &nn->nodes[leaf];
     node->split_dim = best;
     node->split = split;
@@ -540,6 +555,25 @@ size_t pb_nn_knearest(const pb_nn *nn, const double *q, size_t k, uint32_t *ids,
  * wrapping coordinates, which are what the 2D maps and most arms use. */
 #define NEAREST_STACK 96
 
+/* The least of a bucket's distances. A full bucket (the common case) is reduced as a tree of
+ * pairwise selects, which the compiler turns into packed minimums. */
+static inline __attribute__((always_inline)) double bucket_min(const double *d2, uint32_t count)
+{
+    if (count == BUCKET) {
+        double m[BUCKET / 2];
+        for (int k = 0; k < BUCKET / 2; k++)
+            m[k] = d2[k] < d2[k + BUCKET / 2] ? d2[k] : d2[k + BUCKET / 2];
+        for (int w = BUCKET / 4; w > 0; w /= 2)
+            for (int k = 0; k < w; k++)
+                m[k] = m[k] < m[k + w] ? m[k] : m[k + w];
+        return m[0];
+    }
+    double least = DBL_MAX;
+    for (uint32_t k = 0; k < count; k++)
+        least = d2[k] < least ? d2[k] : least;
+    return least;
+}
+
 typedef struct nearest_state {
     double best_d2;
     uint32_t best_id;
@@ -598,14 +632,23 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                 for (uint32_t b = n->bucket; b != NONE; b = nn->buckets[b].next) {
                     const double *p = nn->bq + (size_t)b * BUCKET * (size_t)dim;
                     const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
-                    const uint32_t count = nn->buckets[b].count;
-                    for (uint32_t k = 0; k < count; k++) {
-                        const double d2 = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
-                        /* ties: the first found, deterministic for one tree; selects, not a
-                         * branch that is a coin flip in the first leaf */
-                        const uint32_t take = -(uint32_t)(d2 < best_d2);
-                        best_id = (ids[k] & take) | (best_id & ~take);
-                        best_d2 = d2 < best_d2 ? d2 : best_d2;
+                    /* Unused slots hold PADDING coordinates, so a plain metric scans the whole
+                     * bucket: a fixed trip count the compiler unrolls and vectorises. */
+                    const uint32_t count = wrap || !unit ? nn->buckets[b].count : BUCKET;
+                    double d2[BUCKET];
+                    for (uint32_t k = 0; k < count; k++)
+                        d2[k] = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
+                    /* The distances are independent; only their minimum meets the running
+                     * best, so the scan is not one long chain of dependent compares. Ties:
+                     * the first point in the bucket that beats the best strictly, as a
+                     * sequential scan would take. */
+                    const double least = bucket_min(d2, count);
+                    if (least < best_d2) {
+                        uint32_t k = 0;
+                        while (d2[k] != least)
+                            k++;
+                        best_d2 = least;
+                        best_id = ids[k];
                     }
                 }
                 break;
