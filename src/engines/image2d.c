@@ -781,6 +781,8 @@ static pb_status load_map(image2d *e, const char *path, const frame_options *f, 
     e->n_free = pb_bitmap_count_free(&e->map);
     if (e->framed)
         flip_rows(&e->map);
+    /* the pixels are final: without memory for the coarse level, edges walk every pixel */
+    (void)pb_bitmap_index_blocks(&e->map);
     return PB_OK;
 }
 
