@@ -90,35 +90,30 @@ bool pb_bitmap_blocks_free_near(const pb_bitmap *map, double ax, double ay, doub
 {
     if (!map->blocks)
         return false;
-    if (ay > by) { /* walk the block rows upwards */
-        double t = ax;
-        ax = bx;
-        bx = t;
-        t = ay;
-        ay = by;
-        by = t;
-    }
+    const bool downwards = ay > by; /* walk the block rows upwards, from the lower end */
+    const double x0 = downwards ? bx : ax, y0 = downwards ? by : ay;
+    const double x1 = downwards ? ax : bx, y1 = downwards ? ay : by;
     /* A walk reads pixels whose square meets the segment, or (at a pixel corner, or for an
      * integer line) lies within half a pixel of it: every one is within `margin` of the
      * segment in x and in y, with room to spare for rounding. */
     const double margin = 1.0;
-    const double dx = bx - ax, dy = by - ay;
+    const double dx = x1 - x0, dy = y1 - y0;
     const long last_row = (long)(((size_t)map->height - 1) >> PB_BITMAP_BLOCK_SHIFT);
     const long last_col = (long)(((size_t)map->width - 1) >> PB_BITMAP_BLOCK_SHIFT);
-    long r0 = (long)floor(ay - margin) >> PB_BITMAP_BLOCK_SHIFT;
-    long r1 = (long)floor(by + margin) >> PB_BITMAP_BLOCK_SHIFT;
+    long r0 = (long)floor(y0 - margin) >> PB_BITMAP_BLOCK_SHIFT;
+    long r1 = (long)floor(y1 + margin) >> PB_BITMAP_BLOCK_SHIFT;
     r0 = r0 < 0 ? 0 : r0;
     r1 = r1 > last_row ? last_row : r1;
     for (long r = r0; r <= r1; r++) {
         /* the part of the segment within `margin` of the block row's pixel rows */
-        double xa = ax, xb = bx;
+        double xa = x0, xb = x1;
         if (dy != 0.0) {
-            double t0 = ((double)(r << PB_BITMAP_BLOCK_SHIFT) - margin - ay) / dy;
-            double t1 = ((double)((r + 1) << PB_BITMAP_BLOCK_SHIFT) + margin - ay) / dy;
+            double t0 = ((double)(r << PB_BITMAP_BLOCK_SHIFT) - margin - y0) / dy;
+            double t1 = ((double)((r + 1) << PB_BITMAP_BLOCK_SHIFT) + margin - y0) / dy;
             t0 = t0 < 0.0 ? 0.0 : t0;
             t1 = t1 > 1.0 ? 1.0 : t1;
-            xa = ax + t0 * dx;
-            xb = ax + t1 * dx;
+            xa = x0 + t0 * dx;
+            xb = x0 + t1 * dx;
         }
         if (xa > xb) {
             const double t = xa;
