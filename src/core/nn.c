@@ -562,20 +562,27 @@ size_t pb_nn_knearest(const pb_nn *nn, const double *q, size_t k, uint32_t *ids,
  * wrapping coordinates, which are what the 2D maps and most arms use. */
 #define NEAREST_STACK 96
 
-/* The least of a bucket's distances. A full bucket (the common case) is reduced as a tree of
- * pairwise selects, which the compiler turns into packed minimums. */
-static inline __attribute__((always_inline)) double bucket_min(const double *d2, uint32_t count)
+/* The least of a bucket's distances. In chunks of 8 (then `count` is a multiple of 8, the
+ * padding making up the rest) as a tree of pairwise selects, which the compiler turns into
+ * packed minimums; scanning whole chunks rather than whole buckets keeps small trees, whose
+ * leaves are part full, from paying for 32 slots. */
+#define CHUNK 8
+
+static inline __attribute__((always_inline)) double bucket_min(const double *d2, uint32_t count, bool chunks)
 {
-    if (count == BUCKET_MAX) {
-        double m[BUCKET_MAX / 2];
-        for (int k = 0; k < BUCKET_MAX / 2; k++)
-            m[k] = d2[k] < d2[k + BUCKET_MAX / 2] ? d2[k] : d2[k + BUCKET_MAX / 2];
-        for (int w = BUCKET_MAX / 4; w > 0; w /= 2)
-            for (int k = 0; k < w; k++)
-                m[k] = m[k] < m[k + w] ? m[k] : m[k + w];
-        return m[0];
-    }
     double least = DBL_MAX;
+    if (chunks) {
+        for (uint32_t c = 0; c < count; c += CHUNK) {
+            double m[CHUNK / 2];
+            for (int k = 0; k < CHUNK / 2; k++)
+                m[k] = d2[c + k] < d2[c + k + CHUNK / 2] ? d2[c + k] : d2[c + k + CHUNK / 2];
+            for (int w = CHUNK / 4; w > 0; w /= 2)
+                for (int k = 0; k < w; k++)
+                    m[k] = m[k] < m[k + w] ? m[k] : m[k + w];
+            least = m[0] < least ? m[0] : least;
+        }
+        return least;
+    }
     for (uint32_t k = 0; k < count; k++)
         least = d2[k] < least ? d2[k] : least;
     return least;
@@ -621,7 +628,7 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                                                                  nearest_state *s, const int dim,
                                                                  const bool wrap, const bool unit)
 {
-    const bool whole = !wrap && unit && dim <= 3; /* then bucket_size is BUCKET_LOW_DIM */
+    const bool whole = !wrap && unit && dim <= 3; /* bucket_size is then BUCKET_LOW_DIM */
     uint32_t stack_node[NEAREST_STACK];
     double stack_bound[NEAREST_STACK];
     int top = 0;
@@ -641,8 +648,9 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                     const double *p = nn->bq + (size_t)b * nn->bucket_size * (size_t)dim;
                     const uint32_t *ids = nn->bid + (size_t)b * nn->bucket_size;
                     /* Unused slots hold PADDING coordinates, so the 2-D and 3-D searches scan
-                     * the whole bucket: a fixed trip count the compiler unrolls. */
-                    const uint32_t count = whole ? BUCKET_LOW_DIM : nn->buckets[b].count;
+                     * whole chunks of 8: short fixed loops the compiler unrolls. */
+                    const uint32_t count = whole ? (nn->buckets[b].count + CHUNK - 1) & ~(uint32_t)(CHUNK - 1)
+                                                 : nn->buckets[b].count;
                     double d2[BUCKET_MAX];
                     for (uint32_t k = 0; k < count; k++)
                         d2[k] = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
@@ -650,7 +658,7 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                      * best, so the scan is not one long chain of dependent compares. Ties:
                      * the first point in the bucket that beats the best strictly, as a
                      * sequential scan would take. */
-                    const double least = bucket_min(d2, count);
+                    const double least = bucket_min(d2, count, whole);
                     if (least < best_d2) {
                         uint32_t k = 0;
                         while (d2[k] != least)
