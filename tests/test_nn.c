@@ -112,8 +112,67 @@ static void run(int dim, bool wrap, bool weighted, size_t n_points, bool duplica
     pb_engine_destroy(engine);
 }
 
+/* The nearest search scans whole buckets, unused slots included (they hold coordinates
+ * infinitely far away): a bucket left part-full by a split, a chain of more identical points
+ * than a bucket holds, and a structure cleared and refilled with fewer points (stale slots
+ * behind the new counts) must all still give the exact nearest point. */
+static void check_nearest_exact(const pb_nn *nn, const double *pts, size_t n, pb_rng *rng, pb_engine *engine)
+{
+    int bad = 0;
+    for (int t = 0; t < 500; t++) {
+        double q[2];
+        pb_engine_sample(engine, rng, q);
+        double best = DBL_MAX;
+        for (size_t i = 0; i < n; i++)
+            best = fmin(best, pb_engine_distance(engine, q, pts + 2 * i));
+        double got;
+        const uint32_t id = pb_nn_nearest(nn, q, &got);
+        if (id >= n || got != best || pb_engine_distance(engine, q, pts + 2 * (size_t)id) != best)
+            bad++;
+    }
+    CHECK_MSG(bad == 0, "%d of 500 nearest queries were not the exact nearest", bad);
+}
+
+static void test_padded_buckets(void)
+{
+    pb_engine *engine = make_engine(2, false, false);
+    pb_nn *nn = NULL;
+    CHECK(pb_nn_create(&nn, engine) == PB_OK);
+    pb_rng rng;
+    pb_rng_seed(&rng, 7);
+    enum { N = 3000, SAME = 200 };
+    double *pts = malloc(N * 2 * sizeof(double));
+    for (size_t i = 0; i < N; i++) {
+        if (i < SAME) { /* a chain: more copies of one point than any bucket holds */
+            pts[2 * i] = 500.0;
+            pts[2 * i + 1] = 500.0;
+        } else {
+            pb_engine_sample(engine, &rng, pts + 2 * i);
+        }
+        CHECK(pb_nn_add(nn, (uint32_t)i, pts + 2 * i) == PB_OK);
+    }
+    check_nearest_exact(nn, pts, N, &rng, engine);
+    /* refill with a few far points after the many: the old slots must not be found */
+    pb_nn_clear(nn);
+    for (size_t i = 0; i < 5; i++) {
+        pts[2 * i] = 900.0 + (double)i;
+        pts[2 * i + 1] = 10.0;
+        CHECK(pb_nn_add(nn, (uint32_t)i, pts + 2 * i) == PB_OK);
+    }
+    check_nearest_exact(nn, pts, 5, &rng, engine);
+    for (size_t i = 5; i < 700; i++) {
+        pb_engine_sample(engine, &rng, pts + 2 * i);
+        CHECK(pb_nn_add(nn, (uint32_t)i, pts + 2 * i) == PB_OK);
+    }
+    check_nearest_exact(nn, pts, 700, &rng, engine);
+    free(pts);
+    pb_nn_destroy(nn);
+    pb_engine_destroy(engine);
+}
+
 int main(void)
 {
+    test_padded_buckets();
     run(2, false, false, 5, false);
     run(2, false, false, 5000, false);
     run(2, false, false, 2000, true);

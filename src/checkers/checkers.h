@@ -8,13 +8,16 @@
 /** Walk the integer Bresenham line from pixel (x0, y0) to pixel (x1, y1), both endpoints
  * included, and stop at the first pixel that is outside the map or occupied. Returns true
  * when every pixel is free. `*pixels` is increased by the number of pixels read. The pixel
- * set from a to b equals the set from b to a. */
+ * set from a to b equals the set from b to a. A map with a coarse level
+ * (pb_bitmap_index_blocks()) may answer a line through all-free blocks without reading its
+ * pixels; the answer is the same and `*pixels` then does not grow. */
 bool pb_line_free(const pb_bitmap *map, long x0, long y0, long x1, long y1, uint64_t *pixels);
 
 /** Is every point of the continuous segment from `a` to `b` (pixel coordinates) on a free
  * pixel inside the map? Reads every pixel the segment passes through (its supercover; at a
  * pixel corner, or within rounding of one, both side pixels too), so a path of such edges
- * never crosses an occupied pixel at any resolution. `*pixels` grows by the pixels read. */
+ * never crosses an occupied pixel at any resolution. `*pixels` grows by the pixels read
+ * (not at all when the map's coarse level answers, as for pb_line_free()). */
 bool pb_segment_free(const pb_bitmap *map, const double *a, const double *b, uint64_t *pixels);
 
 /** Signature of a state check used inside edge checks. */

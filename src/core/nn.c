@@ -11,13 +11,21 @@
 #include "core/metric.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Bucket size: the measured crossover below which a linear scan beats descending the tree
- * (bench/bench_nn.c). */
-#define BUCKET 16
-#define NONE   UINT32_MAX
+/* Bucket capacity (points per leaf before it splits), measured with bench/bench_nn.c and
+ * RRT on the OMPL maps (bench/RESULTS.md, session 11): in 2 and 3 dimensions the nearest
+ * search scans whole padded buckets with independent distances, and 32 beats 16 from a few
+ * hundred points on; above 3 the scan is per point and 16 stays the better size. */
+#define BUCKET_LOW_DIM  32
+#define BUCKET_HIGH_DIM 16
+#define BUCKET_MAX      BUCKET_LOW_DIM
+#define NONE            UINT32_MAX
+/* The coordinates of a bucket's unused slots: infinitely far from any finite query, so the
+ * nearest search may scan a bucket whole. */
+#define PADDING HUGE_VAL
 
 typedef struct bucket {
     uint32_t count;
@@ -52,8 +60,9 @@ struct pb_nn {
     uint32_t n_nodes, cap_nodes;
 
     bucket *buckets;
-    double *bq;    /* per bucket: BUCKET * dim coordinates */
-    uint32_t *bid; /* per bucket: BUCKET ids */
+    uint32_t bucket_size; /* BUCKET_LOW_DIM or BUCKET_HIGH_DIM */
+    double *bq;           /* per bucket: bucket_size * dim coordinates */
+    uint32_t *bid;        /* per bucket: bucket_size ids */
     uint32_t n_buckets, cap_buckets;
 
     /* linear mode */
@@ -76,6 +85,7 @@ pb_status pb_nn_create(pb_nn **out, const pb_engine *engine)
     if (!nn)
         return PB_ERR_NOMEM;
     nn->dim = pb_engine_dim(engine);
+    nn->bucket_size = nn->dim <= 3 ? BUCKET_LOW_DIM : BUCKET_HIGH_DIM;
     nn->engine = engine;
     nn->opaque = !pb_engine_metric(engine, nn->weight, nn->period);
     if (nn->opaque && pb_engine_metric_bound(engine, nn->weight, nn->period)) {
@@ -142,7 +152,7 @@ size_t pb_nn_memory(const pb_nn *nn)
 {
     const size_t d = (size_t)nn->dim;
     return sizeof *nn + nn->cap_nodes * (sizeof(kd_node) + 2 * d * sizeof(double)) +
-           nn->cap_buckets * (sizeof(bucket) + BUCKET * (d * sizeof(double) + sizeof(uint32_t))) +
+           nn->cap_buckets * (sizeof(bucket) + nn->bucket_size * (d * sizeof(double) + sizeof(uint32_t))) +
            nn->cap_linear * (d * sizeof(double) + sizeof(uint32_t));
 }
 
@@ -206,20 +216,29 @@ static inline double box_dist2(const pb_nn *nn, uint32_t index, const double *q)
     return sum;
 }
 
+/* Fill the unused slots of bucket b with PADDING. */
+static void pad_bucket(pb_nn *nn, uint32_t b)
+{
+    const size_t d = (size_t)nn->dim;
+    double *p = nn->bq + (size_t)b * nn->bucket_size * d;
+    for (size_t i = nn->buckets[b].count * d; i < nn->bucket_size * d; i++)
+        p[i] = PADDING;
+}
+
 static uint32_t new_bucket(pb_nn *nn)
 {
     if (nn->n_buckets == nn->cap_buckets) {
         const uint32_t cap = (uint32_t)pb_grow_capacity(nn->cap_buckets, (size_t)nn->cap_buckets + 1, 16, 1);
-        const size_t old = nn->cap_buckets, d = (size_t)nn->dim;
+        const size_t old = nn->cap_buckets, d = (size_t)nn->dim, size = nn->bucket_size;
         bucket *buckets = pb_grow(nn->buckets, old * sizeof *buckets, cap * sizeof *buckets);
         if (!buckets)
             return NONE;
         nn->buckets = buckets;
-        double *bq = pb_grow(nn->bq, old * BUCKET * d * sizeof *bq, (size_t)cap * BUCKET * d * sizeof *bq);
+        double *bq = pb_grow(nn->bq, old * size * d * sizeof *bq, (size_t)cap * size * d * sizeof *bq);
         if (!bq)
             return NONE;
         nn->bq = bq;
-        uint32_t *bid = pb_grow(nn->bid, old * BUCKET * sizeof *bid, (size_t)cap * BUCKET * sizeof *bid);
+        uint32_t *bid = pb_grow(nn->bid, old * size * sizeof *bid, (size_t)cap * size * sizeof *bid);
         if (!bid)
             return NONE;
         nn->bid = bid;
@@ -228,6 +247,7 @@ static uint32_t new_bucket(pb_nn *nn)
     const uint32_t b = nn->n_buckets++;
     nn->buckets[b].count = 0;
     nn->buckets[b].next = NONE;
+    pad_bucket(nn, b);
     return b;
 }
 
@@ -281,11 +301,11 @@ static void box_extend(pb_nn *nn, uint32_t node, const double *q)
 static void bucket_push(pb_nn *nn, uint32_t b, uint32_t id, const double *q)
 {
     const uint32_t k = nn->buckets[b].count++;
-    copy_q(nn->bq + ((size_t)b * BUCKET + k) * (size_t)nn->dim, q, nn->dim);
-    nn->bid[(size_t)b * BUCKET + k] = id;
+    copy_q(nn->bq + ((size_t)b * nn->bucket_size + k) * (size_t)nn->dim, q, nn->dim);
+    nn->bid[(size_t)b * nn->bucket_size + k] = id;
 }
 
-/* Sort a bucket's worth of values (insertion sort: at most BUCKET of them). */
+/* Sort a bucket's worth of values (insertion sort: at most BUCKET_MAX of them). */
 static void sort_small(double *v, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++) {
@@ -319,9 +339,9 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
     if (nn->buckets[head].next != NONE)
         return false; /* a chain of identical points stays a chain */
     const uint32_t count = nn->buckets[head].count;
-    double values[BUCKET] = {0}; /* count == BUCKET here; the zeroes quiet -Wmaybe-uninitialized */
+    double values[BUCKET_MAX] = {0}; /* count == bucket_size here; zeroes quiet -Wmaybe-uninitialized */
     for (uint32_t k = 0; k < count; k++)
-        values[k] = nn->bq[((size_t)head * BUCKET + k) * (size_t)dim + (size_t)best];
+        values[k] = nn->bq[((size_t)head * nn->bucket_size + k) * (size_t)dim + (size_t)best];
     sort_small(values, count);
     double split = values[count / 2];
     if (split <= values[0]) {
@@ -341,10 +361,11 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
     const uint32_t left_bucket = head; /* reuse: compact in place */
     nn->nodes[left].bucket = left_bucket;
     nn->nodes[right].bucket = right_bucket;
-    double tmp_q[BUCKET * PB_MAX_DIM];
-    uint32_t tmp_id[BUCKET];
-    memcpy(tmp_q, nn->bq + (size_t)head * BUCKET * (size_t)dim, (size_t)count * (size_t)dim * sizeof(double));
-    memcpy(tmp_id, nn->bid + (size_t)head * BUCKET, count * sizeof(uint32_t));
+    double tmp_q[BUCKET_MAX * PB_MAX_DIM];
+    uint32_t tmp_id[BUCKET_MAX];
+    memcpy(tmp_q, nn->bq + (size_t)head * nn->bucket_size * (size_t)dim,
+           (size_t)count * (size_t)dim * sizeof(double));
+    memcpy(tmp_id, nn->bid + (size_t)head * nn->bucket_size, count * sizeof(uint32_t));
     nn->buckets[left_bucket].count = 0;
     bool left_empty = true, right_empty = true;
     for (uint32_t k = 0; k < count; k++) {
@@ -365,6 +386,7 @@ static bool split_leaf(pb_nn *nn, uint32_t leaf)
             right_empty = false;
         }
     }
+    pad_bucket(nn, left_bucket);
     kd_node *node = &nn->nodes[leaf];
     node->split_dim = best;
     node->split = split;
@@ -433,7 +455,7 @@ static pb_status kd_add(pb_nn *nn, uint32_t id, const double *q)
             continue;
         }
         uint32_t head = n->bucket;
-        if (nn->buckets[head].count < BUCKET) {
+        if (nn->buckets[head].count < nn->bucket_size) {
             bucket_push(nn, head, id, q);
             break;
         }
@@ -481,8 +503,8 @@ static void knn_leaf(const pb_nn *nn, uint32_t b, const double *q, knn_state *s)
 {
     const size_t d = (size_t)nn->dim;
     for (; b != NONE; b = nn->buckets[b].next) {
-        const double *p = nn->bq + (size_t)b * BUCKET * d;
-        const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
+        const double *p = nn->bq + (size_t)b * nn->bucket_size * d;
+        const uint32_t *ids = nn->bid + (size_t)b * nn->bucket_size;
         for (uint32_t k = 0; k < nn->buckets[b].count; k++)
             knn_offer(s, ids[k],
                       nn->bounded ? bounded_d2(nn, q, p + k * d, knn_bound(s)) : dist2(nn, q, p + k * d));
@@ -540,6 +562,32 @@ size_t pb_nn_knearest(const pb_nn *nn, const double *q, size_t k, uint32_t *ids,
  * wrapping coordinates, which are what the 2D maps and most arms use. */
 #define NEAREST_STACK 96
 
+/* The least of a bucket's distances. In chunks of 8 (then `count` is a multiple of 8, the
+ * padding making up the rest) as a tree of pairwise selects, which the compiler turns into
+ * packed minimums; scanning whole chunks rather than whole buckets keeps small trees, whose
+ * leaves are part full, from paying for 32 slots. */
+#define CHUNK 8
+
+static inline __attribute__((always_inline)) double bucket_min(const double *d2, uint32_t count, bool chunks)
+{
+    double least = DBL_MAX;
+    if (chunks) {
+        for (uint32_t c = 0; c < count; c += CHUNK) {
+            double m[CHUNK / 2];
+            for (int k = 0; k < CHUNK / 2; k++)
+                m[k] = d2[c + k] < d2[c + k + CHUNK / 2] ? d2[c + k] : d2[c + k + CHUNK / 2];
+            for (int w = CHUNK / 4; w > 0; w /= 2)
+                for (int k = 0; k < w; k++)
+                    m[k] = m[k] < m[k + w] ? m[k] : m[k + w];
+            least = m[0] < least ? m[0] : least;
+        }
+        return least;
+    }
+    for (uint32_t k = 0; k < count; k++)
+        least = d2[k] < least ? d2[k] : least;
+    return least;
+}
+
 typedef struct nearest_state {
     double best_d2;
     uint32_t best_id;
@@ -580,6 +628,7 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
                                                                  nearest_state *s, const int dim,
                                                                  const bool wrap, const bool unit)
 {
+    const bool whole = !wrap && unit && dim <= 3; /* bucket_size is then BUCKET_LOW_DIM */
     uint32_t stack_node[NEAREST_STACK];
     double stack_bound[NEAREST_STACK];
     int top = 0;
@@ -596,16 +645,26 @@ static inline __attribute__((always_inline)) void nearest_search(const pb_nn *nn
             const kd_node *n = &nn->nodes[node];
             if (n->split_dim < 0) {
                 for (uint32_t b = n->bucket; b != NONE; b = nn->buckets[b].next) {
-                    const double *p = nn->bq + (size_t)b * BUCKET * (size_t)dim;
-                    const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
-                    const uint32_t count = nn->buckets[b].count;
-                    for (uint32_t k = 0; k < count; k++) {
-                        const double d2 = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
-                        /* ties: the first found, deterministic for one tree; selects, not a
-                         * branch that is a coin flip in the first leaf */
-                        const uint32_t take = -(uint32_t)(d2 < best_d2);
-                        best_id = (ids[k] & take) | (best_id & ~take);
-                        best_d2 = d2 < best_d2 ? d2 : best_d2;
+                    const double *p = nn->bq + (size_t)b * nn->bucket_size * (size_t)dim;
+                    const uint32_t *ids = nn->bid + (size_t)b * nn->bucket_size;
+                    /* Unused slots hold PADDING coordinates, so the 2-D and 3-D searches scan
+                     * whole chunks of 8: short fixed loops the compiler unrolls. */
+                    const uint32_t count = whole ? (nn->buckets[b].count + CHUNK - 1) & ~(uint32_t)(CHUNK - 1)
+                                                 : nn->buckets[b].count;
+                    double d2[BUCKET_MAX];
+                    for (uint32_t k = 0; k < count; k++)
+                        d2[k] = point_d2(nn, q, p + (size_t)k * (size_t)dim, dim, wrap, unit);
+                    /* The distances are independent; only their minimum meets the running
+                     * best, so the scan is not one long chain of dependent compares. Ties:
+                     * the first point in the bucket that beats the best strictly, as a
+                     * sequential scan would take. */
+                    const double least = bucket_min(d2, count, whole);
+                    if (least < best_d2) {
+                        uint32_t k = 0;
+                        while (d2[k] != least)
+                            k++;
+                        best_d2 = least;
+                        best_id = ids[k];
                     }
                 }
                 break;
@@ -704,8 +763,8 @@ static bool radius_node(const pb_nn *nn, uint32_t node, const double *q, double 
         return radius_node(nn, n->child[0], q, r2, h) && radius_node(nn, n->child[1], q, r2, h);
     const size_t d = (size_t)nn->dim;
     for (uint32_t b = n->bucket; b != NONE; b = nn->buckets[b].next) {
-        const double *p = nn->bq + (size_t)b * BUCKET * d;
-        const uint32_t *ids = nn->bid + (size_t)b * BUCKET;
+        const double *p = nn->bq + (size_t)b * nn->bucket_size * d;
+        const uint32_t *ids = nn->bid + (size_t)b * nn->bucket_size;
         for (uint32_t k = 0; k < nn->buckets[b].count; k++) {
             const double d2 = nn->bounded ? bounded_d2(nn, q, p + k * d, r2) : dist2(nn, q, p + k * d);
             if (d2 <= r2 && !hits_push(h, ids[k], d2))
