@@ -245,6 +245,10 @@ typedef struct pb_sweep_path {
     double length;
     double curvature_min, curvature_max;
     int direction;
+    /** 0: `*t_free` as near to what blocks the motion as the sweep can certify; n > 0: the caller
+     * keeps only whole n-ths of the motion (a drive of n steps; 1: free or not), so the sweep
+     * creeps back no finer than 1/n and a pose closer than the clearance floor is a hit. */
+    int stops;
 } pb_sweep_path;
 
 /** pb_engine_sweep() for a motion that keeps to `path` (not NULL): near obstacles, where the

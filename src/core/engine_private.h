@@ -15,8 +15,10 @@ bool pb_engine_metric_bound(const pb_engine *engine, double *weights, double *pe
 typedef struct pb_sweep_opts {
     const pb_sweep_path *path; /**< the motion's promise (pb_engine_sweep_path()), or NULL: the rate alone */
     bool start_free;           /**< the caller has certified the start pose: it is not checked again */
-    bool verdict_only; /**< only free or not matters: stop at the first blocked query (no creeping back, so
-                            `*t_free` is a certified pose but maybe not the last) */
+    /** 0: creep back towards what blocks the motion as near as the checks allow; > 0: only `*t_free`
+     * to this grain (in t) matters, so the sweep creeps no finer and a pose closer than the clearance
+     * floor is a hit; 1 or more: only free or not (it stops at the first blocked query) */
+    double grain;
 } pb_sweep_opts;
 
 /** The loop of pb_engine_sweep() on an engine's data: `impl`'s footprint_check and

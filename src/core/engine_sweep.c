@@ -85,9 +85,9 @@ static bool stretch_box(const pb_footprint *footprint, const pb_sweep_path *path
         y_lo = fmin(y_lo, lo);
         y_hi = fmax(y_hi, hi);
     }
-    /* a margin for the rounding of the motion's poses (they are computed, not exact) */
+    /* a margin for the rounding of the motion's poses (computed, not exact: a vehicle's by RK4) */
     const double eps =
-        1e-9 * (footprint->half_length + footprint->half_width + fabs(footprint->offset) + len);
+        1e-6 * (footprint->half_length + footprint->half_width + fabs(footprint->offset) + len);
     x_lo += dx_lo - eps;
     x_hi += dx_hi + eps;
     y_lo += dy_lo - eps;
@@ -208,7 +208,7 @@ bool pb_sweep_run(const pb_engine_impl *impl, const void *self, double floor, do
                .margin = 2.0 * (floor + PB_EDT_MARGIN * resolution),
                .near = 2.0 * PB_EDT_MARGIN * resolution,
                .creep = 0.25 * resolution,
-               .finest = opts->verdict_only ? fmax(floor, resolution / 256.0) : resolution / 256.0,
+               .finest = opts->grain > 0.0 ? fmax(floor, resolution / 256.0) : resolution / 256.0,
                .ignore_id = ignore_id,
                .counters = counters,
                .path = opts->path && opts->path->length > 0.0 ? opts->path : NULL,
@@ -224,7 +224,8 @@ bool pb_sweep_run(const pb_engine_impl *impl, const void *self, double floor, do
         return true;
     }
     /* creeping closer than the finest grown check (1/256 cell) gains nothing */
-    if (pb_certify_forward(sweep_reach, &s, opts->verdict_only ? INFINITY : resolution / 256.0 / rate,
+    if (pb_certify_forward(sweep_reach, &s,
+                           opts->grain >= 1.0 ? INFINITY : fmax(opts->grain, resolution / 256.0 / rate),
                            counters, t_free))
         return true;
     sweep_hit(&s, *t_free, hit);
@@ -260,7 +261,7 @@ static pb_status engine_sweep(pb_engine *engine, const pb_footprint *footprint, 
         hit->kind = PB_HIT_INVALID;
         return PB_ERR_INVALID;
     }
-    const pb_sweep_opts opts = {.path = path};
+    const pb_sweep_opts opts = {.path = path, .grain = path && path->stops > 0 ? 1.0 / path->stops : 0.0};
     *free = pb_sweep_run(impl, pb_engine_self(engine), setup->clearance_floor, setup->resolution, footprint,
                          motion, ctx, rate, &opts, ignore_id, pb_engine_counters_of(engine), t_free, hit);
     return PB_OK;
