@@ -16,7 +16,10 @@
  * an arc of radius R turns the footprint about a centre at most R + reach from any of its
  * points), so a pose whose footprint lies c from every obstacle certifies every pose within
  * c / (1 + reach / R) metres of curve. Near obstacles the map's clearance bound gives way to
- * exact checks of the footprint grown by a quarter cell or less (engine_sweep.c).
+ * exact checks of the box that holds the footprint over a stretch of one segment (one arc or
+ * straight: pb_sweep_path), then of the footprint grown by a quarter cell or less
+ * (engine_sweep.c). Only the verdict matters, so a pose closer than the clearance floor is a
+ * hit and a blocked sweep stops at once.
  *
  * Nearest neighbours: a curve is at least as long as the straight line between its ends, so
  * the kd-tree prunes with the Euclidean distance of the positions (weights 1, 1, 0) and

@@ -1,5 +1,6 @@
 /* The kinodynamic planners' shared parts (kinodynamic.h). */
 #include "kinodynamic.h"
+#include "core/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -120,10 +121,7 @@ pb_status kd_grid_init(kd_grid *g, const kd_space *sp, double cell)
 void kd_grid_finish(kd_grid *g)
 {
     free(g->head);
-    free(g->next);
-    free(g->x);
-    free(g->y);
-    free(g->yaw);
+    free(g->point);
     memset(g, 0, sizeof *g);
 }
 
@@ -137,38 +135,22 @@ static int grid_cell(double v, double lo, double cell, int n)
 
 pb_status kd_grid_add(kd_grid *g, double x, double y, double yaw)
 {
-    if (g->n == g->cap) {
-        const uint32_t cap = g->cap ? 2 * g->cap : 1024;
-        uint32_t *next = realloc(g->next, cap * sizeof *next);
-        if (next)
-            g->next = next;
-        double *nx = next ? realloc(g->x, cap * sizeof *nx) : NULL;
-        if (nx)
-            g->x = nx;
-        double *ny = nx ? realloc(g->y, cap * sizeof *ny) : NULL;
-        if (ny)
-            g->y = ny;
-        double *nyaw = ny ? realloc(g->yaw, cap * sizeof *nyaw) : NULL;
-        if (!nyaw)
-            return PB_ERR_NOMEM;
-        g->yaw = nyaw;
-        g->cap = cap;
-    }
-    const uint32_t id = g->n++;
-    g->x[id] = x;
-    g->y[id] = y;
-    g->yaw[id] = yaw;
+    kd_grid_point *grown = pb_reserve(g->point, &g->cap, g->n + 1, sizeof *grown, 1024);
+    if (!grown || g->n >= UINT32_MAX)
+        return PB_ERR_NOMEM;
+    g->point = grown;
+    const uint32_t id = (uint32_t)g->n++;
     const size_t c = (size_t)grid_cell(y, g->lo[1], g->cell, g->height) * (size_t)g->width +
                      (size_t)grid_cell(x, g->lo[0], g->cell, g->width);
-    g->next[id] = g->head[c];
+    g->point[id] = (kd_grid_point){x, y, yaw, g->head[c]};
     g->head[c] = id;
     return PB_OK;
 }
 
 static double grid_distance(const kd_grid *g, uint32_t id, const double *q)
 {
-    return hypot(g->x[id] - q[0], g->y[id] - q[1]) +
-           g->heading_weight * fabs(remainder(g->yaw[id] - q[2], 2 * M_PI));
+    const kd_grid_point *p = &g->point[id];
+    return hypot(p->x - q[0], p->y - q[1]) + g->heading_weight * fabs(remainder(p->yaw - q[2], 2 * M_PI));
 }
 
 /* The k-th cell of ring r around (cx, cy) (the cells at Chebyshev distance r: 1 for r = 0, else
@@ -213,7 +195,7 @@ uint32_t kd_grid_nearest(const kd_grid *g, const double *q, const bool *active, 
         size_t cell;
         for (int k = 0; k < (r == 0 ? 1 : 8 * r); k++)
             for (uint32_t id = ring_cell(g, cx, cy, r, k, &cell) ? g->head[cell] : UINT32_MAX;
-                 id != UINT32_MAX; id = g->next[id]) {
+                 id != UINT32_MAX; id = g->point[id].next) {
                 if (active && !active[id])
                     continue;
                 const double d = grid_distance(g, id, q);
@@ -238,7 +220,7 @@ uint32_t kd_grid_cheapest(const kd_grid *g, const double *q, double radius, cons
         size_t cell;
         for (int k = 0; k < (r == 0 ? 1 : 8 * r); k++)
             for (uint32_t id = ring_cell(g, cx, cy, r, k, &cell) ? g->head[cell] : UINT32_MAX;
-                 id != UINT32_MAX; id = g->next[id]) {
+                 id != UINT32_MAX; id = g->point[id].next) {
                 if ((active && !active[id]) || !(grid_distance(g, id, q) <= radius))
                     continue;
                 if (best == UINT32_MAX || cost[id] < cost[best] || (cost[id] == cost[best] && id < best))

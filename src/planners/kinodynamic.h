@@ -110,13 +110,17 @@ int kd_propagate(const kd_space *sp, pb_vehicle_state *s, const pb_control *cont
  * kd_distance()'s metric, which is never less than the planar distance: rings of cells around
  * the query are visited until the nearest ring's planar distance exceeds the best so far. The
  * answers are those of a linear scan over the ids in order (ties go to the smaller id). */
+typedef struct kd_grid_point {
+    double x, y, yaw;
+    uint32_t next; /* the previous id in its cell */
+} kd_grid_point;
+
 typedef struct kd_grid {
     double lo[2], cell, heading_weight;
     int width, height;
-    uint32_t *head;      /* per cell: its latest id, UINT32_MAX when empty */
-    uint32_t *next;      /* per id: the previous id in its cell */
-    double *x, *y, *yaw; /* per id */
-    uint32_t n, cap;
+    uint32_t *head; /* per cell: its latest id, UINT32_MAX when empty */
+    kd_grid_point *point;
+    size_t n, cap;
 } kd_grid;
 
 pb_status kd_grid_init(kd_grid *g, const kd_space *sp, double cell);
