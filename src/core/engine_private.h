@@ -16,9 +16,13 @@ typedef struct pb_sweep_opts {
     const pb_sweep_path *path; /**< the motion's promise (pb_engine_sweep_path()), or NULL: the rate alone */
     bool start_free;           /**< the caller has certified the start pose: it is not checked again */
     /** 0: creep back towards what blocks the motion as near as the checks allow; > 0: only `*t_free`
-     * to this grain (in t) matters, so the sweep creeps no finer and a pose closer than the clearance
-     * floor is a hit; 1 or more: only free or not (it stops at the first blocked query) */
+     * to this grain (in t) matters, so the sweep creeps no finer; 1 or more: only free or not (it
+     * stops at the first blocked query) */
     double grain;
+    /** the grown checks stop at the clearance floor: a pose that no stretch box certifies and that
+     * is closer than the floor is a hit (pb_engine_sweep()'s rule; the creep to 1/256 cell below it
+     * costs most of a sweep in contact) */
+    bool floor_is_hit;
 } pb_sweep_opts;
 
 /** The loop of pb_engine_sweep() on an engine's data: `impl`'s footprint_check and

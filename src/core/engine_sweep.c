@@ -208,7 +208,7 @@ bool pb_sweep_run(const pb_engine_impl *impl, const void *self, double floor, do
                .margin = 2.0 * (floor + PB_EDT_MARGIN * resolution),
                .near = 2.0 * PB_EDT_MARGIN * resolution,
                .creep = 0.25 * resolution,
-               .finest = opts->grain > 0.0 ? fmax(floor, resolution / 256.0) : resolution / 256.0,
+               .finest = opts->floor_is_hit ? fmax(floor, resolution / 256.0) : resolution / 256.0,
                .ignore_id = ignore_id,
                .counters = counters,
                .path = opts->path && opts->path->length > 0.0 ? opts->path : NULL,
@@ -261,7 +261,9 @@ static pb_status engine_sweep(pb_engine *engine, const pb_footprint *footprint, 
         hit->kind = PB_HIT_INVALID;
         return PB_ERR_INVALID;
     }
-    const pb_sweep_opts opts = {.path = path, .grain = path && path->stops > 0 ? 1.0 / path->stops : 0.0};
+    const bool whole = path && path->stops > 0;
+    const pb_sweep_opts opts = {
+        .path = path, .grain = whole ? 1.0 / path->stops : 0.0, .floor_is_hit = whole};
     *free = pb_sweep_run(impl, pb_engine_self(engine), setup->clearance_floor, setup->resolution, footprint,
                          motion, ctx, rate, &opts, ignore_id, pb_engine_counters_of(engine), t_free, hit);
     return PB_OK;

@@ -129,7 +129,7 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
                                     .curvature_min = curvature,
                                     .curvature_max = curvature,
                                     .direction = seg->length < 0.0 ? -1 : 1};
-        const pb_sweep_opts opts = {.path = &path, .start_free = i > 0, .grain = 1.0};
+        const pb_sweep_opts opts = {.path = &path, .start_free = i > 0, .grain = 1.0, .floor_is_hit = true};
         const segment_motion m = {&k, a, from, length};
         const double rate = curvature == 0.0 ? length : length * (1.0 + c->reach / k.radius);
         double t_free;
