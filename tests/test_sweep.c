@@ -257,6 +257,21 @@ static void test_sweep_path(pb_engine *e)
         certified += is_free;
         near_contact += is_free && touches;
     }
+    /* a malformed promise is refused, not trusted */
+    const arc2_motion m = {.start = {30, 75, 0}, .length = 10, .split = 1, .direction = 1};
+    const pb_sweep_path bad[] = {{.length = -1, .direction = 1},
+                                 {.length = 10, .curvature_min = 0.1, .curvature_max = -0.1, .direction = 1},
+                                 {.length = 10, .direction = 2},
+                                 {.length = NAN, .direction = 1},
+                                 {.length = 10, .direction = 1, .stops = -1}};
+    for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; i++) {
+        bool is_free = true;
+        CHECK_MSG(pb_engine_sweep_path(e, &car, arc2_pose, &m, 10.0,
+                                       i < sizeof bad / sizeof bad[0] ? &bad[i] : NULL, PB_OBSTACLE_NONE,
+                                       &is_free, NULL, NULL) == PB_ERR_INVALID &&
+                      !is_free,
+                  "malformed path %zu", i);
+    }
     CHECK_MSG(wrong == 0, "%d poses inside certified stretches are not free", wrong);
     CHECK_MSG(certified >= 50 && near_contact >= 10, "certified %d, of them within a pixel of the block %d",
               certified, near_contact);

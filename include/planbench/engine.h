@@ -247,7 +247,8 @@ typedef struct pb_sweep_path {
     int direction;
     /** 0: `*t_free` as near to what blocks the motion as the sweep can certify; n > 0: the caller
      * keeps only whole n-ths of the motion (a drive of n steps; 1: free or not), so the sweep
-     * creeps back no finer than 1/n and a pose closer than the clearance floor is a hit. */
+     * creeps back no finer than 1/n and its grown checks stop at the clearance floor (a pose no
+     * stretch certifies and closer than the floor is a hit). */
     int stops;
 } pb_sweep_path;
 
@@ -255,7 +256,9 @@ typedef struct pb_sweep_path {
  * clearance steps are short, a rectangle footprint is certified a stretch at a time by one
  * exact check of the box that holds every footprint of the stretch (a straight stretch along a
  * wall is one check). Sound only when the motion keeps its promise. The same results and
- * errors as pb_engine_sweep(); a blocked motion may stop at another certified pose. */
+ * errors as pb_engine_sweep(), and PB_ERR_INVALID for a malformed `path` (not finite, curvature_min
+ * > curvature_max, a direction other than -1, 0, 1, negative stops); a blocked motion may stop at
+ * another certified pose. */
 PB_API pb_status pb_engine_sweep_path(pb_engine *engine, const pb_footprint *footprint, pb_motion_fn motion,
                                       const void *ctx, double rate, const pb_sweep_path *path,
                                       uint32_t ignore_id, bool *free, double *t_free, pb_hit *hit);

@@ -155,9 +155,9 @@ static double sweep_reach(const void *ctx, double t)
         if (r > 0.0)
             return fmax(r, c * (1.0 - 1e-9) / s->rate);
     }
-    /* a quarter pixel, then a sixteenth, down to 1/256 (or, when only the verdict matters, to the
-     * clearance floor: closer than that counts as a hit): a pose right next to an obstacle can
-     * still move (away from it, or the last bit towards it) */
+    /* a quarter pixel, then a sixteenth, down to 1/256 (or to the clearance floor, when closer
+     * than that counts as a hit: pb_sweep_opts): a pose right next to an obstacle can still move
+     * (away from it, or the last bit towards it) */
     for (double by = s->creep; s->footprint->type != PB_FOOTPRINT_ARM && by >= s->finest; by *= 0.25) {
         const pb_footprint grown = grow(s->footprint, by);
         pb_hit hit;
@@ -196,7 +196,7 @@ bool pb_sweep_run(const pb_engine_impl *impl, const void *self, double floor, do
     *t_free = -1.0;
     double pose[3];
     motion(ctx, 0.0, pose);
-    /* the first stretch tried: the footprint's length (adapted from there) */
+    /* the first stretch tried: the footprint's length plus its width (adapted from there) */
     double stretch = 2.0 * (footprint->half_length + footprint->half_width);
     sweep s = {.impl = impl,
                .self = self,
@@ -250,9 +250,10 @@ static pb_status engine_sweep(pb_engine *engine, const pb_footprint *footprint, 
         return PB_ERR_UNSUPPORTED;
     if (!(rate >= 0.0) || !isfinite(rate))
         return PB_ERR_INVALID;
-    if (path && !(path->length >= 0.0 && isfinite(path->length) &&
-                  path->curvature_min <= path->curvature_max && isfinite(path->curvature_min) &&
-                  isfinite(path->curvature_max) && path->direction >= -1 && path->direction <= 1))
+    if (path &&
+        !(path->length >= 0.0 && isfinite(path->length) && path->curvature_min <= path->curvature_max &&
+          isfinite(path->curvature_min) && isfinite(path->curvature_max) && path->direction >= -1 &&
+          path->direction <= 1 && path->stops >= 0))
         return PB_ERR_INVALID;
     double pose[3];
     motion(ctx, 0.0, pose);
@@ -280,7 +281,11 @@ pb_status pb_engine_sweep_path(pb_engine *engine, const pb_footprint *footprint,
                                const void *ctx, double rate, const pb_sweep_path *path, uint32_t ignore_id,
                                bool *free, double *t_free, pb_hit *hit)
 {
-    if (!path)
+    if (!path) {
+        *free = false;
+        if (t_free)
+            *t_free = -1.0;
         return PB_ERR_INVALID;
+    }
     return engine_sweep(engine, footprint, motion, ctx, rate, path, ignore_id, free, t_free, hit);
 }

@@ -184,14 +184,18 @@ static double ring_bound(const kd_grid *g, int r)
     return r <= 1 ? 0.0 : (r - 1) * g->cell;
 }
 
-uint32_t kd_grid_nearest(const kd_grid *g, const double *q, const bool *active, double *dist)
+/* The one ring walk behind both queries: without `cost`, the nearest id (the rings stop once
+ * they lie farther than the best so far); with it, the cheapest id within `radius` (the rings stop
+ * past the radius). Only ids with active[id] when `active` is given; ties go to the smaller id. */
+static uint32_t grid_search(const kd_grid *g, const double *q, double radius, const bool *active,
+                            const double *cost, double *dist)
 {
     const int cx = grid_cell(q[0], g->lo[0], g->cell, g->width),
               cy = grid_cell(q[1], g->lo[1], g->cell, g->height);
     const int rings = g->width > g->height ? g->width : g->height;
     uint32_t best = UINT32_MAX;
     double best_d = INFINITY;
-    for (int r = 0; r <= rings && ring_bound(g, r) <= best_d; r++) {
+    for (int r = 0; r <= rings && ring_bound(g, r) <= (cost ? radius : best_d); r++) {
         size_t cell;
         for (int k = 0; k < (r == 0 ? 1 : 8 * r); k++)
             for (uint32_t id = ring_cell(g, cx, cy, r, k, &cell) ? g->head[cell] : UINT32_MAX;
@@ -199,35 +203,29 @@ uint32_t kd_grid_nearest(const kd_grid *g, const double *q, const bool *active, 
                 if (active && !active[id])
                     continue;
                 const double d = grid_distance(g, id, q);
-                if (d < best_d || (d == best_d && id < best)) {
+                const bool better = cost ? d <= radius && (best == UINT32_MAX || cost[id] < cost[best] ||
+                                                           (cost[id] == cost[best] && id < best))
+                                         : d < best_d || (d == best_d && id < best);
+                if (better) {
                     best_d = d;
                     best = id;
                 }
             }
     }
-    *dist = best_d;
+    if (dist)
+        *dist = best_d;
     return best;
+}
+
+uint32_t kd_grid_nearest(const kd_grid *g, const double *q, const bool *active, double *dist)
+{
+    return grid_search(g, q, INFINITY, active, NULL, dist);
 }
 
 uint32_t kd_grid_cheapest(const kd_grid *g, const double *q, double radius, const bool *active,
                           const double *cost)
 {
-    const int cx = grid_cell(q[0], g->lo[0], g->cell, g->width),
-              cy = grid_cell(q[1], g->lo[1], g->cell, g->height);
-    const int rings = g->width > g->height ? g->width : g->height;
-    uint32_t best = UINT32_MAX;
-    for (int r = 0; r <= rings && ring_bound(g, r) <= radius; r++) {
-        size_t cell;
-        for (int k = 0; k < (r == 0 ? 1 : 8 * r); k++)
-            for (uint32_t id = ring_cell(g, cx, cy, r, k, &cell) ? g->head[cell] : UINT32_MAX;
-                 id != UINT32_MAX; id = g->point[id].next) {
-                if ((active && !active[id]) || !(grid_distance(g, id, q) <= radius))
-                    continue;
-                if (best == UINT32_MAX || cost[id] < cost[best] || (cost[id] == cost[best] && id < best))
-                    best = id;
-            }
-    }
-    return best;
+    return grid_search(g, q, radius, active, cost, NULL);
 }
 
 pb_status kd_tree_init(kd_tree *t, const pb_vehicle_state *root)
