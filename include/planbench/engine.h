@@ -144,7 +144,10 @@ PB_API void pb_engine_reset_counters(pb_engine *engine);
 PB_API bool pb_engine_explain(const pb_engine *engine, const double *q, char *buf, size_t size);
 
 /** Engine-specific data for tools that draw (an image map's "bitmap", its rows in grid order:
- * bottom row first in a map frame; its "map_frame", see pb_engine_map_frame()). NULL when
+ * bottom row first in a map frame; its "map_frame", see pb_engine_map_frame()) and for planners
+ * (an image map's "distance_transform": width x height floats in the bitmap's order, each the
+ * distance in pixels from the pixel's centre to the nearest occupied pixel's centre or the rows
+ * and columns just outside the image; NULL when out of memory). NULL when
  * the engine does not have `what`. Borrowed for the engine's lifetime. */
 PB_API const void *pb_engine_get_data(const pb_engine *engine, const char *what);
 
@@ -232,6 +235,33 @@ typedef void (*pb_motion_fn)(const void *ctx, double t, double *pose);
 PB_API pb_status pb_engine_sweep(pb_engine *engine, const pb_footprint *footprint, pb_motion_fn motion,
                                  const void *ctx, double rate, uint32_t ignore_id, bool *free, double *t_free,
                                  pb_hit *hit);
+
+/** What a vehicle-like motion promises beyond its rate (pb_engine_sweep_path()): while t grows
+ * by 1 the pose's reference point (x, y) travels at most `length` (engine units) of path, driven
+ * in one `direction` (+1 forward along the yaw, -1 backward, 0 either), and the yaw changes per
+ * unit of signed path (forward positive) within [`curvature_min`, `curvature_max`] (radians per
+ * engine unit; a kinematic car's tan(steer) / wheelbase over the steer angles it passes). */
+typedef struct pb_sweep_path {
+    double length;
+    double curvature_min, curvature_max;
+    int direction;
+    /** 0: `*t_free` as near to what blocks the motion as the sweep can certify; n > 0: the caller
+     * keeps only whole n-ths of the motion (a drive of n steps; 1: free or not), so the sweep
+     * creeps back no finer than 1/n and its grown checks stop at the clearance floor (a pose no
+     * stretch certifies and closer than the floor is a hit). */
+    int stops;
+} pb_sweep_path;
+
+/** pb_engine_sweep() for a motion that keeps to `path` (not NULL): near obstacles, where the
+ * clearance steps are short, a rectangle footprint is certified a stretch at a time by one
+ * exact check of the box that holds every footprint of the stretch (a straight stretch along a
+ * wall is one check). Sound only when the motion keeps its promise. The same results and
+ * errors as pb_engine_sweep(), and PB_ERR_INVALID for a malformed `path` (not finite, curvature_min
+ * > curvature_max, a direction other than -1, 0, 1, negative stops); a blocked motion may stop at
+ * another certified pose. */
+PB_API pb_status pb_engine_sweep_path(pb_engine *engine, const pb_footprint *footprint, pb_motion_fn motion,
+                                      const void *ctx, double rate, const pb_sweep_path *path,
+                                      uint32_t ignore_id, bool *free, double *t_free, pb_hit *hit);
 
 /** Do two placed footprints overlap (touching counts)? Pure geometry, no engine. */
 PB_API bool pb_footprint_overlap(const pb_footprint *a, const double *pose_a, const pb_footprint *b,

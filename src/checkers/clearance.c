@@ -68,7 +68,8 @@ pb_status pb_distance_transform(const pb_bitmap *map, float **out)
         edt_1d(row, w, d, v, z);
         for (int x = 0; x < w; x++) {
             const double left = (double)(x + 1), right = (double)(w - x);
-            edt[(size_t)y * (size_t)w + (size_t)x] = (float)sqrt(fmin(d[x], fmin(left * left, right * right)));
+            edt[(size_t)y * (size_t)w + (size_t)x] =
+                (float)sqrt(fmin(d[x], fmin(left * left, right * right)));
         }
     }
 done:
@@ -98,15 +99,16 @@ double pb_segment_edt_min(const float *edt, int w, int h, const double *a, const
     uint64_t read = 0;
     for (;;) {
         read++;
-        least = fmin(least, edt[(size_t)y * (size_t)w + (size_t)x]);
+        const double here = edt[(size_t)y * (size_t)w + (size_t)x];
+        least = here < least ? here : least; /* not fmin: a call per pixel, and no NaN here */
         if ((x == x_end && y == y_end) || (t_x > 1.0 + tie && t_y > 1.0 + tie))
             break;
         if (fabs(t_x - t_y) <= tie) {
             const long nx = x + step_x, ny = y + step_y;
-            if (nx >= 0 && nx < w)
-                least = fmin(least, edt[(size_t)y * (size_t)w + (size_t)nx]);
-            if (ny >= 0 && ny < h)
-                least = fmin(least, edt[(size_t)ny * (size_t)w + (size_t)x]);
+            if (nx >= 0 && nx < w && edt[(size_t)y * (size_t)w + (size_t)nx] < least)
+                least = edt[(size_t)y * (size_t)w + (size_t)nx];
+            if (ny >= 0 && ny < h && edt[(size_t)ny * (size_t)w + (size_t)x] < least)
+                least = edt[(size_t)ny * (size_t)w + (size_t)x];
             read += 2;
             x = nx;
             y = ny;
@@ -126,7 +128,8 @@ double pb_segment_edt_min(const float *edt, int w, int h, const double *a, const
     return least;
 }
 
-double pb_shape2d_edt_clearance(const pb_shape2d *s, const float *edt, int width, int height, uint64_t *pixels)
+double pb_shape2d_edt_clearance(const pb_shape2d *s, const float *edt, int width, int height,
+                                uint64_t *pixels)
 {
     double least = INFINITY;
     for (int i = 0; i < s->n_parts; i++) {

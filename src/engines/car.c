@@ -16,7 +16,10 @@
  * an arc of radius R turns the footprint about a centre at most R + reach from any of its
  * points), so a pose whose footprint lies c from every obstacle certifies every pose within
  * c / (1 + reach / R) metres of curve. Near obstacles the map's clearance bound gives way to
- * exact checks of the footprint grown by a quarter cell or less (engine_sweep.c).
+ * exact checks of the box that holds the footprint over a stretch of one segment (one arc or
+ * straight: pb_sweep_path), then of the footprint grown by a quarter cell or less
+ * (engine_sweep.c). Only the verdict matters, so a pose closer than the clearance floor is a
+ * hit and a blocked sweep stops at once.
  *
  * Nearest neighbours: a curve is at least as long as the straight line between its ends, so
  * the kd-tree prunes with the Euclidean distance of the positions (weights 1, 1, 0) and
@@ -91,19 +94,23 @@ static void interpolate(const void *self, const double *a, const double *b, doub
     pb_curve_point(&k, a, t * pb_curve_length(&k), out);
 }
 
-/* A curve as a motion for the sweep: the pose t of the way along it. */
-typedef struct curve_motion {
+/* One segment of a curve as a motion for the sweep: the pose t of the way along it. */
+typedef struct segment_motion {
     const pb_curve *curve;
     const double *start;
-    double length;
-} curve_motion;
+    double from, length; /* where the segment starts along the curve, and its length, metres */
+} segment_motion;
 
-static void curve_pose(const void *ctx, double t, double *pose)
+static void segment_pose(const void *ctx, double t, double *pose)
 {
-    const curve_motion *m = ctx;
-    pb_curve_point(m->curve, m->start, t * m->length, pose);
+    const segment_motion *m = ctx;
+    pb_curve_point(m->curve, m->start, m->from + t * m->length, pose);
 }
 
+/* Segment by segment: each is one arc or straight driven one way, which is what the sweep's
+ * stretch checks need to certify long stretches near walls (pb_sweep_path); a straight moves
+ * every footprint point as far as the axle, an arc at most (1 + reach / R) times that. The
+ * first segment's start is checked whole, each later one starts where the last was certified. */
 static bool visible(const void *self, const double *a, const double *b, pb_engine_counters *counters)
 {
     const car *c = self;
@@ -113,12 +120,26 @@ static bool visible(const void *self, const double *a, const double *b, pb_engin
     pb_curve k;
     if (!curve(c, a, b, &k))
         return false;
-    const curve_motion m = {&k, a, pb_curve_length(&k)};
-    double t_free;
-    pb_hit hit;
-    /* the sweep checks a whole first */
-    return pb_sweep_run(c->map_impl, c->map, c->floor, c->resolution, &c->footprint, curve_pose, &m,
-                        m.length * (1.0 + c->reach / c->radius), PB_OBSTACLE_NONE, counters, &t_free, &hit);
+    double from = 0.0;
+    for (int i = 0; i < k.n; i++) {
+        const pb_curve_segment *seg = &k.segments[i];
+        const double length = fabs(seg->length);
+        const double curvature = seg->type == 'L' ? 1.0 / k.radius : seg->type == 'R' ? -1.0 / k.radius : 0.0;
+        const pb_sweep_path path = {.length = length,
+                                    .curvature_min = curvature,
+                                    .curvature_max = curvature,
+                                    .direction = seg->length < 0.0 ? -1 : 1};
+        const pb_sweep_opts opts = {.path = &path, .start_free = i > 0, .grain = 1.0, .floor_is_hit = true};
+        const segment_motion m = {&k, a, from, length};
+        const double rate = curvature == 0.0 ? length : length * (1.0 + c->reach / k.radius);
+        double t_free;
+        pb_hit hit;
+        if (!pb_sweep_run(c->map_impl, c->map, c->floor, c->resolution, &c->footprint, segment_pose, &m, rate,
+                          &opts, PB_OBSTACLE_NONE, counters, &t_free, &hit))
+            return false;
+        from += length;
+    }
+    return true;
 }
 
 /* ---- the map's entries, through the image engine ---- */

@@ -279,55 +279,71 @@ static double disc_edt_clearance(const image2d *e, const float *edt, const doubl
     return edt[index] - PB_EDT_MARGIN - radius;
 }
 
-/* The x range [lo, hi] of a convex part's polygon (no radius) within the strip ya <= y <= yb:
- * its boundary's edges clipped to the strip. False when it misses the strip. */
-static bool part_strip_extent(const pb_part2d *p, double ya, double yb, double *lo, double *hi)
+/* A shape's edges ready for its rows: per edge its y range, x at its lower end and dx/dy
+ * (horizontal edges and points: their x range), and its part's margin (radius plus a hair), so
+ * that each row costs a few multiplications, not divisions (footprint checks near walls are
+ * mostly rows). */
+typedef struct row_edges {
+    int n;
+    double y_lo[8], y_hi[8], x_at[8], x_other[8], slope[8], margin[8];
+} row_edges;
+
+static double min2(double a, double b)
 {
-    bool any = false;
-    const int edges = p->n < 3 ? 1 : p->n;
-    for (int k = 0; k < edges; k++) {
-        const double *a = p->v[k], *b = p->v[(k + 1) % p->n];
-        double t0 = 0.0, t1 = 1.0;
-        const double dy = b[1] - a[1];
-        if (dy == 0.0) {
-            if (a[1] < ya || a[1] > yb)
-                continue;
-        } else {
-            double ta = (ya - a[1]) / dy, tb = (yb - a[1]) / dy;
-            if (ta > tb) {
-                const double t = ta;
-                ta = tb;
-                tb = t;
-            }
-            t0 = fmax(t0, ta);
-            t1 = fmin(t1, tb);
-            if (t0 > t1)
-                continue;
-        }
-        const double xa = a[0] + t0 * (b[0] - a[0]), xb = a[0] + t1 * (b[0] - a[0]);
-        *lo = any ? fmin(*lo, fmin(xa, xb)) : fmin(xa, xb);
-        *hi = any ? fmax(*hi, fmax(xa, xb)) : fmax(xa, xb);
-        any = true;
-    }
-    return any;
+    return a < b ? a : b;
 }
 
-/* The x range of the pixels of row y that shape `s` may touch: each part's polygon within the
- * row's strip grown by the part's radius, widened by the radius (a superset of the exact
- * range, which is all the caller needs). */
-static bool shape_row_extent(const pb_shape2d *s, int y, double *lo, double *hi)
+static double max2(double a, double b)
 {
-    bool any = false;
+    return a > b ? a : b;
+}
+
+static void row_edges_make(const pb_shape2d *s, row_edges *out)
+{
+    out->n = 0;
     for (int i = 0; i < s->n_parts; i++) {
         const pb_part2d *p = &s->part[i];
-        const double margin = p->r + 1e-9;
-        double a, b;
-        if (!part_strip_extent(p, y - margin, y + 1 + margin, &a, &b))
+        const int edges = p->n < 3 ? 1 : p->n;
+        for (int k = 0; k < edges; k++) {
+            const double *a = p->v[k], *b = p->v[(k + 1) % p->n];
+            const int j = out->n++;
+            const double *low = a[1] <= b[1] ? a : b, *high = a[1] <= b[1] ? b : a;
+            out->y_lo[j] = low[1];
+            out->y_hi[j] = high[1];
+            out->x_at[j] = low[0];
+            out->x_other[j] = high[0];
+            out->slope[j] = high[1] > low[1] ? (high[0] - low[0]) / (high[1] - low[1]) : 0.0;
+            out->margin[j] = p->r + 1e-9;
+        }
+    }
+}
+
+/* The x range of the pixels of row y that the shape may touch: each part's polygon within the
+ * row's strip grown by the part's radius, widened by the radius (a superset of the exact
+ * range, which is all the caller needs). */
+static bool shape_row_extent(const row_edges *r, int y, double *lo, double *hi)
+{
+    bool any = false;
+    double l = 0.0, h = 0.0;
+    for (int j = 0; j < r->n; j++) {
+        const double m = r->margin[j], ya = max2(y - m, r->y_lo[j]), yb = min2(y + 1 + m, r->y_hi[j]);
+        if (ya > yb)
             continue;
-        *lo = any ? fmin(*lo, a - margin) : a - margin;
-        *hi = any ? fmax(*hi, b + margin) : b + margin;
+        double xa, xb;
+        if (r->y_hi[j] > r->y_lo[j]) {
+            xa = r->x_at[j] + (ya - r->y_lo[j]) * r->slope[j];
+            xb = r->x_at[j] + (yb - r->y_lo[j]) * r->slope[j];
+        } else {
+            xa = r->x_at[j];
+            xb = r->x_other[j];
+        }
+        const double el = min2(xa, xb) - m, eh = max2(xa, xb) + m;
+        l = any ? min2(l, el) : el;
+        h = any ? max2(h, eh) : eh;
         any = true;
     }
+    *lo = l;
+    *hi = h;
     return any;
 }
 
@@ -387,9 +403,11 @@ static void footprint_check(const void *self, const pb_footprint *footprint, con
     const int y0 = (int)s.lo[1];
     int y1 = (int)ceil(s.hi[1]);
     y1 = y1 > map->height ? map->height : y1;
+    row_edges edges;
+    row_edges_make(&s, &edges);
     for (int y = y0; y < y1; y++) {
         double lo, hi;
-        if (!shape_row_extent(&s, y, &lo, &hi))
+        if (!shape_row_extent(&edges, y, &lo, &hi))
             continue;
         const int xa = lo < 0.0 ? 0 : (int)lo;
         int xb = (int)ceil(hi);
@@ -579,6 +597,8 @@ static const void *get_data(const void *self, const char *what)
     const image2d *e = self;
     if (strcmp(what, "map_frame") == 0)
         return &e->frame.frame;
+    if (strcmp(what, "distance_transform") == 0)
+        return map_edt(e);
     return strcmp(what, "bitmap") == 0 ? &e->map : NULL;
 }
 

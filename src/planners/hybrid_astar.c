@@ -29,7 +29,7 @@ typedef struct ha_params {
     double reverse_weight; /* cost factor of reverse motion */
     double switch_cost;    /* cost of a change of direction, m */
     double steer_cost;     /* extra cost per metre of arc at full steer */
-    int shot_every;        /* try the analytic expansion every this many expansions */
+    int shot_every;        /* expansions between analytic expansions at four turning radii */
     double weight;         /* f = g + weight * h */
 } ha_params;
 
@@ -48,8 +48,9 @@ static const pb_param_def ha_param_defs[] = {
      "search cost of a change between forward and reverse, metres"},
     {"steer_cost", PB_PARAM_DOUBLE, offsetof(ha_params, steer_cost), 0.0, 0.05, 100.0,
      "extra search cost per metre of arc at full steer (prefers straight)"},
-    {"shot_every", PB_PARAM_INT, offsetof(ha_params, shot_every), 1, 5, 1000000,
-     "try the curve straight to the goal every this many expansions (and always within two turning radii)"},
+    {"shot_every", PB_PARAM_INT, offsetof(ha_params, shot_every), 1, 1, 1000000,
+     "expansions between tries of the curve straight to the goal at four turning radii from it (the interval "
+     "grows with the square of the distance; every expansion tries within two turning radii)"},
     {"weight", PB_PARAM_DOUBLE, offsetof(ha_params, weight), 1.0, 1.5, 100.0,
      "heuristic weight: f = g + weight * h (1: A*, the shortest within the bins; the default 1.5 expands "
      "about 40x fewer nodes on maps/wall40.yaml for a path 5 % longer)"},
@@ -58,7 +59,7 @@ static const pb_param_def ha_param_defs[] = {
 /* ---- nodes, the bin table, the open heap ---- */
 
 typedef struct ha_search {
-    double *x, *y, *yaw, *g;
+    double *x, *y, *yaw, *g, *h; /* h: the weighted heuristic, computed once per node */
     uint32_t *parent;
     int8_t *dir; /* +1 forward, -1 reverse, 0 the start */
     uint32_t n, cap;
@@ -87,7 +88,10 @@ static bool grow_nodes(ha_search *s)
     double *g = yaw ? realloc(s->g, cap * sizeof *g) : NULL;
     if (g)
         s->g = g;
-    uint32_t *parent = g ? realloc(s->parent, cap * sizeof *parent) : NULL;
+    double *h = g ? realloc(s->h, cap * sizeof *h) : NULL;
+    if (h)
+        s->h = h;
+    uint32_t *parent = h ? realloc(s->parent, cap * sizeof *parent) : NULL;
     if (parent)
         s->parent = parent;
     int8_t *dir = parent ? realloc(s->dir, cap * sizeof *dir) : NULL;
@@ -204,6 +208,7 @@ static void search_free(ha_search *s)
     free(s->y);
     free(s->yaw);
     free(s->g);
+    free(s->h);
     free(s->parent);
     free(s->dir);
     free(s->keys);
@@ -262,6 +267,7 @@ static bool grid_build(grid2d *grid, const pb_engine *engine, double cell, const
                      vehicle->length - vehicle->rear_overhang);
     clear -= 0.5 * M_SQRT2 * cell + r;
     const int reach = clear > 0 ? (int)ceil(clear / r) : 0;
+    const float *edt = pb_engine_get_data(engine, "distance_transform");
     for (int cy = 0; cy < grid->height; cy++)
         for (int cx = 0; cx < grid->width; cx++) {
             const double centre[2] = {lo[0] + (cx + 0.5) * cell, lo[1] + (cy + 0.5) * cell};
@@ -276,8 +282,14 @@ static bool grid_build(grid2d *grid, const pb_engine *engine, double cell, const
             for (int py = py0 < 0 ? 0 : py0; py < py1 && py < map->height && !any_free; py++)
                 for (int px = px0 < 0 ? 0 : px0; px < px1 && px < map->width && !any_free; px++)
                     any_free = pb_bitmap_free(map, px, py);
-            /* an occupied pixel (or the map's edge) within `clear` of the centre */
-            for (int py = pcy - reach; py <= pcy + reach && any_free && !blocked; py++)
+            /* an occupied pixel (or the map's edge) within `clear` of the centre: the distance
+             * transform says at once (whole pixels apart, so its squares are whole numbers) */
+            if (any_free && edt) {
+                const bool inside = pcx >= 0 && pcy >= 0 && pcx < map->width && pcy < map->height;
+                const double d = inside ? edt[(size_t)pcy * (size_t)map->width + (size_t)pcx] : 0.0;
+                blocked = !inside || d * d <= (double)reach * reach + 0.5;
+            }
+            for (int py = pcy - reach; py <= pcy + reach && any_free && !blocked && !edt; py++)
                 for (int px = pcx - reach; px <= pcx + reach && !blocked; px++) {
                     if ((double)(px - pcx) * (px - pcx) + (double)(py - pcy) * (py - pcy) >
                         (double)reach * reach)
@@ -429,6 +441,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
     s.y[0] = start[1];
     s.yaw[0] = start[2];
     s.g[0] = 0.0;
+    s.h[0] = heuristic(engine, &grid, start, goal, p.weight);
     s.parent[0] = UINT32_MAX;
     s.dir[0] = 0;
     s.n = 1;
@@ -439,25 +452,33 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
         s.vals[slot] = 0;
         s.table_n = 1;
     }
-    heap_push(&s, heuristic(engine, &grid, start, goal, p.weight), 0);
+    heap_push(&s, s.h[0], 0);
     const double curvatures[5] = {0.0, 1.0 / radius, -1.0 / radius, 0.5 / radius, -0.5 / radius};
     uint32_t found = UINT32_MAX;
-    uint64_t expansions = 0;
+    uint64_t expansions = 0, last_shot = 0;
     while (s.heap_n > 0 && found == UINT32_MAX) {
         if (pb_solve_should_stop(ctx, expansions, s.n, false))
             break;
         double f;
         const uint32_t at = heap_pop(&s, &f);
         const double here[3] = {s.x[at], s.y[at], s.yaw[at]};
-        if (f > s.g[at] + heuristic(engine, &grid, here, goal, p.weight) + 1e-9)
+        if (f > s.g[at] + s.h[at] + 1e-9)
             continue; /* a stale entry: the node got cheaper since */
         expansions++;
         /* the analytic expansion: the engine's curve straight to the goal */
         const double to_goal = pb_engine_distance(engine, here, goal);
-        if ((expansions % (uint64_t)p.shot_every == 1 || p.shot_every == 1 || to_goal <= 2.0 * radius) &&
-            pb_engine_visible(engine, here, goal)) {
-            found = at;
-            break;
+        /* on a schedule, as hybrid A* implementations do: a shot from far away mostly runs into
+         * something, and each costs a sweep, so the expansions between shots grow with the
+         * square of the distance (shot_every of them at four turning radii, every one within two) */
+        const double scaled = to_goal / (4.0 * radius);
+        const double interval =
+            to_goal <= 2.0 * radius ? 1.0 : fmax(1.0, ceil(p.shot_every * scaled * scaled));
+        if ((double)(expansions - last_shot) >= interval || expansions == 1) {
+            last_shot = expansions;
+            if (pb_engine_visible(engine, here, goal)) {
+                found = at;
+                break;
+            }
         }
         for (int d = 0; d < (reverse ? 2 : 1); d++) {
             const double dir = d == 0 ? 1.0 : -1.0;
@@ -483,8 +504,8 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
                 const uint64_t key = bin_of(&p, lo, q[0], q[1], q[2]);
                 size_t slot = table_slot(&s, key);
                 if (s.keys[slot] && s.g[s.vals[slot]] <= g)
-                    continue; /* the bin holds a cheaper pose */
-                if (!pb_engine_feasible(engine, q) || !pb_engine_visible(engine, here, q))
+                    continue;                            /* the bin holds a cheaper pose */
+                if (!pb_engine_visible(engine, here, q)) /* its end is checked first */
                     continue;
                 if (!grow_nodes(&s) || !table_grow(&s)) {
                     st = PB_ERR_NOMEM;
@@ -496,6 +517,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
                 s.y[node] = q[1];
                 s.yaw[node] = q[2];
                 s.g[node] = g;
+                s.h[node] = heuristic(engine, &grid, q, goal, p.weight);
                 s.parent[node] = at;
                 s.dir[node] = (int8_t)dir;
                 if (!s.keys[slot]) {
@@ -503,7 +525,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
                     s.table_n++;
                 }
                 s.vals[slot] = node;
-                if (!heap_push(&s, g + heuristic(engine, &grid, q, goal, p.weight), node)) {
+                if (!heap_push(&s, g + s.h[node], node)) {
                     st = PB_ERR_NOMEM;
                     break;
                 }

@@ -1,5 +1,6 @@
 /* The kinodynamic planners' shared parts (kinodynamic.h). */
 #include "kinodynamic.h"
+#include "core/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +99,133 @@ int kd_propagate(const kd_space *sp, pb_vehicle_state *s, const pb_control *cont
         *s = next;
     }
     return done;
+}
+
+pb_status kd_grid_init(kd_grid *g, const kd_space *sp, double cell)
+{
+    memset(g, 0, sizeof *g);
+    g->lo[0] = sp->lo[0];
+    g->lo[1] = sp->lo[1];
+    g->cell = cell;
+    g->heading_weight = 0.5 * sp->radius;
+    g->width = (int)fmin(4096.0, fmax(1.0, ceil((sp->hi[0] - sp->lo[0]) / cell)));
+    g->height = (int)fmin(4096.0, fmax(1.0, ceil((sp->hi[1] - sp->lo[1]) / cell)));
+    const size_t cells = (size_t)g->width * (size_t)g->height;
+    g->head = malloc(cells * sizeof *g->head);
+    if (!g->head)
+        return PB_ERR_NOMEM;
+    memset(g->head, 0xff, cells * sizeof *g->head);
+    return PB_OK;
+}
+
+void kd_grid_finish(kd_grid *g)
+{
+    free(g->head);
+    free(g->point);
+    memset(g, 0, sizeof *g);
+}
+
+/* The cell of a coordinate, clamped to the grid (points outside it lie in its border cells,
+ * which keeps the ring bound a lower bound: they are only farther than it says). */
+static int grid_cell(double v, double lo, double cell, int n)
+{
+    const double c = floor((v - lo) / cell);
+    return c < 0 ? 0 : c >= n ? n - 1 : (int)c;
+}
+
+pb_status kd_grid_add(kd_grid *g, double x, double y, double yaw)
+{
+    kd_grid_point *grown = pb_reserve(g->point, &g->cap, g->n + 1, sizeof *grown, 1024);
+    if (!grown || g->n >= UINT32_MAX)
+        return PB_ERR_NOMEM;
+    g->point = grown;
+    const uint32_t id = (uint32_t)g->n++;
+    const size_t c = (size_t)grid_cell(y, g->lo[1], g->cell, g->height) * (size_t)g->width +
+                     (size_t)grid_cell(x, g->lo[0], g->cell, g->width);
+    g->point[id] = (kd_grid_point){x, y, yaw, g->head[c]};
+    g->head[c] = id;
+    return PB_OK;
+}
+
+static double grid_distance(const kd_grid *g, uint32_t id, const double *q)
+{
+    const kd_grid_point *p = &g->point[id];
+    return hypot(p->x - q[0], p->y - q[1]) + g->heading_weight * fabs(remainder(p->yaw - q[2], 2 * M_PI));
+}
+
+/* The k-th cell of ring r around (cx, cy) (the cells at Chebyshev distance r: 1 for r = 0, else
+ * 8 r: the top and bottom rows, then the sides); false when it lies off the grid. */
+static bool ring_cell(const kd_grid *g, int cx, int cy, int r, int k, size_t *cell)
+{
+    int x, y;
+    if (r == 0) {
+        x = cx;
+        y = cy;
+    } else if (k < 2 * r + 1) {
+        x = cx - r + k;
+        y = cy - r;
+    } else if (k < 4 * r + 2) {
+        x = cx - r + (k - 2 * r - 1);
+        y = cy + r;
+    } else {
+        const int j = k - 4 * r - 2;
+        x = j % 2 ? cx + r : cx - r;
+        y = cy - r + 1 + j / 2;
+    }
+    if (x < 0 || y < 0 || x >= g->width || y >= g->height)
+        return false;
+    *cell = (size_t)y * (size_t)g->width + (size_t)x;
+    return true;
+}
+
+/* Every point of ring r's cells lies at least this far from q (in the plane). */
+static double ring_bound(const kd_grid *g, int r)
+{
+    return r <= 1 ? 0.0 : (r - 1) * g->cell;
+}
+
+/* The one ring walk behind both queries: without `cost`, the nearest id (the rings stop once
+ * they lie farther than the best so far); with it, the cheapest id within `radius` (the rings stop
+ * past the radius). Only ids with active[id] when `active` is given; ties go to the smaller id. */
+static uint32_t grid_search(const kd_grid *g, const double *q, double radius, const bool *active,
+                            const double *cost, double *dist)
+{
+    const int cx = grid_cell(q[0], g->lo[0], g->cell, g->width),
+              cy = grid_cell(q[1], g->lo[1], g->cell, g->height);
+    const int rings = g->width > g->height ? g->width : g->height;
+    uint32_t best = UINT32_MAX;
+    double best_d = INFINITY;
+    for (int r = 0; r <= rings && ring_bound(g, r) <= (cost ? radius : best_d); r++) {
+        size_t cell;
+        for (int k = 0; k < (r == 0 ? 1 : 8 * r); k++)
+            for (uint32_t id = ring_cell(g, cx, cy, r, k, &cell) ? g->head[cell] : UINT32_MAX;
+                 id != UINT32_MAX; id = g->point[id].next) {
+                if (active && !active[id])
+                    continue;
+                const double d = grid_distance(g, id, q);
+                const bool better = cost ? d <= radius && (best == UINT32_MAX || cost[id] < cost[best] ||
+                                                           (cost[id] == cost[best] && id < best))
+                                         : d < best_d || (d == best_d && id < best);
+                if (better) {
+                    best_d = d;
+                    best = id;
+                }
+            }
+    }
+    if (dist)
+        *dist = best_d;
+    return best;
+}
+
+uint32_t kd_grid_nearest(const kd_grid *g, const double *q, const bool *active, double *dist)
+{
+    return grid_search(g, q, INFINITY, active, NULL, dist);
+}
+
+uint32_t kd_grid_cheapest(const kd_grid *g, const double *q, double radius, const bool *active,
+                          const double *cost)
+{
+    return grid_search(g, q, radius, active, cost, NULL);
 }
 
 pb_status kd_tree_init(kd_tree *t, const pb_vehicle_state *root)

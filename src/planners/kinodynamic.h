@@ -106,6 +106,35 @@ int kd_random_control(const kd_space *sp, pb_rng *rng, const pb_vehicle_state *f
 int kd_propagate(const kd_space *sp, pb_vehicle_state *s, const pb_control *control, int steps,
                  double *driven);
 
+/* Points (x, y, yaw) by id in a uniform grid of their positions, for the nearest ones under
+ * kd_distance()'s metric, which is never less than the planar distance: rings of cells around
+ * the query are visited until the nearest ring's planar distance exceeds the best so far. The
+ * answers are those of a linear scan over the ids in order (ties go to the smaller id). */
+typedef struct kd_grid_point {
+    double x, y, yaw;
+    uint32_t next; /* the previous id in its cell */
+} kd_grid_point;
+
+typedef struct kd_grid {
+    double lo[2], cell, heading_weight;
+    int width, height;
+    uint32_t *head; /* per cell: its latest id, UINT32_MAX when empty */
+    kd_grid_point *point;
+    size_t n, cap;
+} kd_grid;
+
+pb_status kd_grid_init(kd_grid *g, const kd_space *sp, double cell);
+void kd_grid_finish(kd_grid *g);
+/* Add the next id (ids are 0, 1, 2, ... in order). */
+pb_status kd_grid_add(kd_grid *g, double x, double y, double yaw);
+/* The nearest id to q (x, y, yaw) among those with active[id] (all when active is NULL),
+ * UINT32_MAX when none; its distance in `*dist`. */
+uint32_t kd_grid_nearest(const kd_grid *g, const double *q, const bool *active, double *dist);
+/* Among the ids with active[id] within `radius` of q, the one of least cost[id] (ties: the smaller
+ * id); UINT32_MAX when none. */
+uint32_t kd_grid_cheapest(const kd_grid *g, const double *q, double radius, const bool *active,
+                          const double *cost);
+
 pb_status kd_tree_init(kd_tree *t, const pb_vehicle_state *root);
 void kd_tree_finish(kd_tree *t);
 /* Add a node; UINT32_MAX when out of memory. */

@@ -14,6 +14,9 @@ typedef struct rrtc_params {
 
 static const pb_param_def rrtc_param_defs[] = {KD_PARAM_DEFS(rrtc_params)};
 
+/* The nearest-node grid's cell, metres: a few controls' reach (at most 5 m/s for 1 s) */
+#define NN_CELL 2.0
+
 static pb_status rrtc_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
 {
     const rrtc_params *p = params_ptr;
@@ -22,7 +25,10 @@ static pb_status rrtc_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
     kd_space_init(&sp, ctx->engine, p->control_dt, p->min_steps, p->max_steps, p->v_min, p->v_max);
     const pb_vehicle_state root = kd_root(start);
     kd_tree t;
+    kd_grid grid;
     pb_status st = kd_tree_init(&t, &root);
+    if (st == PB_OK && (st = kd_grid_init(&grid, &sp, NN_CELL)) == PB_OK)
+        st = kd_grid_add(&grid, root.x, root.y, root.yaw);
     uint64_t iterations = 0;
     uint32_t found = UINT32_MAX;
     if (hypot(start[0] - goal[0], start[1] - goal[1]) <= ctx->problem->goal_radius)
@@ -31,15 +37,8 @@ static pb_status rrtc_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
         iterations++;
         double q[3];
         kd_sample(&sp, &ctx->rng, goal, p->goal_bias, q);
-        uint32_t near = 0;
-        double best = INFINITY;
-        for (uint32_t i = 0; i < t.n; i++) {
-            const double d = kd_distance(&sp, &t.state[i], q);
-            if (d < best) {
-                best = d;
-                near = i;
-            }
-        }
+        double best;
+        const uint32_t near = kd_grid_nearest(&grid, q, NULL, &best);
         pb_control control;
         const int steps = kd_random_control(&sp, &ctx->rng, &t.state[near], &control);
         pb_vehicle_state s = t.state[near];
@@ -50,7 +49,7 @@ static pb_status rrtc_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
             continue;
         control.duration = done * sp.dt;
         const uint32_t node = kd_tree_add(&t, &s, near, &control, t.cost[near] + driven);
-        if (node == UINT32_MAX) {
+        if (node == UINT32_MAX || (st = kd_grid_add(&grid, s.x, s.y, s.yaw)) != PB_OK) {
             st = PB_ERR_NOMEM;
             break;
         }
@@ -62,6 +61,7 @@ static pb_status rrtc_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result
     if (st == PB_OK && found != UINT32_MAX)
         st = kd_write_result(&sp, &t, found, ctx, result);
     kd_tree_finish(&t);
+    kd_grid_finish(&grid);
     return st;
 }
 

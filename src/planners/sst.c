@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct sst_params {
     KD_PARAM_FIELDS;
@@ -36,6 +37,9 @@ static const pb_param_def sst_param_defs[] = {
      "SST*'s shrink factor of the radii per batch"},
 };
 
+/* The nearest-point grids' cell, metres: a few controls' reach (at most 5 m/s for 1 s) */
+#define NN_CELL 2.0
+
 typedef struct witness {
     double q[3];
     uint32_t rep; /* the node it keeps, UINT32_MAX: none */
@@ -49,7 +53,14 @@ static pb_status sst_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
     kd_space_init(&sp, ctx->engine, p->control_dt, p->min_steps, p->max_steps, p->v_min, p->v_max);
     const pb_vehicle_state root = kd_root(start);
     kd_tree t;
+    kd_grid nodes, witnesses; /* nearest-point grids over the tree's states and the witnesses */
+    memset(&nodes, 0, sizeof nodes);
+    memset(&witnesses, 0, sizeof witnesses);
     pb_status st = kd_tree_init(&t, &root);
+    if (st == PB_OK && (st = kd_grid_init(&nodes, &sp, NN_CELL)) == PB_OK)
+        st = kd_grid_add(&nodes, root.x, root.y, root.yaw);
+    if (st == PB_OK && (st = kd_grid_init(&witnesses, &sp, NN_CELL)) == PB_OK)
+        st = kd_grid_add(&witnesses, start[0], start[1], start[2]);
     uint32_t *children = calloc(1024, sizeof *children); /* children counts, for pruning leaves */
     size_t children_cap = 1024;
     witness *w = malloc(64 * sizeof *w);
@@ -72,23 +83,13 @@ static pb_status sst_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
         double q[3];
         kd_sample(&sp, &ctx->rng, goal, p->goal_bias, q);
         /* the cheapest active node within the selection radius, else the nearest active one */
-        uint32_t pick = UINT32_MAX, nearest = 0;
-        double pick_cost = INFINITY, nearest_d = INFINITY;
-        for (uint32_t i = 0; i < t.n; i++) {
-            if (!t.active[i])
-                continue;
-            const double d = kd_distance(&sp, &t.state[i], q);
-            if (d <= selection && t.cost[i] < pick_cost) {
-                pick_cost = t.cost[i];
-                pick = i;
-            }
-            if (d < nearest_d) {
-                nearest_d = d;
-                nearest = i;
-            }
+        uint32_t pick = kd_grid_cheapest(&nodes, q, selection, t.active, t.cost);
+        if (pick == UINT32_MAX) {
+            double nearest_d;
+            pick = kd_grid_nearest(&nodes, q, t.active, &nearest_d);
         }
         if (pick == UINT32_MAX)
-            pick = nearest;
+            pick = 0; /* no active node: the root grows (as the scan did) */
         pb_control control;
         const int steps = kd_random_control(&sp, &ctx->rng, &t.state[pick], &control);
         pb_vehicle_state s = t.state[pick];
@@ -98,17 +99,11 @@ static pb_status sst_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
         const double cost = t.cost[pick] + driven;
         /* the witness of the new state */
         const double qs[3] = {s.x, s.y, s.yaw};
-        size_t wi = n_w;
-        double wd = INFINITY;
-        for (size_t k = 0; k < n_w; k++) {
-            const double dx = hypot(w[k].q[0] - qs[0], w[k].q[1] - qs[1]) +
-                              0.5 * sp.radius * fabs(remainder(w[k].q[2] - qs[2], 2 * M_PI));
-            if (dx < wd) {
-                wd = dx;
-                wi = k;
-            }
-        }
+        double wd;
+        size_t wi = kd_grid_nearest(&witnesses, qs, NULL, &wd);
         if (wd > pruning) { /* a new witness */
+            if ((st = kd_grid_add(&witnesses, qs[0], qs[1], qs[2])) != PB_OK)
+                break;
             if (n_w == w_cap) {
                 witness *grown = realloc(w, 2 * w_cap * sizeof *grown);
                 if (!grown) {
@@ -125,7 +120,7 @@ static pb_status sst_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
         if (old != UINT32_MAX && t.cost[old] <= cost)
             continue; /* the witness keeps a cheaper node */
         const uint32_t node = kd_tree_add(&t, &s, pick, &control, cost);
-        if (node == UINT32_MAX) {
+        if (node == UINT32_MAX || (st = kd_grid_add(&nodes, s.x, s.y, s.yaw)) != PB_OK) {
             st = PB_ERR_NOMEM;
             break;
         }
@@ -165,6 +160,8 @@ static pb_status sst_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result 
     free(children);
     free(w);
     kd_tree_finish(&t);
+    kd_grid_finish(&nodes);
+    kd_grid_finish(&witnesses);
     return st;
 }
 

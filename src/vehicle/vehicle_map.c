@@ -123,6 +123,30 @@ static void drive_pose(const void *ctx, double t, double *pose)
     pose[2] = s.yaw;
 }
 
+/* What a drive of the kinematic model promises its sweep (pb_sweep_path): the gear sets the
+ * direction (it never moves against it), the steer moves from where it is towards the input
+ * clamped to max_steer and no further, so the curvature tan(steer) / wheelbase stays between
+ * theirs; the path is at most `length`; only whole steps are kept. The other models slip, lag or
+ * take steer rates: false (the rate alone certifies their drives). */
+static bool drive_path(const pb_vehicle_config *config, const pb_vehicle_state *start,
+                       const pb_vehicle_input *input, double length, int steps, pb_sweep_path *path)
+{
+    if (strcmp(pb_vehicle_model_name(config->model), "kinematic") != 0)
+        return false;
+    const double target = fmax(-config->max_steer, fmin(config->max_steer, input->steer_angle));
+    const double lo = fmin(start->steer, target), hi = fmax(start->steer, target);
+    if (!(fabs(lo) < 0.5 * M_PI && fabs(hi) < 0.5 * M_PI))
+        return false;
+    *path = (pb_sweep_path){.length = length,
+                            .curvature_min = tan(lo) / config->wheelbase,
+                            .curvature_max = tan(hi) / config->wheelbase,
+                            .direction = input->gear == PB_GEAR_DRIVE     ? 1
+                                         : input->gear == PB_GEAR_REVERSE ? -1
+                                                                          : 0,
+                            .stops = steps};
+    return true;
+}
+
 int pb_vehicle_drive_checked(const pb_vehicle_config *config, pb_vehicle_state *state,
                              const pb_vehicle_input *input, double dt, int steps, pb_engine *engine,
                              uint32_t ignore_id, pb_hit *hit)
@@ -134,18 +158,23 @@ int pb_vehicle_drive_checked(const pb_vehicle_config *config, pb_vehicle_state *
     if (!states)
         return 0;
     states[0] = *state;
-    double rate = 0.0;
+    double rate = 0.0, speed = 0.0;
     for (int k = 0; k < steps; k++) {
         states[k + 1] = states[k];
         pb_vehicle_step(config, &states[k + 1], input, dt);
         rate = fmax(rate, step_rate(config, &states[k], &states[k + 1], dt));
+        speed = fmax(speed, fmax(fabs(states[k].v), fabs(states[k + 1].v)) + config->max_acceleration * dt);
     }
     const pb_footprint footprint = pb_vehicle_footprint(config);
     const drive_motion motion = {config, states, input, dt, steps};
     bool is_free = false;
     double t_free = -1.0;
-    const pb_status st = pb_engine_sweep(engine, &footprint, drive_pose, &motion, rate * steps, ignore_id,
-                                         &is_free, &t_free, hit);
+    pb_sweep_path path;
+    const pb_status st = drive_path(config, states, input, speed * dt * steps, steps, &path)
+                             ? pb_engine_sweep_path(engine, &footprint, drive_pose, &motion, rate * steps,
+                                                    &path, ignore_id, &is_free, &t_free, hit)
+                             : pb_engine_sweep(engine, &footprint, drive_pose, &motion, rate * steps,
+                                               ignore_id, &is_free, &t_free, hit);
     int done = 0;
     if (st == PB_OK && is_free)
         done = steps;
