@@ -202,7 +202,7 @@ const sim_entity *sim_entity_of_obstacle(const pb_sim *sim, uint32_t id)
         if (v && v <= sim->n_entities && sim->entities[v - 1]->obstacle == id)
             return sim->entities[v - 1];
     }
-    /* not noted (an engine whose ids are not slots, or a record moved by a removal) */
+    /* not noted: ids of an engine that are not slots, or no memory for the note */
     for (size_t i = 0; i < sim->n_entities; i++)
         if (sim->entities[i]->obstacle == id)
             return sim->entities[i];
@@ -401,10 +401,17 @@ void sim_remove_entity(pb_sim *sim, size_t index)
 {
     sim_entity *e = sim->entities[index];
     index_remove(sim, index, index + 1 < sim->n_entities);
+    const size_t key = e->obstacle & 0xffffu;
+    if (e->obstacle != PB_OBSTACLE_NONE && key < sim->cap_by_obstacle && sim->by_obstacle[key] == index + 1)
+        sim->by_obstacle[key] = 0;
     e->kind->detach(sim, e);
     sim_push_event(sim, PB_SIM_EVENT_DELETED, e->name);
     entity_free(e);
     memmove(&sim->entities[index], &sim->entities[index + 1],
             (sim->n_entities - index - 1) * sizeof *sim->entities);
     sim->n_entities--;
+    /* the obstacle map follows the entities that moved down (as the name table does) */
+    for (size_t i = 0; i < sim->cap_by_obstacle; i++)
+        if (sim->by_obstacle[i] > index + 1)
+            sim->by_obstacle[i]--;
 }
