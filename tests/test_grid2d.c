@@ -78,6 +78,15 @@ int main(void)
     CHECK_MSG(misses == 0, "%d boxes meeting a query were not visited (%d queries)", misses, queries);
     CHECK_MSG(ghosts == 0, "%d removed boxes were visited", ghosts);
     CHECK_MSG(strays == 0, "%d boxes apart from a query were visited", strays);
+    /* boxes beyond a float's range are kept as wide as they are */
+    memset(seen, 0, sizeof seen);
+    CHECK(pb_grid2d_set(g, 0, (double[2]){-1e40, -1e40}, (double[2]){1e40, 1e40}));
+    CHECK(pb_grid2d_set(g, 1, (double[2]){1e39, 1e39}, (double[2]){2e39, 2e39}));
+    pb_grid2d_query(g, (double[2]){10.0, 10.0}, (double[2]){11.0, 11.0}, mark, NULL);
+    CHECK(seen[0] && !seen[1]);
+    memset(seen, 0, sizeof seen);
+    pb_grid2d_query(g, (double[2]){1.5e39, 1.5e39}, (double[2]){1.6e39, 1.6e39}, mark, NULL);
+    CHECK(seen[0] && seen[1]);
     pb_grid2d_destroy(g);
     return pb_test_summary("grid2d");
 }

@@ -1,6 +1,7 @@
 /* The uniform grid of grid2d.h. */
 #include "grid2d.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,17 +71,31 @@ static int clamp(double v, int n)
     return v >= n ? n - 1 : (int)v;
 }
 
-/* `v` as a float no greater (down) or no less (up) than it. */
+/* The float next to finite `f` towards -infinity (down) or +infinity (up), from its bits
+ * (nextafterf is a library call; a move rounds four of these). */
+static float float_step(float f, bool up)
+{
+    if (f == 0.0f)
+        return up ? FLT_TRUE_MIN : -FLT_TRUE_MIN;
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    bits = (f > 0.0f) == up ? bits + 1 : bits - 1; /* away from zero, or towards it */
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* `v` as a float no greater (down) or no less (up) than it (beyond the floats: the largest,
+ * then a step to infinity). */
 static float float_down(double v)
 {
-    float f = (float)v;
-    return (double)f > v ? nextafterf(f, -INFINITY) : f;
+    const float f = (float)fmin(fmax(v, -FLT_MAX), FLT_MAX);
+    return (double)f > v ? float_step(f, false) : f;
 }
 
 static float float_up(double v)
 {
-    float f = (float)v;
-    return (double)f < v ? nextafterf(f, INFINITY) : f;
+    const float f = (float)fmin(fmax(v, -FLT_MAX), FLT_MAX);
+    return (double)f < v ? float_step(f, true) : f;
 }
 
 static entry entry_of(uint32_t slot, const double lo[2], const double hi[2])
