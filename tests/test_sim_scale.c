@@ -50,17 +50,7 @@ static void remove_map(void)
 
 static pb_sim *make_open(void)
 {
-    pb_sim_config c = pb_sim_config_default();
-    c.worlds_dir = map_dir;
-    c.robots_dir = robots_dir;
-    c.world = map_yaml;
-    pb_sim *sim = NULL;
-    pb_diag d = {0};
-    if (pb_sim_create(&sim, &c, &d) != PB_OK) {
-        fprintf(stderr, "create: %s\n", d.message);
-        abort();
-    }
-    return sim;
+    return make_sim_in(map_dir, map_yaml);
 }
 
 static double place_x(int place)
