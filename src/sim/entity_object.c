@@ -13,7 +13,8 @@
 static const double *robot_q(const pb_sim *sim)
 {
     const sim_entity *robot = sim->world.robot_entity ? sim_find_entity(sim, sim->world.robot_entity) : NULL;
-    return robot ? robot->joints : NULL;
+    /* only the robot's record holds joints (sim_entity) */
+    return robot && robot->kind == &sim_kind_robot ? robot->joints : NULL;
 }
 
 static bool accepts(const sim_robot *robot, char *why, size_t size)
