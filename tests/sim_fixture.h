@@ -21,13 +21,12 @@ static inline void sim_fixture_init(void)
     snprintf(robots_dir, sizeof robots_dir, "%s/robots", pb_test_source_root());
 }
 
-/* A simulation with worlds/`file` loaded; aborts when it cannot be made. */
-static inline pb_sim *make_world(const char *file)
+/* A simulation of world file `world` (a <simworld> or a map), its worlds folder `worlds`;
+ * aborts when it cannot be made. */
+static inline pb_sim *make_sim_in(const char *worlds, const char *world)
 {
-    char world[1100];
-    snprintf(world, sizeof world, "%s/%s", worlds_dir, file);
     pb_sim_config c = pb_sim_config_default();
-    c.worlds_dir = worlds_dir;
+    c.worlds_dir = worlds;
     c.robots_dir = robots_dir;
     c.world = world;
     pb_sim *sim = NULL;
@@ -37,6 +36,14 @@ static inline pb_sim *make_world(const char *file)
         abort();
     }
     return sim;
+}
+
+/* A simulation with worlds/`file` loaded; aborts when it cannot be made. */
+static inline pb_sim *make_world(const char *file)
+{
+    char world[1100];
+    snprintf(world, sizeof world, "%s/%s", worlds_dir, file);
+    return make_sim_in(worlds_dir, world);
 }
 
 /* A simulation with worlds/sim_room1.xml loaded. */

@@ -4,13 +4,15 @@
  * (kinds are reached through an entity's table). */
 #include "sim_internal.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_EVENTS 4096
+/* The alignment of an entity record (see sim_add_entity). */
+#define RECORD_ALIGN 128
 
 void *sim_reserve(void *items, size_t *capacity, size_t need, size_t item_size, size_t first)
 {
@@ -47,51 +49,52 @@ const char *sim_str(const char *s)
 
 void sim_push_event(pb_sim *sim, pb_sim_event_kind kind, const char *name)
 {
-    if (sim->n_events == MAX_EVENTS) {
-        /* nobody drains: drop the oldest rather than grow without bound */
-        free(sim->events[0].name);
-        memmove(sim->events, sim->events + 1, (sim->n_events - 1) * sizeof *sim->events);
+    if (!sim->events && !(sim->events = malloc(SIM_MAX_EVENTS * sizeof *sim->events)))
+        return;
+    if (sim->n_events == SIM_MAX_EVENTS) {
+        /* nobody drains: drop the oldest rather than grow without bound (the ring keeps this
+         * O(1): a spawn into a full queue once moved all 4,096 events) */
+        free(sim->events[sim->first_event].name);
+        sim->first_event = (sim->first_event + 1) % SIM_MAX_EVENTS;
         sim->n_events--;
     }
-    sim_event *events = sim_reserve(sim->events, &sim->cap_events, sim->n_events + 1, sizeof *events, 16);
-    if (!events)
-        return;
-    sim->events = events;
     char *copy = sim_strdup(name);
     if (!copy)
         return;
-    sim->events[sim->n_events++] = (sim_event){kind, copy};
+    sim->events[(sim->first_event + sim->n_events) % SIM_MAX_EVENTS] = (sim_event){kind, copy};
+    sim->n_events++;
 }
 
-static size_t name_hash(const char *name)
+static uint32_t name_hash(const char *name)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (; *name; name++)
         h = (h ^ (unsigned char)*name) * 0x100000001b3ull;
-    return (size_t)(h ^ (h >> 29));
+    return (uint32_t)(h ^ (h >> 29));
 }
 
-/* Put entity `index` into the name table (which has room). */
-static void index_put(uint32_t *slots, size_t cap, const char *name, size_t index)
+/* Put a slot into the name table (which has room). */
+static void index_put(sim_name_slot *slots, size_t cap, sim_name_slot slot)
 {
-    size_t i = name_hash(name) & (cap - 1);
-    while (slots[i])
+    size_t i = slot.hash & (cap - 1);
+    while (slots[i].index)
         i = (i + 1) & (cap - 1);
-    slots[i] = (uint32_t)(index + 1);
+    slots[i] = slot;
 }
 
-/* The name table rebuilt for every entity, at a size with room for `n` (false: no memory, the
+/* The name table at a size with room for `n`, from the hashes it holds (false: no memory, the
  * old table stays). */
 static bool index_rebuild(pb_sim *sim, size_t n)
 {
     size_t cap = 64;
     while (cap < 2 * n)
         cap *= 2;
-    uint32_t *slots = calloc(cap, sizeof *slots);
+    sim_name_slot *slots = calloc(cap, sizeof *slots);
     if (!slots)
         return false;
-    for (size_t i = 0; i < sim->n_entities; i++)
-        index_put(slots, cap, sim->entities[i].name, i);
+    for (size_t i = 0; i < sim->cap_by_name; i++)
+        if (sim->by_name[i].index)
+            index_put(slots, cap, sim->by_name[i]);
     free(sim->by_name);
     sim->by_name = slots;
     sim->cap_by_name = cap;
@@ -102,9 +105,9 @@ static bool index_rebuild(pb_sim *sim, size_t n)
 static size_t index_slot(const pb_sim *sim, const char *name, size_t index)
 {
     for (size_t i = name_hash(name) & (sim->cap_by_name - 1);; i = (i + 1) & (sim->cap_by_name - 1)) {
-        if (!sim->by_name[i])
+        if (!sim->by_name[i].index)
             return sim->cap_by_name;
-        if (sim->by_name[i] == index + 1)
+        if (sim->by_name[i].index == index + 1)
             return i;
     }
 }
@@ -114,36 +117,96 @@ static size_t index_slot(const pb_sim *sim, const char *name, size_t index)
 static void index_remove(pb_sim *sim, size_t index, bool renumber)
 {
     const size_t cap = sim->cap_by_name;
-    size_t hole = cap ? index_slot(sim, sim->entities[index].name, index) : cap;
+    size_t hole = cap ? index_slot(sim, sim->entities[index]->name, index) : cap;
     if (hole == cap)
         return;
-    sim->by_name[hole] = 0;
-    for (size_t j = (hole + 1) & (cap - 1); sim->by_name[j]; j = (j + 1) & (cap - 1)) {
-        const size_t home = name_hash(sim->entities[sim->by_name[j] - 1].name) & (cap - 1);
+    sim->by_name[hole].index = 0;
+    for (size_t j = (hole + 1) & (cap - 1); sim->by_name[j].index; j = (j + 1) & (cap - 1)) {
+        const size_t home = sim->by_name[j].hash & (cap - 1);
         /* move j into the hole when its home is not in (hole, j] (cyclically) */
         const bool stays = hole < j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (!stays) {
             sim->by_name[hole] = sim->by_name[j];
-            sim->by_name[j] = 0;
+            sim->by_name[j].index = 0;
             hole = j;
         }
     }
     for (size_t i = 0; renumber && i < cap; i++)
-        if (sim->by_name[i] > index + 1)
-            sim->by_name[i]--;
+        if (sim->by_name[i].index > index + 1)
+            sim->by_name[i].index--;
+}
+
+/* The slot of the entity named `name`, or NULL. */
+static const sim_name_slot *find_slot(const pb_sim *sim, const char *name)
+{
+    if (!name || !sim->cap_by_name)
+        return NULL;
+    const uint32_t hash = name_hash(name);
+    for (size_t i = hash & (sim->cap_by_name - 1);; i = (i + 1) & (sim->cap_by_name - 1)) {
+        const sim_name_slot *slot = &sim->by_name[i];
+        if (!slot->index)
+            return NULL;
+        if (slot->hash == hash && strcmp(slot->entity->name, name) == 0)
+            return slot;
+    }
+}
+
+/* The index of the entity named `name`, or SIZE_MAX. */
+static size_t find_index(const pb_sim *sim, const char *name)
+{
+    const sim_name_slot *slot = find_slot(sim, name);
+    return slot ? slot->index - 1 : SIZE_MAX;
 }
 
 sim_entity *sim_find_entity(const pb_sim *sim, const char *name)
 {
-    if (!name || !sim->cap_by_name)
+    const sim_name_slot *slot = find_slot(sim, name);
+    return slot ? slot->entity : NULL;
+}
+
+size_t sim_entity_index(const pb_sim *sim, const sim_entity *e)
+{
+    const size_t i = find_index(sim, e->name);
+    assert(i != SIZE_MAX && sim->entities[i] == e);
+    return i;
+}
+
+/* Remember that obstacle `id` of the world's engine is entity `index` (nothing without memory:
+ * the map is a hint). */
+static void obstacle_note(pb_sim *sim, uint32_t id, size_t index)
+{
+    if (id == PB_OBSTACLE_NONE)
+        return;
+    const size_t key = id & 0xffffu;
+    uint32_t *grown = sim_reserve(sim->by_obstacle, &sim->cap_by_obstacle, key + 1, sizeof *grown, 64);
+    if (!grown)
+        return;
+    sim->by_obstacle = grown;
+    sim->by_obstacle[key] = (uint32_t)(index + 1);
+}
+
+void sim_note_obstacle(pb_sim *sim, const sim_entity *e)
+{
+    const size_t i = find_index(sim, e->name);
+    if (i != SIZE_MAX)
+        obstacle_note(sim, e->obstacle, i);
+}
+
+const sim_entity *sim_entity_of_obstacle(const pb_sim *sim, uint32_t id)
+{
+    if (id == PB_OBSTACLE_NONE)
         return NULL;
-    for (size_t i = name_hash(name) & (sim->cap_by_name - 1);; i = (i + 1) & (sim->cap_by_name - 1)) {
-        const uint32_t v = sim->by_name[i];
-        if (!v)
-            return NULL;
-        if (strcmp(sim->entities[v - 1].name, name) == 0)
-            return &sim->entities[v - 1];
+    const size_t key = id & 0xffffu;
+    if (key < sim->cap_by_obstacle) {
+        const uint32_t v = sim->by_obstacle[key];
+        if (v && v <= sim->n_entities && sim->entities[v - 1]->obstacle == id)
+            return sim->entities[v - 1];
     }
+    /* not noted: ids of an engine that are not slots, or no memory for the note */
+    for (size_t i = 0; i < sim->n_entities; i++)
+        if (sim->entities[i]->obstacle == id)
+            return sim->entities[i];
+    return NULL;
 }
 
 const sim_named_pose *sim_find_named_pose(const pb_sim *sim, const char *name)
@@ -256,11 +319,13 @@ bool sim_follow_length_ok(const pb_sim *sim, double length, double speed, size_t
 
 static void entity_free(sim_entity *e)
 {
-    free(e->name);
+    if (e->name != e->name_inline)
+        free(e->name);
     free(e->description);
     sim_strings_finish(&e->tags);
     free(e->path);
     pb_tracker_destroy(e->tracker);
+    free(e);
 }
 
 bool sim_strings_copy(sim_strings *dst, const char *const *tags, size_t n)
@@ -293,15 +358,25 @@ void sim_entity_prepare(sim_entity *e, pb_sim *sim, const sim_kind *kind, const 
 sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *name, const sim_robot *robot,
                            const double *pose, bool spawned, bool is_static)
 {
-    sim_entity *grown =
+    sim_entity **grown =
         sim_reserve(sim->entities, &sim->cap_entities, sim->n_entities + 1, sizeof *grown, 16);
     if (!grown)
         return NULL;
     sim->entities = grown;
-    sim_entity *e = &sim->entities[sim->n_entities];
-    *e = *prepared;
-    e->name = sim_strdup(name);
+    if (2 * (sim->n_entities + 1) > sim->cap_by_name && !index_rebuild(sim, sim->n_entities + 1))
+        return NULL;
+    /* a record up to the end of its kind's fields (sim_entity), on whole pairs of cache lines
+     * (a lookup reads the first two, which a processor fetching lines in pairs gets in one) */
+    const size_t size = (prepared->kind->record_size + RECORD_ALIGN - 1) / RECORD_ALIGN * RECORD_ALIGN;
+    sim_entity *e = aligned_alloc(RECORD_ALIGN, size);
+    if (!e)
+        return NULL;
+    memcpy(e, prepared, prepared->kind->record_size);
+    const size_t length = strlen(name);
+    e->name = length < sizeof e->name_inline ? e->name_inline : malloc(length + 1);
     e->description = sim_strdup(robot->description);
+    if (e->name)
+        memcpy(e->name, name, length + 1);
     if (!e->name || !e->description ||
         !sim_strings_copy(&e->tags, (const char *const *)robot->tags.items, robot->tags.n)) {
         entity_free(e);
@@ -313,25 +388,30 @@ sim_entity *sim_add_entity(pb_sim *sim, const sim_entity *prepared, const char *
     }
     e->is_static = is_static || robot->category == PB_SIM_CATEGORY_STATIC_OBJECT;
     e->spawned = spawned;
-    if (2 * (sim->n_entities + 1) > sim->cap_by_name && !index_rebuild(sim, sim->n_entities + 1)) {
-        e->kind->detach(sim, e);
-        entity_free(e);
-        return NULL;
-    }
-    index_put(sim->by_name, sim->cap_by_name, e->name, sim->n_entities);
+    index_put(sim->by_name, sim->cap_by_name,
+              (sim_name_slot){name_hash(e->name), (uint32_t)(sim->n_entities + 1), e});
+    obstacle_note(sim, e->obstacle, sim->n_entities);
     e->serial = ++sim->next_entity_serial;
-    sim->n_entities++;
+    sim->entities[sim->n_entities++] = e;
     sim_push_event(sim, PB_SIM_EVENT_CREATED, e->name);
     return e;
 }
 
 void sim_remove_entity(pb_sim *sim, size_t index)
 {
-    sim_entity *e = &sim->entities[index];
+    sim_entity *e = sim->entities[index];
     index_remove(sim, index, index + 1 < sim->n_entities);
+    const size_t key = e->obstacle & 0xffffu;
+    if (e->obstacle != PB_OBSTACLE_NONE && key < sim->cap_by_obstacle && sim->by_obstacle[key] == index + 1)
+        sim->by_obstacle[key] = 0;
     e->kind->detach(sim, e);
     sim_push_event(sim, PB_SIM_EVENT_DELETED, e->name);
     entity_free(e);
-    memmove(e, e + 1, (sim->n_entities - index - 1) * sizeof *e);
+    memmove(&sim->entities[index], &sim->entities[index + 1],
+            (sim->n_entities - index - 1) * sizeof *sim->entities);
     sim->n_entities--;
+    /* the obstacle map follows the entities that moved down (as the name table does) */
+    for (size_t i = 0; i < sim->cap_by_obstacle; i++)
+        if (sim->by_obstacle[i] > index + 1)
+            sim->by_obstacle[i]--;
 }

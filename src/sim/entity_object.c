@@ -13,7 +13,8 @@
 static const double *robot_q(const pb_sim *sim)
 {
     const sim_entity *robot = sim->world.robot_entity ? sim_find_entity(sim, sim->world.robot_entity) : NULL;
-    return robot ? robot->joints : NULL;
+    /* only the robot's record holds joints (sim_entity) */
+    return robot && robot->kind == &sim_kind_robot ? robot->joints : NULL;
 }
 
 static bool accepts(const sim_robot *robot, char *why, size_t size)
@@ -214,7 +215,8 @@ static double distance(const pb_sim *sim, const sim_entity *e, const double *a, 
 {
     (void)sim;
     (void)e;
-    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                (a[2] - b[2]) * (a[2] - b[2]));
 }
 
 static void describe(const pb_sim *sim, const sim_entity *e, char *out, size_t size)
@@ -245,8 +247,8 @@ static bool plan_check(pb_sim *sim, const sim_entity *e, const pb_sim_plan_job *
     return false;
 }
 
-static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq, const double *joint_values,
-                         size_t n_given, uint64_t *goal, pb_sim_result *r)
+static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq,
+                         const double *joint_values, size_t n_given, uint64_t *goal, pb_sim_result *r)
 {
     (void)rq;
     (void)joint_values;
@@ -286,6 +288,7 @@ static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_resul
 
 const sim_kind sim_kind_object = {
     .name = "object",
+    .record_size = SIM_RECORD_UNTIL(joints),
     .accepts = accepts,
     .init = init,
     .pose_from_msg = scene_pose_from_msg,

@@ -381,8 +381,8 @@ static bool plan_check(pb_sim *sim, const sim_entity *e, const pb_sim_plan_job *
         char was[200], is[200];
         format_joints(job->arm_start, job->arm_dim, was, sizeof was);
         format_joints(e->joints, job->arm_dim, is, sizeof is);
-        snprintf(why, size, "'%s' moved while its path was planned (from %.100s to %.100s); plan again", e->name,
-                 was, is);
+        snprintf(why, size, "'%s' moved while its path was planned (from %.100s to %.100s); plan again",
+                 e->name, was, is);
         return false;
     }
     char what[PB_SIM_MESSAGE_SIZE];
@@ -396,8 +396,8 @@ static bool plan_check(pb_sim *sim, const sim_entity *e, const pb_sim_plan_job *
 /* FollowPath: the waypoints' joints are the rows of `joint_values` (one value per planned
  * joint; the poses, the base's, are not read), every waypoint and segment checked against the
  * scene now. */
-static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq, const double *joint_values,
-                         size_t n_given, uint64_t *goal, pb_sim_result *r)
+static bool follow_begin(pb_sim *sim, sim_entity *e, const pb_sim_follow_request *rq,
+                         const double *joint_values, size_t n_given, uint64_t *goal, pb_sim_result *r)
 {
     const size_t dim = (size_t)sim->arm_dim;
     if (n_given != dim || !joint_values) {
@@ -471,6 +471,7 @@ static void set_joints(pb_sim *sim, sim_entity *e, const double *q, pb_sim_resul
 
 const sim_kind sim_kind_robot = {
     .name = "robot",
+    .record_size = SIM_RECORD_UNTIL(vehicle),
     .accepts = accepts,
     .init = init,
     .pose_from_msg = pose_from_msg,
@@ -535,7 +536,7 @@ bool sim_robot_install(pb_sim *sim, const double *start, const double *goal, cha
         /* undeclared: the robot's workspace, 1 m beyond its reach */
         if (pb_engine_workspace(sim->engine, sim->scene_lo, sim->scene_hi) != PB_OK) {
             snprintf(why, size, "the scene's engine has no workspace: declare <scene bounds=...>");
-                return false;
+            return false;
         }
     }
     for (int i = 0; i < sim->arm_dim; i++)
@@ -551,11 +552,11 @@ bool sim_robot_install(pb_sim *sim, const double *start, const double *goal, cha
         if (p->n_joints && p->n_joints != sim->arm_dim) {
             snprintf(why, size, "named pose '%.60s': %d joint values for a robot of %d joints", p->name,
                      p->n_joints, sim->arm_dim);
-                return false;
+            return false;
         }
         if (p->n_joints && !joints_free(sim, p->joints, what, sizeof what)) {
             snprintf(why, size, "named pose '%.60s': %.160s", p->name, what);
-                return false;
+            return false;
         }
     }
     char tag_robot[] = "robot", tag_arm[] = "manipulator";

@@ -716,6 +716,7 @@ static void vehicle_status(const pb_sim *sim, const sim_entity *e, pb_sim_vehicl
 
 const sim_kind sim_kind_vehicle = {
     .name = "vehicle",
+    .record_size = sizeof(sim_entity),
     .accepts = accepts,
     .init = init,
     .pose_from_msg = sim_planar_pose_from_msg,

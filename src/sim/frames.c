@@ -12,7 +12,7 @@ size_t pb_sim_get_frames(pb_sim *sim, bool fixed, const pb_sim_frame **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < sim->n_entities; i++) {
-        const sim_entity *e = &sim->entities[i];
+        const sim_entity *e = sim->entities[i];
         pb_frame f[MAX_ENTITY_FRAMES];
         size_t k = e->kind->frames(sim, e, f, MAX_ENTITY_FRAMES);
         k = k < MAX_ENTITY_FRAMES ? k : MAX_ENTITY_FRAMES;

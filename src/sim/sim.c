@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_NAME   SIM_MAX_NAME
-#define MAX_EVENTS 4096
+#define MAX_NAME SIM_MAX_NAME
 /* StepSimulation blocks the server: larger counts must use the action. */
 #define MAX_SERVICE_STEPS 100000u
 
@@ -38,11 +37,13 @@ static bool tags_filter_valid(const pb_sim_tags_filter *tags, const char *field,
 void pb_sim_drain_events(pb_sim *sim, void (*fn)(pb_sim_event_kind, const char *, void *), void *payload)
 {
     for (size_t i = 0; i < sim->n_events; i++) {
+        const sim_event *ev = &sim->events[(sim->first_event + i) % SIM_MAX_EVENTS];
         if (fn)
-            fn(sim->events[i].kind, sim->events[i].name, payload);
-        free(sim->events[i].name);
+            fn(ev->kind, ev->name, payload);
+        free(ev->name);
     }
     sim->n_events = 0;
+    sim->first_event = 0;
 }
 
 /* The kinds of entity a world makes from its spawnables, in the order they are asked: on a
@@ -226,6 +227,7 @@ void pb_sim_destroy(pb_sim *sim)
     free(sim->events);
     free(sim->entities);
     free(sim->by_name);
+    free(sim->by_obstacle);
     free(sim->names);
     free(sim->states);
     free(sim->poses);
@@ -474,7 +476,7 @@ void pb_sim_delete_entity(pb_sim *sim, const char *entity, pb_sim_result *r)
         sim_set_result(r, PB_SIM_RESULT_OPERATION_FAILED, "'%s' %s", entity, e->kind->undeletable);
         return;
     }
-    sim_remove_entity(sim, (size_t)(e - sim->entities));
+    sim_remove_entity(sim, sim_entity_index(sim, e));
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
 }
 
@@ -626,6 +628,8 @@ static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_si
     if (f && f->bounds.type != PB_SIM_BOUNDS_EMPTY) {
         if (!region_of(&f->bounds, &region, r))
             return 0;
+        pb_map_frame frame;
+        region.pixel = sim->engine && pb_engine_map_frame(sim->engine, &frame) ? frame.resolution : 1.0;
         have_region = true;
     }
     if (f && f->filter && f->filter[0]) {
@@ -651,7 +655,7 @@ static size_t filter_entities(pb_sim *sim, const pb_sim_entity_filters *f, pb_si
         return 0;
     }
     for (size_t i = 0; i < sim->n_entities; i++) {
-        const sim_entity *e = &sim->entities[i];
+        const sim_entity *e = sim->entities[i];
         if (have_re && regexec(&re, e->name, 0, NULL, 0) != 0)
             continue;
         if (f && f->n_categories) {
@@ -904,14 +908,14 @@ static void reset_scopes(pb_sim *sim, unsigned scope, pb_sim_result *r)
     sim_set_result(r, PB_SIM_RESULT_OK, NULL);
     if (scope & PB_SIM_SCOPE_SPAWNED)
         for (size_t i = sim->n_entities; i-- > 0;)
-            if (sim->entities[i].spawned)
+            if (sim->entities[i]->spawned)
                 sim_remove_entity(sim, i);
     if (scope & PB_SIM_SCOPE_TIME)
         sim->time_ns = 0;
     if (scope & PB_SIM_SCOPE_STATE) {
         size_t len = 0;
         for (size_t i = 0; i < sim->n_entities; i++) {
-            sim_entity *e = &sim->entities[i];
+            sim_entity *e = sim->entities[i];
             sim_stop_motion(e);
             sim_stop_following(e, SIM_FOLLOW_RESET);
             char why[PB_SIM_MESSAGE_SIZE];
@@ -984,8 +988,8 @@ void pb_sim_reset_simulation(pb_sim *sim, uint8_t scope, pb_sim_result *r)
 void pb_sim_step_once(pb_sim *sim)
 {
     for (size_t i = 0; i < sim->n_entities; i++)
-        if (!sim->entities[i].is_static)
-            sim->entities[i].kind->step(sim, &sim->entities[i]);
+        if (!sim->entities[i]->is_static)
+            sim->entities[i]->kind->step(sim, sim->entities[i]);
     sim->time_ns += sim->step_ns;
     if (sim->on_step)
         sim->on_step(sim, sim->on_step_payload);
@@ -1410,8 +1414,8 @@ bool pb_sim_is_following(pb_sim *sim, const char *entity)
 static sim_entity *find_follower(pb_sim *sim, uint64_t goal)
 {
     for (size_t i = 0; i < sim->n_entities; i++)
-        if (goal != 0 && sim->entities[i].follow_id == goal)
-            return &sim->entities[i];
+        if (goal != 0 && sim->entities[i]->follow_id == goal)
+            return sim->entities[i];
     return NULL;
 }
 

@@ -7,6 +7,8 @@
 #include "planbench/tracker.h"
 #include "planbench/vehicle.h"
 
+#include <stddef.h>
+
 /** A list of owned strings. */
 typedef struct sim_strings {
     char **items;
@@ -141,47 +143,78 @@ pb_vehicle_input sim_vehicle_input(const sim_vehicle_commands *v);
 /* A vehicle's status as Autoware's vehicle/status topics report it. */
 void sim_vehicle_report(const pb_vehicle_state *d, bool emergency, pb_sim_vehicle_status *st);
 
-typedef struct sim_entity {
-    const sim_kind *kind;
-    char *name;
-    uint8_t category;
-    char *description;
-    sim_strings tags;
-    bool spawned;
+/* An entity name shorter than this many bytes is kept in its record, on the cache line a
+ * lookup reads anyway; a longer one is allocated. */
+#define SIM_INLINE_NAME 32
+
+/* The fields come in the order the services read them (issue 21): a lookup by name and
+ * get_entity_state of a body read the first two cache lines only (the record is aligned to
+ * them), set_entity_state the next two (footprint, path state). The fields of one kind only
+ * come last, the robot's and then a vehicle's, and a record is allocated only up to the end of
+ * its kind's fields (kind->record_size): a body's record is a quarter of the whole struct, so
+ * 10,000 of them span 6 MB instead of 20 (fewer pages, fewer cache misses). Code reads the
+ * robot's and a vehicle's fields only in their kind's file. */
+struct sim_entity {
+    /* line 0: what it is, where, how it moves */
+    _Alignas(64) const sim_kind *kind;
+    double pose[3];  /* bodies: (x, y, yaw) */
+    double twist[3]; /* vx, vy (map units/s), wz (rad/s), world frame */
+    bool commanded;  /* moving under body_twist (else under twist) */
     bool is_static;
+    bool spawned;
+    uint8_t category;
     uint32_t obstacle; /* its id as an obstacle of the world's engine (bodies and objects) */
-    uint64_t serial;   /* tells a re-spawned entity from the one a plan was made for */
-    double *path;      /* follow: n_path configurations of path_stride values (kind->config's) */
+    /* line 1: its name (in name_inline when short) and its velocity command */
+    char *name;
+    double body_twist[3]; /* a velocity command (cmd_vel): vx, vy, wz in the body's frame */
+    char name_inline[SIM_INLINE_NAME];
+    /* lines 2-3: its footprint (bodies) and path state */
+    pb_footprint footprint;
+    double *path; /* follow: n_path configurations of path_stride values (kind->config's) */
     size_t n_path, path_next, path_stride;
+    uint8_t follow_end; /* why the last path ended (SIM_FOLLOW_ values) */
     double follow_speed;
     uint64_t follow_id; /* the follow goal that owns the path (0: none) */
-    uint8_t follow_end; /* why the last path ended (SIM_FOLLOW_ values) */
-    /* bodies: a planar footprint at (x, y, yaw) moving under (vx, vy, wz) */
-    pb_footprint footprint;
-    double pose[3], initial_pose[3];
+    uint64_t serial;    /* tells a re-spawned entity from the one a plan was made for */
+    char *description;
+    sim_strings tags;
+    pb_tracker *tracker; /* vehicles: the tracker of follow goal track_goal (tracker.h), owned */
+    double initial_pose[3];
     double initial_joint2; /* an arm footprint's elbow at spawn (footprint.joint2 is the current one) */
-    double twist[3];       /* vx, vy (map units/s), wz (rad/s), world frame */
-    double body_twist[3];  /* a velocity command (cmd_vel): vx, vy, wz in the body's frame */
-    bool commanded;        /* moving under body_twist (else under twist) */
     /* objects: a solid at a 6-DoF pose moving under a twist (world frame) */
     pb_solid shape;
     double pose3[7], initial_pose3[7];
     double twist3[6];      /* linear (m/s), angular (rad/s) */
     double body_twist3[6]; /* a velocity command in the object's frame */
-    /* the robot: its joint vector (sim->arm_dim values) */
-    double joints[PB_MAX_DIM], initial_joints[PB_MAX_DIM];
+    /* the robot (entity_robot.c): its joint vector (sim->arm_dim values) */
+    _Alignas(64) double joints[PB_MAX_DIM];
+    double initial_joints[PB_MAX_DIM];
     /* vehicles (entity_vehicle.c): the model, its state (`pose` mirrors x, y, yaw), the
      * inputs Autoware's command topics set, and the path tracker's reference */
-    pb_vehicle_config vehicle;
+    _Alignas(64) pb_vehicle_config vehicle;
     pb_vehicle_state drive;
     sim_vehicle_commands cmd; /* what Autoware's command topics set */
     bool blocked;             /* the last step ran into something */
     double last_yaw_rate;     /* for the angular acceleration */
     uint64_t track_goal;      /* the follow goal whose path was made the tracker's reference */
-    pb_tracker *tracker;      /* the path tracker of that goal (include/planbench/tracker.h), owned */
     const char
         *vehicle_path; /* its <vehicle> file, borrowed from the world's spawnable (NULL: a resource string) */
-} sim_entity;
+};
+
+/* Bytes of a record of a kind whose fields end before `field` (a multiple of the alignment). */
+#define SIM_RECORD_UNTIL(field) offsetof(sim_entity, field)
+
+typedef struct sim_entity sim_entity;
+
+/* A slot of the entity-name table: the name's hash, the entity's index + 1 (0: empty) and its
+ * record (which never moves), so that a lookup reads the slot and the record only. */
+typedef struct sim_name_slot {
+    uint32_t hash, index;
+    sim_entity *entity;
+} sim_name_slot;
+
+/* Events kept for pb_sim_drain_events(): the oldest go when nobody drains. */
+#define SIM_MAX_EVENTS 4096
 
 typedef struct sim_event {
     pb_sim_event_kind kind;
@@ -212,14 +245,24 @@ struct pb_sim {
     int arm_dim;
     const char *arm_joint_names[PB_MAX_DIM];
     uint64_t world_serial, next_entity_serial;
-    sim_entity *entities;
+    /* the entities in the order they came (GetEntities lists them so), each record allocated
+     * on its own: growing or removing moves pointers, and a record never moves */
+    sim_entity **entities;
     size_t n_entities, cap_entities;
-    /* entity names to indices (open addressing, index + 1; 0 empty), kept by sim_add_entity and
-     * sim_remove_entity: a lookup by name costs the same with 10 or 10,000 entities */
-    uint32_t *by_name;
+    /* entity names to indices (open addressing, linear probing, at most half full), kept by
+     * sim_add_entity and sim_remove_entity: a lookup by name costs the same with 10 or 10,000
+     * entities. A slot keeps the name's hash beside the index, so a probe past other names
+     * reads no entity and a removal moves slots without hashing names again. */
+    sim_name_slot *by_name;
     size_t cap_by_name;
+    /* obstacle ids of the world's engine to entity indices + 1, by the id's low 16 bits (the
+     * image engine's slot); a hint, checked against the entity's own id before it is used */
+    uint32_t *by_obstacle;
+    size_t cap_by_obstacle;
+    /* a ring of SIM_MAX_EVENTS events (allocated at the first), the oldest at first_event:
+     * a full queue drops its oldest without moving the others */
     sim_event *events;
-    size_t n_events, cap_events;
+    size_t n_events, first_event;
     /* scratch for borrowed responses, grown as needed */
     const char **names;
     pb_sim_entity_state *states;
@@ -246,6 +289,7 @@ typedef struct sim_region {
     double pose[3];
     pb_solid solid;
     double pose3[7];
+    double pixel; /* a map's cell side in map units (1 without a map frame): a margin for bounds */
 } sim_region;
 
 /* What an entity is and how it moves: one table per kind, one file each (entity_body.c,
@@ -255,6 +299,8 @@ typedef struct sim_region {
  * values for a body, 7 for an object and the robot (whose base stays at the origin). */
 struct sim_kind {
     const char *name; /* "body", "object", "robot" */
+    /* Bytes of sim_entity its records hold: up to the end of its fields (see sim_entity). */
+    size_t record_size;
     /* Can this kind be made from `robot` (a spawnable)? False with why. */
     bool (*accepts)(const sim_robot *robot, char *why, size_t size);
     /* Set the kind's fields of a new entity from `robot` (no pose yet, nothing attached). */
@@ -343,6 +389,13 @@ void sim_set_result(pb_sim_result *r, uint8_t code, const char *fmt, ...)
 const char *sim_str(const char *s);
 /** The entity named `name`; NULL when none. */
 sim_entity *sim_find_entity(const pb_sim *sim, const char *name);
+/** The index of entity `e` (one of the simulation's) in sim->entities. */
+size_t sim_entity_index(const pb_sim *sim, const sim_entity *e);
+/** The entity that is obstacle `id` of the world's engine; NULL when none. */
+const sim_entity *sim_entity_of_obstacle(const pb_sim *sim, uint32_t id);
+/** Note `e`'s obstacle id after its kind gave it a new one (sim_entity_of_obstacle() then
+ * finds it without a scan). */
+void sim_note_obstacle(pb_sim *sim, const sim_entity *e);
 /** The named pose `name` of the world; NULL when none. */
 const sim_named_pose *sim_find_named_pose(const pb_sim *sim, const char *name);
 /** `a` wrapped into [-pi, pi). */
