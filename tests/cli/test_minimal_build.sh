@@ -31,14 +31,6 @@ says() { # WHAT PATTERN -- command...: exit 2, and stderr names the option
 says "serve" "-Dsim=enabled" -- "$B" serve --port 0
 says "--display" "-Dviz=enabled" -- "$B" rrt "$ROOT/maps/room1.png" --display
 says "view" "-Dviz=enabled" -- "$B" view "$ROOT/maps/room1.png"
-cat >"$T/two.ini" <<EOF2
-[benchmark]
-name = two
-runs = 2
-max_iterations = 5000
-[problem.room1]
-map = $ROOT/maps/room1.png
-[planner.rrt]
-EOF2
+two_runs_ini "$T/two.ini"
 says "--plot" "-Dplots=enabled" -- "$B" bench "$T/two.ini" --plot "$T/plots"
 finish

@@ -25,15 +25,7 @@ fi
 # --plot loads the figures' module (when the build has cairo: the library lies beside it);
 # fontconfig keeps its caches until exit, which LeakSanitizer would call leaks
 export LSAN_OPTIONS="suppressions=$ROOT/tests/cli/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-cat >"$T/two.ini" <<EOF
-[benchmark]
-name = two
-runs = 2
-max_iterations = 5000
-[problem.room1]
-map = $ROOT/maps/room1.png
-[planner.rrt]
-EOF
+two_runs_ini "$T/two.ini"
 if [ -f "$(dirname "$PB")/../../planbench-plots.so" ]; then
     LD_DEBUG=files "$PB" bench "$T/two.ini" --plot "$T/plots" 2>"$T/bench" >/dev/null || fail "bench --plot: exit $?"
     opened 'planbench-plots' "$T/bench" && opened 'libcairo' "$T/bench" && [ -s "$T/plots/room1-time.svg" ] &&
