@@ -183,9 +183,8 @@ static const char *const options_help[] = {
     "wins)",
     "weights=W1,...,WD       per-joint metric weights (default 1)",
     "group=NAME              SRDF planning group (default: the world's)",
-    "sphere_lanes=MODE       the float sphere stage before the exact bounds: auto (AVX2 when the CPU has "
-    "it), "
-    "avx2, portable or off (answers are the same)",
+    "sphere_lanes=MODE       the float sphere stage before the exact bounds: off (default), auto (AVX2 "
+    "when the CPU has it), avx2 or portable (answers are the same)",
     NULL,
 };
 

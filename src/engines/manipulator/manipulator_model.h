@@ -300,7 +300,7 @@ typedef struct manip_lanes {
 /** m->lane_nodes from m->nodes (after the trees are built); false when out of memory. */
 bool manip_lanes_build(manipulator *m);
 /** m->lanes_clear for `mode` (the option sphere_lanes: auto, avx2, portable, off; NULL is
- * auto); PB_ERR_UNSUPPORTED for avx2 on a CPU without it. */
+ * off); PB_ERR_UNSUPPORTED for avx2 on a CPU without it. */
 pb_status manip_lanes_choose(manipulator *m, const char *mode, pb_diag *diag);
 /** Lane `lane` asks whether `shape` at world pose `pose` is at least `cap` (> 0, metres) from
  * obstacle o. */
