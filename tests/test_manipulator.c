@@ -561,6 +561,16 @@ static int test_mbm(void)
     return 1;
 }
 
+/* The project's own arm world into `own`, MotionBenchMaker's Panda flat file into `mbm`; true
+ * when the latter is there (../shared present). */
+static bool arm_and_mbm_paths(char *own, size_t own_size, char *mbm, size_t mbm_size)
+{
+    const char *shared = pb_test_shared_root();
+    snprintf(own, own_size, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
+    snprintf(mbm, mbm_size, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
+    return shared && access(mbm, R_OK) == 0;
+}
+
 /* The sphere bounds that settle most queries (see the engine's "sphere bounds") never
  * change an answer: feasible() against FCL alone (pb_manipulator_explain()) at random
  * configurations and at configurations within millimetres of a contact (bisected between a
@@ -570,11 +580,8 @@ static int test_mbm(void)
  * (meshes). */
 static void test_sphere_bounds(void)
 {
-    const char *shared = pb_test_shared_root();
     char own[1024], mbm[1024];
-    snprintf(own, sizeof own, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
-    snprintf(mbm, sizeof mbm, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
-    const bool have_mbm = shared && access(mbm, R_OK) == 0;
+    const bool have_mbm = arm_and_mbm_paths(own, sizeof own, mbm, sizeof mbm);
     if (!have_mbm)
         fprintf(stderr, "MotionBenchMaker problems not found: sphere bounds checked on the own arm only\n");
     static const char *const problems[] = {NULL, "cage:1", "bookshelf_thin:2", "table_pick:3"};
@@ -658,11 +665,8 @@ static void test_sphere_bounds(void)
  * tests nothing), and feasible() still agrees with FCL alone. */
 static void test_sphere_lanes(void)
 {
-    const char *shared = pb_test_shared_root();
     char own[1024], mbm[1024];
-    snprintf(own, sizeof own, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
-    snprintf(mbm, sizeof mbm, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
-    const bool have_mbm = shared && access(mbm, R_OK) == 0;
+    const bool have_mbm = arm_and_mbm_paths(own, sizeof own, mbm, sizeof mbm);
     const bool have_avx2 = __builtin_cpu_supports("avx2");
     if (!have_avx2)
         fprintf(stderr, "sphere lanes: this CPU has no AVX2, only the portable build is compared\n");
