@@ -11,7 +11,10 @@
  * birrt, RRT-Connect) under TIME_LIMIT_S (default 1 s), and re-check each path at 10x the planner's
  * resolution. Prints the success rate on the valid problems, the median and 95th percentile planning time,
  * collision checks (feasible calls plus states inside edges) per second and the time per check. Exit status
- * 77 when the file is absent (so the benchmark is skipped where ../shared is not). */
+ * 77 when the file is absent (so the benchmark is skipped where ../shared is not). The last lines give the
+ * float sphere stage's counts (engine option sphere_lanes) and the ratio of the median planning CPU time to
+ * VAMP's: VAMP_MEDIAN_US, as measured beside this run with ../shared/anchors/vamp, else that README's
+ * figure (another machine). */
 #include "engines/manipulator/manipulator.h"
 #include "planbench/planbench.h"
 
