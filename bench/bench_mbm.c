@@ -11,7 +11,10 @@
  * birrt, RRT-Connect) under TIME_LIMIT_S (default 1 s), and re-check each path at 10x the planner's
  * resolution. Prints the success rate on the valid problems, the median and 95th percentile planning time,
  * collision checks (feasible calls plus states inside edges) per second and the time per check. Exit status
- * 77 when the file is absent (so the benchmark is skipped where ../shared is not). */
+ * 77 when the file is absent (so the benchmark is skipped where ../shared is not). The last lines give the
+ * float sphere stage's counts (engine option sphere_lanes) and the ratio of the median planning CPU time to
+ * VAMP's: VAMP_MEDIAN_US, as measured beside this run with ../shared/anchors/vamp, else that README's
+ * figure (another machine). */
 #include "engines/manipulator/manipulator.h"
 #include "planbench/planbench.h"
 
@@ -158,6 +161,9 @@ int main(int argc, char **argv)
             queries.bound_queries += after.bound_queries - before.bound_queries;
             queries.fcl_collide += after.fcl_collide - before.fcl_collide;
             queries.fcl_distance += after.fcl_distance - before.fcl_distance;
+            queries.lane_queries += after.lane_queries - before.lane_queries;
+            queries.lanes += after.lanes - before.lanes;
+            queries.lanes_clear += after.lanes_clear - before.lanes_clear;
             const bool solved = result.outcome == PB_OUTCOME_EXACT;
             if (solved && !pb_path_validate(&result.path, fine, start, goal, &diag)) {
                 n_path_errors++;
@@ -207,7 +213,17 @@ int main(int argc, char **argv)
            (unsigned long long)queries.bound_queries, (unsigned long long)queries.fcl_collide,
            (unsigned long long)queries.fcl_distance,
            checks ? (double)(queries.fcl_collide + queries.fcl_distance) / (double)checks : 0.0);
-    printf("ratio of the median to VAMP's ~60 us (measured on a machine like this): %.0fx\n", median / 60e-6);
+    printf("float sphere stage: %llu descents, %llu lanes, %llu settled (%.1f%%)\n",
+           (unsigned long long)queries.lane_queries, (unsigned long long)queries.lanes,
+           (unsigned long long)queries.lanes_clear,
+           queries.lanes ? 100.0 * (double)queries.lanes_clear / (double)queries.lanes : 0.0);
+    /* VAMP's median planning CPU time on the same problems: VAMP_MEDIAN_US when measured in
+     * the same session (../shared/anchors/vamp), else that README's figure for this machine */
+    const char *vamp_text = getenv("VAMP_MEDIAN_US");
+    const double vamp_us = vamp_text && atof(vamp_text) > 0.0 ? atof(vamp_text) : 41.2;
+    printf("ratio of the median planning CPU time to VAMP's %.1f us (%s): %.1fx\n", vamp_us,
+           vamp_text ? "VAMP_MEDIAN_US" : "anchors/vamp/README.md, Halton seed 0",
+           percentile(cpu_times, n_runs, 0.5) / (vamp_us * 1e-6));
     printf("mean world load time (URDF, meshes, BVH): %.1f ms\n",
            n_valid ? load_time / (double)n_valid * 1e3 : 0.0);
     free(times);

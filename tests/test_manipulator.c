@@ -561,6 +561,16 @@ static int test_mbm(void)
     return 1;
 }
 
+/* The project's own arm world into `own`, MotionBenchMaker's Panda flat file into `mbm`; true
+ * when the latter is there (../shared present). */
+static bool arm_and_mbm_paths(char *own, size_t own_size, char *mbm, size_t mbm_size)
+{
+    const char *shared = pb_test_shared_root();
+    snprintf(own, own_size, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
+    snprintf(mbm, mbm_size, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
+    return shared && access(mbm, R_OK) == 0;
+}
+
 /* The sphere bounds that settle most queries (see the engine's "sphere bounds") never
  * change an answer: feasible() against FCL alone (pb_manipulator_explain()) at random
  * configurations and at configurations within millimetres of a contact (bisected between a
@@ -570,11 +580,8 @@ static int test_mbm(void)
  * (meshes). */
 static void test_sphere_bounds(void)
 {
-    const char *shared = pb_test_shared_root();
     char own[1024], mbm[1024];
-    snprintf(own, sizeof own, "%s/worlds/pbarm6_divider.xml", pb_test_source_root());
-    snprintf(mbm, sizeof mbm, "%s/anchor-problems/vamp-mbm/panda/panda_mbm_flat.txt", shared ? shared : "");
-    const bool have_mbm = shared && access(mbm, R_OK) == 0;
+    const bool have_mbm = arm_and_mbm_paths(own, sizeof own, mbm, sizeof mbm);
     if (!have_mbm)
         fprintf(stderr, "MotionBenchMaker problems not found: sphere bounds checked on the own arm only\n");
     static const char *const problems[] = {NULL, "cage:1", "bookshelf_thin:2", "table_pick:3"};
@@ -648,6 +655,131 @@ static void test_sphere_bounds(void)
     }
     fprintf(stderr, "sphere bounds: %d random and %d near-contact configurations, %d edges (%d free) agree\n",
             n_states, n_near, n_edges, n_free_edges);
+}
+
+/* The float sphere stage (lanes.c, issue 21) changes no answer, and its two builds agree bit
+ * for bit: engines loaded with sphere_lanes=off, portable and avx2 (when the CPU has it) give
+ * the same feasible() at random and near-contact configurations and the same certified edge
+ * checks (answer and states visited) on short edges between near-contact configurations;
+ * portable and avx2 settle exactly the same lanes. The stage must settle some lanes (or it
+ * tests nothing), and feasible() still agrees with FCL alone. */
+static void test_sphere_lanes(void)
+{
+    char own[1024], mbm[1024];
+    const bool have_mbm = arm_and_mbm_paths(own, sizeof own, mbm, sizeof mbm);
+    const bool have_avx2 = __builtin_cpu_supports("avx2");
+    if (!have_avx2)
+        fprintf(stderr, "sphere lanes: this CPU has no AVX2, only the portable build is compared\n");
+    static const char *const problems[] = {NULL, "cage:7", "box:11", "table_pick:5"};
+    static const char *const modes[] = {"off", "portable", "avx2"};
+    const int n_modes = have_avx2 ? 3 : 2;
+    pb_rng rng;
+    pb_rng_seed(&rng, 11);
+    uint64_t settled[3] = {0, 0, 0}, asked[3] = {0, 0, 0};
+    int n_states = 0, n_edges = 0;
+    for (size_t i = 0; i < sizeof problems / sizeof problems[0]; i++) {
+        if (problems[i] && !have_mbm)
+            break;
+        pb_engine *engines[3] = {NULL, NULL, NULL};
+        bool loaded = true;
+        for (int e = 0; e < n_modes; e++) {
+            const pb_option options[2] = {{"sphere_lanes", modes[e]}, {"problem", problems[i]}};
+            pb_diag diag = {0};
+            const pb_status st = pb_engine_load(&engines[e], NULL, problems[i] ? mbm : own, options,
+                                                problems[i] ? 2 : 1, &diag);
+            CHECK_MSG(st == PB_OK, "sphere_lanes=%s: %s", modes[e], diag.message);
+            loaded = loaded && st == PB_OK;
+        }
+        if (!loaded) {
+            for (int e = 0; e < n_modes; e++)
+                pb_engine_destroy(engines[e]);
+            continue;
+        }
+        const int dim = pb_engine_dim(engines[0]);
+        const double *lo = pb_engine_lower(engines[0]), *hi = pb_engine_upper(engines[0]);
+        double start[PB_MAX_DIM], goal[PB_MAX_DIM], prev[PB_MAX_DIM];
+        pb_engine_defaults(engines[0], start, goal);
+        bool have_prev = false;
+        for (int k = 0; k < 150; k++) {
+            double q[PB_MAX_DIM], free_q[PB_MAX_DIM];
+            for (int j = 0; j < dim; j++)
+                q[j] = lo[j] + (hi[j] - lo[j]) * pb_rng_uniform(&rng);
+            memcpy(free_q, start, sizeof free_q);
+            /* q, then 14 bisection steps towards the start: the last ones within 1e-3 rad of a
+             * contact when q collides */
+            for (int step = 0; step < 15; step++) {
+                double mid[PB_MAX_DIM];
+                for (int j = 0; j < dim; j++)
+                    mid[j] = step == 0 ? q[j] : 0.5 * (free_q[j] + q[j]);
+                bool answer[3];
+                uint64_t lanes[3], clear[3];
+                for (int e = 0; e < n_modes; e++) {
+                    const pb_manipulator_counts before = pb_manipulator_get_counts();
+                    answer[e] = pb_engine_feasible(engines[e], mid);
+                    const pb_manipulator_counts after = pb_manipulator_get_counts();
+                    lanes[e] = after.lanes - before.lanes;
+                    clear[e] = after.lanes_clear - before.lanes_clear;
+                    asked[e] += lanes[e];
+                    settled[e] += clear[e];
+                }
+                char why[400];
+                CHECK_MSG(answer[0] == !pb_manipulator_explain(engines[0], mid, why, sizeof why),
+                          "feasible() %d but FCL says '%s'", answer[0], why);
+                for (int e = 1; e < n_modes; e++)
+                    CHECK_MSG(answer[e] == answer[0], "%s: feasible() %d with sphere_lanes=%s, %d without",
+                              problems[i] ? problems[i] : own, answer[e], modes[e], answer[0]);
+                if (n_modes == 3)
+                    CHECK_MSG(lanes[1] == lanes[2] && clear[1] == clear[2],
+                              "portable settled %llu of %llu lanes, avx2 %llu of %llu",
+                              (unsigned long long)clear[1], (unsigned long long)lanes[1],
+                              (unsigned long long)clear[2], (unsigned long long)lanes[2]);
+                n_states++;
+                if (step > 0)
+                    memcpy(answer[0] ? free_q : q, mid, sizeof mid);
+                else if (answer[0])
+                    break;
+            }
+            if (have_prev) {
+                double b[PB_MAX_DIM], delta = 0.0;
+                for (int j = 0; j < dim; j++)
+                    delta = fmax(delta, fabs(free_q[j] - prev[j]));
+                const double scale = delta > 0.5 ? 0.5 / delta : 1.0;
+                for (int j = 0; j < dim; j++)
+                    b[j] = prev[j] + scale * (free_q[j] - prev[j]);
+                bool answer[3];
+                uint64_t states[3];
+                for (int e = 0; e < n_modes; e++) {
+                    const pb_engine_counters before = pb_engine_get_counters(engines[e]);
+                    answer[e] = pb_engine_visible(engines[e], prev, b);
+                    states[e] = pb_engine_get_counters(engines[e]).n_edge_states - before.n_edge_states;
+                }
+                for (int e = 1; e < n_modes; e++)
+                    CHECK_MSG(
+                        answer[e] == answer[0] && states[e] == states[0],
+                        "edge: visible() %d after %llu states with sphere_lanes=%s, %d after %llu without",
+                        answer[e], (unsigned long long)states[e], modes[e], answer[0],
+                        (unsigned long long)states[0]);
+                n_edges++;
+            }
+            memcpy(prev, free_q, sizeof prev);
+            have_prev = true;
+        }
+        for (int e = 0; e < n_modes; e++)
+            pb_engine_destroy(engines[e]);
+    }
+    CHECK(asked[0] == 0 && settled[1] > 0);
+    CHECK_MSG(settled[1] > asked[1] / 4, "the float stage settled only %llu of %llu lanes",
+              (unsigned long long)settled[1], (unsigned long long)asked[1]);
+    fprintf(stderr, "sphere lanes: %d configurations, %d edges agree; %llu of %llu lanes settled%s\n",
+            n_states, n_edges, (unsigned long long)settled[1], (unsigned long long)asked[1],
+            n_modes == 3 ? " (portable and avx2 alike)" : "");
+
+    /* bad values get a message naming the option */
+    pb_engine *engine = NULL;
+    pb_diag diag = {0};
+    const pb_option bad = {"sphere_lanes", "sse9"};
+    CHECK(pb_engine_load(&engine, NULL, own, &bad, 1, &diag) == PB_ERR_INVALID && !engine);
+    CHECK_MSG(strstr(diag.message, "auto, avx2, portable or off") != NULL, "message: %s", diag.message);
 }
 
 /* The MotionBenchMaker problems in their original YAML (5 per scenario in
@@ -915,6 +1047,7 @@ int main(void)
     test_rrdt_seeds();
     test_mbm();
     test_sphere_bounds();
+    test_sphere_lanes();
     test_mbm_yaml();
     test_klampt_small();
     test_klampt_utf8();

@@ -128,6 +128,7 @@ static void destroy(void *self)
     free(m->obstacle_bounds);
     free(m->nodes);
     free(m->leaf_points);
+    free(m->lane_nodes);
     free(m->shapes);
     free(m->shape_moves);
     free(m->pairs);
@@ -166,9 +167,9 @@ static pb_status check_default(const manipulator *m, const pb_world *world, cons
     return PB_OK;
 }
 
-static const char *const known_options[] = {"problem",        "resolution", "weights",
-                                            "group",          "edge_check", "edge_tolerance",
-                                            "edge_prefilter", "step_size",  NULL};
+static const char *const known_options[] = {
+    "problem",        "resolution",     "weights",   "group",        "edge_check",
+    "edge_tolerance", "edge_prefilter", "step_size", "sphere_lanes", NULL};
 
 static const char *const options_help[] = {
     "problem=SCENARIO:INDEX  which problem of a MotionBenchMaker flat file (default: the first)",
@@ -182,6 +183,8 @@ static const char *const options_help[] = {
     "wins)",
     "weights=W1,...,WD       per-joint metric weights (default 1)",
     "group=NAME              SRDF planning group (default: the world's)",
+    "sphere_lanes=MODE       the float sphere stage before the exact bounds: off (default), auto (AVX2 "
+    "when the CPU has it), avx2 or portable (answers are the same)",
     NULL,
 };
 
@@ -292,7 +295,9 @@ static pb_status load(void **self_out, pb_engine_config *setup, const char *path
     if ((st = manip_build_shapes_and_pairs(m, diag)) != PB_OK ||
         (st = manip_build_environment(m, &world, diag)) != PB_OK)
         goto fail;
-    if (!manip_compute_sweep(m)) {
+    if ((st = manip_lanes_choose(m, pb_option_find(options, n_options, "sphere_lanes"), diag)) != PB_OK)
+        goto fail;
+    if (!manip_compute_sweep(m) || !manip_lanes_build(m)) {
         st = PB_ERR_NOMEM;
         goto fail;
     }
@@ -536,5 +541,8 @@ pb_manipulator_counts pb_manipulator_get_counts(void)
                                    .fcl_collide = manip_query_counts.fcl_collide,
                                    .fcl_distance = manip_query_counts.fcl_distance,
                                    .ik_starts = manip_query_counts.ik_starts,
-                                   .ik_steps = manip_query_counts.ik_steps};
+                                   .ik_steps = manip_query_counts.ik_steps,
+                                   .lane_queries = manip_query_counts.lane_queries,
+                                   .lanes = manip_query_counts.lanes,
+                                   .lanes_clear = manip_query_counts.lanes_clear};
 }

@@ -77,6 +77,9 @@ typedef struct pb_manipulator_counts {
     uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
     uint64_t ik_starts;     /**< inverse kinematics: starts descended from */
     uint64_t ik_steps;      /**< inverse kinematics: damped least-squares steps tried */
+    uint64_t lane_queries;  /**< float sphere stage: descents, each of up to 8 lanes */
+    uint64_t lanes;         /**< ... (shape pose, obstacle) lanes asked */
+    uint64_t lanes_clear;   /**< ... lanes proven clear (the rest went to the exact bounds) */
 } pb_manipulator_counts;
 
 /** This thread's totals (see pb_manipulator_counts). */

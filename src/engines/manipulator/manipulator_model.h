@@ -7,6 +7,8 @@
  *   kinematics.c   forward kinematics, motion bounds of the shapes (compute_sweep)
  *   bounds.c       sphere-tree bounds of a shape against an obstacle and between two link
  *                  shapes (closest points, pair descent, separating axes), the query counters
+ *   lanes.c        the float sphere stage: a shape's sphere tree against several obstacles
+ *                  or poses at once (AVX2 or portable), settling what it can prove clear
  *   obstacles.c    the obstacle arrays: primitive geometries, the bounds' view of an obstacle,
  *                  the dynamic objects' part, placement checks
  *   edge_check.c   feasible() and the edge checks (certified with its sphere-tree descent,
@@ -52,6 +54,10 @@
  * bookshelf_thin:89: 8 to 16 took the least time, 256 half as much again). */
 #define PAIR_BUDGET 16
 
+/** Queries of the float sphere stage (lanes.c) answered at once: eight float lanes fill one
+ * AVX2 register. */
+#define MANIP_LANES 8
+
 /** The dynamic objects of one engine (objects.c); opaque to the other parts. */
 typedef struct manipulator_objects manipulator_objects;
 
@@ -91,6 +97,13 @@ typedef struct obstacle_bound {
     double center[3];  /* bounding sphere, world frame */
     double radius;
 } obstacle_bound;
+
+struct manipulator;
+struct manip_lanes;
+/** The float sphere stage's descent (lanes.c): the lanes at which every leaf of the tree at
+ * `root` clears its obstacle by the lane's cap, bit k for lane k. */
+typedef uint32_t (*manip_lanes_fn)(const struct manipulator *m, int32_t root,
+                                   const struct manip_lanes *lanes);
 
 typedef struct manipulator {
     pb_robot robot;
@@ -137,6 +150,13 @@ typedef struct manipulator {
     double sphere_trust, sphere_near;
     /* the box (world, metres) the pictures show: what the robot reaches (draw.c) */
     double view_lo[3], view_hi[3];
+    /* the float sphere stage (lanes.c): the nodes' spheres as floats, radii rounded up, and
+     * children, all indexed as `nodes`, in one block `lane_nodes`; lanes_clear is the descent
+     * for this CPU (AVX2 or portable), NULL when the stage is off (option sphere_lanes) */
+    void *lane_nodes;
+    const float *lane_x, *lane_y, *lane_z, *lane_r;
+    const int32_t *lane_left, *lane_right;
+    manip_lanes_fn lanes_clear;
 } manipulator;
 
 /** Collision queries and inverse kinematics work done by this thread (pb_manipulator_counts
@@ -147,6 +167,9 @@ typedef struct manip_counts {
     uint64_t fcl_distance;  /**< FCL distance queries the bounds could not replace */
     uint64_t ik_starts;     /**< inverse kinematics: starts descended from (ik.c) */
     uint64_t ik_steps;      /**< inverse kinematics: damped least-squares steps tried */
+    uint64_t lane_queries;  /**< float sphere stage: descents (each of up to MANIP_LANES lanes) */
+    uint64_t lanes;         /**< ... lanes asked */
+    uint64_t lanes_clear;   /**< ... lanes it settled (the rest went to the double bounds) */
 } manip_counts;
 
 /** What the sphere tree tells of a shape against an obstacle (manip_shape_obstacle_touch()). */
@@ -264,6 +287,32 @@ double manip_pair_axis_bound(const manipulator *m, size_t p, const robot_shape *
                              const robot_shape *sb, const pb_pose *pb, double enough);
 /** Do the shapes of self pair p touch at shape poses `poses`? Bounds first, then FCL. */
 bool manip_pair_collides(const manipulator *m, const pb_pose *poses, size_t p);
+
+/* ---- lanes.c ---- */
+
+/** One query of the float sphere stage: per lane, the map from the shape's frame to the
+ * obstacle's box frame (rotation rows a[0..8], translation a[9..11]), the box's half extents
+ * and the reach a leaf's centre must keep from the box beyond its radius (cap, the
+ * obstacle's radius and the rounding margin). Filled by manip_lanes_set(); caller storage. */
+typedef struct manip_lanes {
+    float a[12][MANIP_LANES];
+    float half[3][MANIP_LANES];
+    float reach[MANIP_LANES];
+    int n; /**< lanes in use, 1 to MANIP_LANES */
+} manip_lanes;
+
+/** m->lane_nodes from m->nodes (after the trees are built); false when out of memory. */
+bool manip_lanes_build(manipulator *m);
+/** m->lanes_clear for `mode` (the option sphere_lanes: auto, avx2, portable, off; NULL is
+ * off); PB_ERR_UNSUPPORTED for avx2 on a CPU without it. */
+pb_status manip_lanes_choose(manipulator *m, const char *mode, pb_diag *diag);
+/** Lane `lane` asks whether `shape` at world pose `pose` is at least `cap` (> 0, metres) from
+ * obstacle o. */
+void manip_lanes_set(manip_lanes *lanes, int lane, const robot_shape *shape, const manipulator *m,
+                     const pb_pose *pose, const obstacle_bound *o, double cap);
+/** The lanes (bit k for lane k < lanes->n) whose shape is proven at least its cap from its
+ * obstacle; the others cannot tell. m->lanes_clear must be set. Pads the unused lanes. */
+uint32_t manip_lanes_clear(const manipulator *m, const robot_shape *shape, manip_lanes *lanes);
 
 /* ---- obstacles.c ---- */
 
