@@ -62,8 +62,9 @@ static bool write_lot(void)
     f = fopen(yaml_path, "w");
     if (!f)
         return false;
-    fprintf(f, "image: lot.pgm\nmode: trinary\nresolution: %g\norigin: [0.0, 0.0, 0.0]\nnegate: 0\n"
-               "occupied_thresh: 0.65\nfree_thresh: 0.196\n",
+    fprintf(f,
+            "image: lot.pgm\nmode: trinary\nresolution: %g\norigin: [0.0, 0.0, 0.0]\nnegate: 0\n"
+            "occupied_thresh: 0.65\nfree_thresh: 0.196\n",
             CELL);
     fclose(f);
     return true;
@@ -109,7 +110,8 @@ static double wrap(double a)
 /* Re-check one edge: the word reaches b; every pose along it, at poses whose footprint
  * points move at most `spacing` metres apart, is free. Returns the word's length (INFINITY
  * when the edge fails). */
-static double check_edge(pb_engine *e, const pb_vehicle_config *v, const double *a, const double *b, double spacing)
+static double check_edge(pb_engine *e, const pb_vehicle_config *v, const double *a, const double *b,
+                         double spacing)
 {
     pb_curve c;
     if (!pb_engine_curve(e, a, b, &c))
@@ -135,9 +137,12 @@ static double check_edge(pb_engine *e, const pb_vehicle_config *v, const double 
         integrate(p, s->type, s->length, c.radius);
         length += fabs(s->length);
     }
-    CHECK_MSG(free, "%s: an edge from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f) crosses an obstacle; visible %d", current, a[0], a[1], a[2], b[0], b[1], b[2], pb_engine_visible(e, a, b));
+    CHECK_MSG(free,
+              "%s: an edge from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f) crosses an obstacle; visible %d",
+              current, a[0], a[1], a[2], b[0], b[1], b[2], pb_engine_visible(e, a, b));
     CHECK_MSG(hypot(p[0] - b[0], p[1] - b[1]) < 1e-6 && fabs(wrap(p[2] - b[2])) < 1e-6,
-              "the word ends at (%.9f, %.9f, %.9f), not at (%.9f, %.9f, %.9f)", p[0], p[1], p[2], b[0], b[1], b[2]);
+              "the word ends at (%.9f, %.9f, %.9f), not at (%.9f, %.9f, %.9f)", p[0], p[1], p[2], b[0], b[1],
+              b[2]);
     return free ? length : INFINITY;
 }
 
@@ -152,7 +157,8 @@ static void test_bad_input(void)
     CHECK(pb_engine_load(&e, "car", png, NULL, 0, &d) == PB_ERR_INVALID && strstr(d.message, "metres"));
     const pb_option dubins_typo[1] = {{"curve", "dubin"}};
     d = (pb_diag){0};
-    CHECK(pb_engine_load(&e, "car", yaml_path, dubins_typo, 1, &d) == PB_ERR_INVALID && strcmp(d.option, "curve") == 0);
+    CHECK(pb_engine_load(&e, "car", yaml_path, dubins_typo, 1, &d) == PB_ERR_INVALID &&
+          strcmp(d.option, "curve") == 0);
     const pb_option radius[1] = {{"turning_radius", "-2"}};
     d = (pb_diag){0};
     CHECK(pb_engine_load(&e, "car", yaml_path, radius, 1, &d) == PB_ERR_INVALID &&
@@ -172,7 +178,8 @@ static void test_feasible_and_edges(pb_engine *e, const pb_vehicle_config *v)
     CHECK(pb_engine_feasible(e, start));
     CHECK(!pb_engine_feasible(e, (double[]){12.5, 12.0, M_PI / 2}));
     char why[256];
-    CHECK(pb_engine_explain(e, (double[]){12.5, 12.0, M_PI / 2}, why, sizeof why) && strstr(why, "footprint"));
+    CHECK(pb_engine_explain(e, (double[]){12.5, 12.0, M_PI / 2}, why, sizeof why) &&
+          strstr(why, "footprint"));
     /* outside: the footprint reaches past the map's edge */
     CHECK(!pb_engine_feasible(e, (double[]){0.5, 15.0, 0.0}));
     /* the rear axle as the reference: facing east at x = 1.2 the rear bumper is at 0.1: free;
@@ -200,7 +207,8 @@ static void test_feasible_and_edges(pb_engine *e, const pb_vehicle_config *v)
     pb_engine_interpolate(e, c, d, 0.5, mid);
     pb_engine_interpolate(e, c, d, 1.0, end);
     CHECK(end[0] == d[0] && end[1] == d[1] && end[2] == d[2]);
-    CHECK_NEAR(pb_engine_distance(e, c, mid) + pb_engine_distance(e, mid, d), pb_engine_distance(e, c, d), 1e-6);
+    CHECK_NEAR(pb_engine_distance(e, c, mid) + pb_engine_distance(e, mid, d), pb_engine_distance(e, c, d),
+               1e-6);
 }
 
 /* Nearest neighbours under curve lengths: the kd-tree with the Euclidean bound finds what a
@@ -256,7 +264,8 @@ static void test_planners(pb_engine *e, const pb_vehicle_config *v, const char *
         for (size_t i = 3; i < sizeof all / sizeof all[0]; i++) {
             pb_planner *p = NULL;
             pb_diag d = {0};
-            CHECK(pb_planner_create(&p, all[i], e, &d) == PB_ERR_INVALID && p == NULL && strstr(d.message, "one-way"));
+            CHECK(pb_planner_create(&p, all[i], e, &d) == PB_ERR_INVALID && p == NULL &&
+                  strstr(d.message, "one-way"));
         }
     const char *const *planners = all;
     const size_t n_planners = one_way ? 3 : sizeof all / sizeof all[0];
@@ -290,8 +299,8 @@ static void test_planners(pb_engine *e, const pb_vehicle_config *v, const char *
             double length = 0.0;
             for (size_t k = 0; k + 1 < r.path.n; k++)
                 length += check_edge(e, v, pb_path_at(&r.path, k), pb_path_at(&r.path, k + 1), 0.01);
-            CHECK_MSG(fabs(length - r.cost) <= 1e-9 * length, "%s (%s): cost %.12g, curves %.12g", planners[i],
-                      family, r.cost, length);
+            CHECK_MSG(fabs(length - r.cost) <= 1e-9 * length, "%s (%s): cost %.12g, curves %.12g",
+                      planners[i], family, r.cost, length);
             /* Dubins drives forward only */
             for (size_t k = 0; k + 1 < r.path.n && strcmp(family, "dubins") == 0; k++) {
                 pb_curve c;
@@ -303,6 +312,50 @@ static void test_planners(pb_engine *e, const pb_vehicle_config *v, const char *
         pb_result_finish(&r);
         pb_planner_destroy(p);
     }
+}
+
+/* Hybrid A* keeps its 2-D heuristic grid with the engine per goal cell (an engine memo): later
+ * solves, on the same handle or a shared one, reuse it and plan exactly as the first did; another
+ * goal gets its own grid. */
+static void test_hybrid_astar_memo(pb_engine *e)
+{
+    current = "hybrid_astar memo";
+    const double start[3] = {5.5, 4.0, M_PI / 2};
+    const double goals[3][3] = {{16.0, 12.0, M_PI / 2}, {16.0, 12.0, M_PI / 2}, {5.5, 20.0, M_PI / 2}};
+    pb_engine *shared = NULL;
+    CHECK(pb_engine_share(&shared, e) == PB_OK);
+    double first_cost = -1.0;
+    size_t first_n = 0;
+    for (int run = 0; run < 4 && shared; run++) {
+        pb_engine *on = run == 1 ? shared : e;
+        const double *goal = goals[run < 3 ? run : 0];
+        if (!pb_engine_feasible(on, goal))
+            continue;
+        pb_planner *p = NULL;
+        pb_diag d = {0};
+        if (pb_planner_create(&p, "hybrid_astar", on, &d) != PB_OK) {
+            CHECK_MSG(false, "%s", d.message);
+            break;
+        }
+        pb_stop_config stop = pb_stop_config_default();
+        stop.time_limit_s = 0.0;
+        stop.max_iterations = 20000;
+        const pb_problem problem = {start, goal, 0.5};
+        pb_result r;
+        pb_result_init(&r, 3);
+        CHECK(pb_planner_solve(p, &problem, &stop, &r) == PB_OK);
+        CHECK_MSG(r.outcome == PB_OUTCOME_EXACT, "run %d: %s", run, pb_outcome_str(r.outcome));
+        if (run == 0) {
+            first_cost = r.cost;
+            first_n = r.path.n;
+        } else if (run != 2) { /* the same goal: the same path, the grid found, not rebuilt */
+            CHECK_MSG(r.cost == first_cost && r.path.n == first_n, "run %d: cost %.12g, first %.12g", run,
+                      r.cost, first_cost);
+        }
+        pb_result_finish(&r);
+        pb_planner_destroy(p);
+    }
+    pb_engine_destroy(shared);
 }
 
 int main(void)
@@ -321,6 +374,7 @@ int main(void)
         test_feasible_and_edges(rs, v);
         test_nearest(rs);
         test_planners(rs, v, "reeds_shepp");
+        test_hybrid_astar_memo(rs);
         test_planners(dubins, v, "dubins");
     }
     pb_engine_destroy(rs);

@@ -8,9 +8,20 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What a planner derived from an engine's static data (pb_engine_memo_keep()). Entries are
+ * never replaced nor freed before the engine, so a pointer found stays good for its life. */
+typedef struct engine_memo {
+    const char *tag;
+    unsigned char key[PB_ENGINE_MEMO_KEY_MAX];
+    size_t key_size;
+    void *data;
+    void (*destroy)(void *data);
+} engine_memo;
 
 /* What handles onto one C-space share. */
 typedef struct engine_shared {
@@ -19,6 +30,9 @@ typedef struct engine_shared {
     pb_engine_config setup;
     double extent;
     atomic_int refs;
+    pthread_mutex_t memo_lock; /* handles on other threads find and keep memos at once */
+    engine_memo memos[PB_ENGINE_MEMOS];
+    int n_memos;
 } engine_shared;
 
 struct pb_engine {
@@ -104,6 +118,7 @@ pb_status pb_engine_create(pb_engine **out, const pb_engine_impl *impl, void *se
     if (!impl->visible)
         shared->setup.edge_check = impl->clearance ? PB_EDGE_CHECK_CERTIFIED : PB_EDGE_CHECK_SAMPLED;
     atomic_init(&shared->refs, 1);
+    pthread_mutex_init(&shared->memo_lock, NULL);
     engine->shared = shared;
     *out = engine;
     return PB_OK;
@@ -121,6 +136,10 @@ void pb_engine_destroy(pb_engine *engine)
     if (atomic_fetch_sub(&shared->refs, 1) == 1) {
         if (shared->impl->destroy)
             shared->impl->destroy(shared->self);
+        for (int i = 0; i < shared->n_memos; i++)
+            if (shared->memos[i].destroy)
+                shared->memos[i].destroy(shared->memos[i].data);
+        pthread_mutex_destroy(&shared->memo_lock);
         free(shared);
     }
     free(engine);
@@ -134,6 +153,46 @@ pb_status pb_engine_share(pb_engine **out, pb_engine *engine)
     (*out)->shared = engine->shared;
     atomic_fetch_add(&engine->shared->refs, 1);
     return PB_OK;
+}
+
+static int memo_index(const engine_shared *s, const char *tag, const void *key, size_t key_size)
+{
+    for (int i = 0; i < s->n_memos; i++)
+        if (s->memos[i].tag == tag && s->memos[i].key_size == key_size &&
+            memcmp(s->memos[i].key, key, key_size) == 0)
+            return i;
+    return -1;
+}
+
+const void *pb_engine_memo_find(const pb_engine *engine, const char *tag, const void *key, size_t key_size)
+{
+    engine_shared *s = engine->shared;
+    pthread_mutex_lock(&s->memo_lock);
+    const int i = memo_index(s, tag, key, key_size);
+    const void *data = i >= 0 ? s->memos[i].data : NULL;
+    pthread_mutex_unlock(&s->memo_lock);
+    return data;
+}
+
+bool pb_engine_memo_keep(const pb_engine *engine, const char *tag, const void *key, size_t key_size,
+                         void *data, void (*destroy)(void *data))
+{
+    if (key_size > PB_ENGINE_MEMO_KEY_MAX)
+        return false;
+    engine_shared *s = engine->shared;
+    pthread_mutex_lock(&s->memo_lock);
+    /* another handle may have kept the same meanwhile: the first one stays */
+    const bool keep = s->n_memos < PB_ENGINE_MEMOS && memo_index(s, tag, key, key_size) < 0;
+    if (keep) {
+        engine_memo *m = &s->memos[s->n_memos++];
+        m->tag = tag;
+        memcpy(m->key, key, key_size);
+        m->key_size = key_size;
+        m->data = data;
+        m->destroy = destroy;
+    }
+    pthread_mutex_unlock(&s->memo_lock);
+    return keep;
 }
 
 const char *pb_engine_name(const pb_engine *engine)

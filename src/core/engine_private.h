@@ -11,6 +11,23 @@ pb_engine_counters *pb_engine_counters_of(pb_engine *engine);
  * metric_lower_bound): false when it has none. */
 bool pb_engine_metric_bound(const pb_engine *engine, double *weights, double *periods);
 
+/** Memos: what a planner derives from an engine's static data (its map, its vehicle) and
+ * later solves on any handle of the same engine reuse, as hybrid A*'s 2-D heuristic grid per
+ * goal cell. At most PB_ENGINE_MEMOS per engine (a solve beyond them builds its own), keys
+ * of at most PB_ENGINE_MEMO_KEY_MAX bytes; safe from several threads. */
+#define PB_ENGINE_MEMOS        16
+#define PB_ENGINE_MEMO_KEY_MAX 32
+
+/** The data kept under `tag` (compared by address: a static string of the caller) and the
+ * key's bytes, or NULL. It stays valid and unchanged until the engine is destroyed. */
+const void *pb_engine_memo_find(const pb_engine *engine, const char *tag, const void *key, size_t key_size);
+
+/** Keep `data` under `tag` and `key`: true when the engine took it (and calls `destroy` on it
+ * when destroyed); false when the memos are full or another solve kept the same key first (the
+ * caller still owns `data`). */
+bool pb_engine_memo_keep(const pb_engine *engine, const char *tag, const void *key, size_t key_size,
+                         void *data, void (*destroy)(void *data));
+
 /** How pb_sweep_run() may save work. */
 typedef struct pb_sweep_opts {
     const pb_sweep_path *path; /**< the motion's promise (pb_engine_sweep_path()), or NULL: the rate alone */

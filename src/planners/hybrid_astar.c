@@ -12,6 +12,7 @@
  * The engine must join poses by steering curves (pb_engine_curve(): the car engine); others
  * are refused when the planner is made. */
 #include "core/bitmap.h"
+#include "core/engine_private.h"
 #include "planbench/image.h"
 #include "planbench/impl/planner_impl.h"
 #include "planbench/vehicle.h"
@@ -362,6 +363,48 @@ static bool grid_build(grid2d *grid, const pb_engine *engine, double cell, const
     return true;
 }
 
+static void grid_free(void *grid)
+{
+    if (grid)
+        free(((grid2d *)grid)->dist);
+    free(grid);
+}
+
+/* The grid depends on the engine's static map and vehicle, the cell size and the goal's cell
+ * only (the Dijkstra starts from the cell, not the point): built by the first solve of an
+ * engine and goal cell, kept with the engine (pb_engine_memo_keep()), reused read-only by the
+ * later ones (a planner solving repeatedly to one goal, a benchmark's runs). */
+typedef struct grid_key {
+    double cell;
+    int64_t gx, gy;
+} grid_key;
+
+static const char grid_memo_tag[] = "hybrid_astar 2-D heuristic";
+
+/* The grid for `goal`: the engine's memo, or a new one kept there. `*own` is set when the
+ * engine could not keep it (the caller frees it after the solve); NULL: out of memory. */
+static const grid2d *grid_get(const pb_engine *engine, double cell, const double *goal, grid2d **own)
+{
+    *own = NULL;
+    const double *lo = pb_engine_lower(engine);
+    grid_key key;
+    memset(&key, 0, sizeof key);
+    key.cell = cell;
+    key.gx = (int64_t)floor((goal[0] - lo[0]) / cell);
+    key.gy = (int64_t)floor((goal[1] - lo[1]) / cell);
+    const grid2d *kept = pb_engine_memo_find(engine, grid_memo_tag, &key, sizeof key);
+    if (kept)
+        return kept;
+    grid2d *grid = malloc(sizeof *grid);
+    if (!grid || !grid_build(grid, engine, cell, goal)) {
+        free(grid);
+        return NULL;
+    }
+    if (!pb_engine_memo_keep(engine, grid_memo_tag, &key, sizeof key, grid, grid_free))
+        *own = grid;
+    return grid;
+}
+
 /* About the length from (x, y) to the goal around the map's obstacles: the grid distance less a
  * cell's diagonal (the path's ends lie anywhere in their cells). Not a strict lower bound (the
  * grid's 8 directions lengthen diagonal stretches by up to 8 %): hybrid A* trades that for
@@ -426,13 +469,14 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
     const bool reverse = pb_engine_is_symmetric(engine); /* Dubins curves never reverse */
     if (p.step <= 0)
         p.step = 1.5 * p.cell;
-    grid2d grid;
+    grid2d *own_grid;
+    const grid2d *grid = grid_get(engine, p.cell, goal, &own_grid);
     ha_search s = {0};
-    pb_status st = grid_build(&grid, engine, p.cell, goal) ? PB_OK : PB_ERR_NOMEM;
+    pb_status st = grid ? PB_OK : PB_ERR_NOMEM;
     if (st == PB_OK && (!grow_nodes(&s) || !table_grow(&s)))
         st = PB_ERR_NOMEM;
     if (st != PB_OK) {
-        free(grid.dist);
+        grid_free(own_grid);
         search_free(&s);
         return st;
     }
@@ -441,7 +485,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
     s.y[0] = start[1];
     s.yaw[0] = start[2];
     s.g[0] = 0.0;
-    s.h[0] = heuristic(engine, &grid, start, goal, p.weight);
+    s.h[0] = heuristic(engine, grid, start, goal, p.weight);
     s.parent[0] = UINT32_MAX;
     s.dir[0] = 0;
     s.n = 1;
@@ -517,7 +561,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
                 s.y[node] = q[1];
                 s.yaw[node] = q[2];
                 s.g[node] = g;
-                s.h[node] = heuristic(engine, &grid, q, goal, p.weight);
+                s.h[node] = heuristic(engine, grid, q, goal, p.weight);
                 s.parent[node] = at;
                 s.dir[node] = (int8_t)dir;
                 if (!s.keys[slot]) {
@@ -566,7 +610,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
         }
     }
     pb_result_set_extra(result, "heading_bins", p.headings);
-    free(grid.dist);
+    grid_free(own_grid);
     search_free(&s);
     return st;
 }
