@@ -61,6 +61,7 @@ static const pb_param_def ha_param_defs[] = {
 
 typedef struct ha_search {
     double *x, *y, *yaw, *g, *h; /* h: the weighted heuristic, computed once per node */
+    double *to_goal;             /* the curve's length to the goal (h's first term; the shot's schedule) */
     uint32_t *parent;
     int8_t *dir; /* +1 forward, -1 reverse, 0 the start */
     uint32_t n, cap;
@@ -92,7 +93,10 @@ static bool grow_nodes(ha_search *s)
     double *h = g ? realloc(s->h, cap * sizeof *h) : NULL;
     if (h)
         s->h = h;
-    uint32_t *parent = h ? realloc(s->parent, cap * sizeof *parent) : NULL;
+    double *to_goal = h ? realloc(s->to_goal, cap * sizeof *to_goal) : NULL;
+    if (to_goal)
+        s->to_goal = to_goal;
+    uint32_t *parent = to_goal ? realloc(s->parent, cap * sizeof *parent) : NULL;
     if (parent)
         s->parent = parent;
     int8_t *dir = parent ? realloc(s->dir, cap * sizeof *dir) : NULL;
@@ -210,6 +214,7 @@ static void search_free(ha_search *s)
     free(s->yaw);
     free(s->g);
     free(s->h);
+    free(s->to_goal);
     free(s->parent);
     free(s->dir);
     free(s->keys);
@@ -449,10 +454,12 @@ static bool accepts(const pb_engine *engine, char *why, size_t size)
     return false;
 }
 
+/* The weighted heuristic of node `i` at `q`; keeps the curve's length to the goal with the node. */
 static double heuristic(const pb_engine *engine, const grid2d *grid, const double *q, const double *goal,
-                        double weight)
+                        double weight, ha_search *s, uint32_t i)
 {
-    return weight * fmax(pb_engine_distance(engine, q, goal), grid_bound(grid, q[0], q[1]));
+    s->to_goal[i] = pb_engine_distance(engine, q, goal);
+    return weight * fmax(s->to_goal[i], grid_bound(grid, q[0], q[1]));
 }
 
 static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *result)
@@ -485,7 +492,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
     s.y[0] = start[1];
     s.yaw[0] = start[2];
     s.g[0] = 0.0;
-    s.h[0] = heuristic(engine, grid, start, goal, p.weight);
+    s.h[0] = heuristic(engine, grid, start, goal, p.weight, &s, 0);
     s.parent[0] = UINT32_MAX;
     s.dir[0] = 0;
     s.n = 1;
@@ -510,7 +517,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
             continue; /* a stale entry: the node got cheaper since */
         expansions++;
         /* the analytic expansion: the engine's curve straight to the goal */
-        const double to_goal = pb_engine_distance(engine, here, goal);
+        const double to_goal = s.to_goal[at];
         /* on a schedule, as hybrid A* implementations do: a shot from far away mostly runs into
          * something, and each costs a sweep, so the expansions between shots grow with the
          * square of the distance (shot_every of them at four turning radii, every one within two) */
@@ -561,7 +568,7 @@ static pb_status ha_solve(const void *params_ptr, pb_solve_ctx *ctx, pb_result *
                 s.y[node] = q[1];
                 s.yaw[node] = q[2];
                 s.g[node] = g;
-                s.h[node] = heuristic(engine, grid, q, goal, p.weight);
+                s.h[node] = heuristic(engine, grid, q, goal, p.weight, &s, node);
                 s.parent[node] = at;
                 s.dir[node] = (int8_t)dir;
                 if (!s.keys[slot]) {
