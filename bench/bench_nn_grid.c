@@ -11,8 +11,12 @@
  *   build-rel/bench/bench_nn_grid [QUERIES] [POINTS_PER_CELL] [REGION] [MAP]
  *
  * With MAP (an image map, e.g. maps/maze.png) the tree grows by RRT on that map (an edge is
- * kept only when it is free), as the planners grow it; REGION is then ignored.   (times: fastest of 7 rounds)
- */
+ * kept only when it is free), as the planners grow it; REGION is then ignored. Per-query
+ * times: fastest of 7 rounds. "growth": the whole growth replayed on each structure (every
+ * insert, re-bucketing and nearest query of the RRT run that built the tree), fastest of 3.
+ * All times are thread CPU time.
+ * The grid covers the points' bounding box (re-bucketed also when that box outgrows it
+ * twice over), since a tree explores a map in part. */
 #include "core/nn.h"
 #include "planbench/impl/engine_impl.h"
 
@@ -20,6 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define CH 8
 
@@ -215,6 +220,14 @@ static uint32_t grid_nearest(const grid *g, const double *q, double *out_d2)
     return best_id;
 }
 
+/* Thread CPU time: the machine is shared, and wall time counts the other jobs' turns. */
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static bool always_free(const void *self, const double *q, pb_engine_counters *c)
 {
     (void)self;
@@ -249,9 +262,15 @@ int main(int argc, char **argv)
     for (int i = 0; i < n_queries; i++)
         pb_engine_sample(engine, &rng, queries + 2 * (size_t)i);
     uint64_t checksum = 0;
+    /* every query of the growth (rejected edges too) and the tree's size when it was asked,
+     * to replay the whole growth (inserts, re-bucketing and queries) on each structure */
+    double *grow_q = NULL;
+    uint32_t *grow_n = NULL;
+    size_t cap_grow = 0;
     printf("| points | kd-tree ns/query | grid ns/query | ratio grid/kd | grid cells/query | id differs | "
-           "dist differs |\n");
-    printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+           "dist differs "
+           "| growth queries | growth kd-tree ms | growth grid ms | ratio grid/kd |\n");
+    printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         pb_nn *kd = NULL;
         pb_nn_create(&kd, engine);
@@ -260,11 +279,20 @@ int main(int argc, char **argv)
         double root[2] = {map ? start[0] : 500.0 * region, map ? start[1] : 500.0};
         pb_nn_add(kd, 0, root);
         grid_add(&g, 0, root);
+        size_t n_grow = 0;
         for (uint32_t k = 1; k < sizes[si];) { /* RRT growth, step 50 */
             double smp[2], d;
             pb_engine_sample(engine, &rng, smp);
             if (!map)
                 smp[0] *= region;
+            if (n_grow == cap_grow) {
+                cap_grow = cap_grow ? 2 * cap_grow : 1024;
+                grow_q = realloc(grow_q, cap_grow * 2 * sizeof *grow_q);
+                grow_n = realloc(grow_n, cap_grow * sizeof *grow_n);
+            }
+            grow_q[2 * n_grow] = smp[0];
+            grow_q[2 * n_grow + 1] = smp[1];
+            grow_n[n_grow++] = k;
             const uint32_t near = pb_nn_nearest(kd, smp, &d);
             double nq[2] = {g.px[near], g.py[near]};
             if (d > 50.0) {
@@ -289,21 +317,53 @@ int main(int argc, char **argv)
             id_diff += a != b;
             d_diff += dk != sqrt(dg2);
         }
+        const double cells_per_query = 1.0 + (double)cells_visited / n_queries;
         double t_kd = INFINITY, t_g = INFINITY;
         for (int round = 0; round < 7; round++) {
-            double t0 = pb_clock_seconds();
+            double t0 = cpu_seconds();
             for (int i = 0; i < n_queries; i++)
                 checksum += pb_nn_nearest(kd, queries + 2 * (size_t)i, NULL);
-            t_kd = fmin(t_kd, (pb_clock_seconds() - t0) / n_queries);
-            t0 = pb_clock_seconds();
+            t_kd = fmin(t_kd, (cpu_seconds() - t0) / n_queries);
+            t0 = cpu_seconds();
             for (int i = 0; i < n_queries; i++) {
                 double d2;
                 checksum += grid_nearest(&g, queries + 2 * (size_t)i, &d2);
             }
-            t_g = fmin(t_g, (pb_clock_seconds() - t0) / n_queries);
+            t_g = fmin(t_g, (cpu_seconds() - t0) / n_queries);
         }
-        printf("| %zu | %.0f | %.0f | %.2f | %.0f | %zu | %zu |\n", sizes[si], t_kd * 1e9, t_g * 1e9,
-               t_g / t_kd, 1.0 + (double)cells_visited / n_queries, id_diff, d_diff);
+        double r_kd = INFINITY, r_g = INFINITY;
+        for (int round = 0; round < 3; round++) {
+            double t0 = cpu_seconds();
+            pb_nn *kr = NULL;
+            pb_nn_create(&kr, engine);
+            pb_nn_set_mode(kr, PB_NN_KDTREE);
+            uint32_t added = 0;
+            for (size_t i = 0; i < n_grow; i++) {
+                for (; added < grow_n[i]; added++)
+                    pb_nn_add(kr, added, (double[2]){g.px[added], g.py[added]});
+                checksum += pb_nn_nearest(kr, grow_q + 2 * i, NULL);
+            }
+            r_kd = fmin(r_kd, cpu_seconds() - t0);
+            pb_nn_destroy(kr);
+            t0 = cpu_seconds();
+            grid gr = {.per_cell = per_cell, .rebuild_at = 1};
+            added = 0;
+            for (size_t i = 0; i < n_grow; i++) {
+                for (; added < grow_n[i]; added++)
+                    grid_add(&gr, added, (double[2]){g.px[added], g.py[added]});
+                double d2;
+                checksum += grid_nearest(&gr, grow_q + 2 * i, &d2);
+            }
+            r_g = fmin(r_g, cpu_seconds() - t0);
+            free(gr.head);
+            free(gr.chunks);
+            free(gr.px);
+            free(gr.py);
+            free(gr.pid);
+        }
+        printf("| %zu | %.0f | %.0f | %.2f | %.0f | %zu | %zu | %zu | %.2f | %.2f | %.2f |\n", sizes[si],
+               t_kd * 1e9, t_g * 1e9, t_g / t_kd, cells_per_query, id_diff, d_diff, n_grow, r_kd * 1e3,
+               r_g * 1e3, r_g / r_kd);
         pb_nn_destroy(kd);
         free(g.head);
         free(g.chunks);
@@ -313,6 +373,8 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "checksum %llu\n", (unsigned long long)checksum);
     free(queries);
+    free(grow_q);
+    free(grow_n);
     pb_engine_destroy(engine);
     return 0;
 }
