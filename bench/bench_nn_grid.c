@@ -8,10 +8,11 @@
  * 1000x1000 square, as on the OMPL maps) and the queries are uniform samples, as in RRT.
  * Every answer is checked against the kd-tree's (same distance; ids counted where they differ).
  *
- *   build-rel/bench/bench_nn_grid [QUERIES] [POINTS_PER_CELL] [REGION] [MAP]
+ *   build-rel/bench/bench_nn_grid [QUERIES] [POINTS_PER_CELL] [REGION] [MAP] [BLOCK]
  *
  * With MAP (an image map, e.g. maps/maze.png) the tree grows by RRT on that map (an edge is
- * kept only when it is free), as the planners grow it; REGION is then ignored. Per-query
+ * kept only when it is free), as the planners grow it; REGION is then ignored. BLOCK > 1 adds a
+ * coarse level of BLOCK x BLOCK cells with point counts, searched ring by ring instead. Per-query
  * times: fastest of 7 rounds. "growth": the whole growth replayed on each structure (every
  * insert, re-bucketing and nearest query of the RRT run that built the tree), fastest of 3.
  * All times are thread CPU time.
@@ -45,6 +46,10 @@ typedef struct grid {
     uint32_t *pid;
     size_t n, cap, rebuild_at;
     double per_cell;
+    /* a coarse level: blocks of B x B cells with their point counts, so the ring search steps
+     * over empty space a block at a time (B = 1: no coarse level) */
+    int B, nbx, nby;
+    uint32_t *bcount;
 } grid;
 
 static void grid_put(grid *g, double x, double y, uint32_t id)
@@ -52,6 +57,7 @@ static void grid_put(grid *g, double x, double y, uint32_t id)
     int cx = (int)((x - g->lo[0]) * g->inv_cell), cy = (int)((y - g->lo[1]) * g->inv_cell);
     cx = cx < 0 ? 0 : cx >= g->nx ? g->nx - 1 : cx;
     cy = cy < 0 ? 0 : cy >= g->ny ? g->ny - 1 : cy;
+    g->bcount[(size_t)(cy / g->B) * (size_t)g->nbx + (size_t)(cx / g->B)]++;
     uint32_t *h = &g->head[(size_t)cy * (size_t)g->nx + (size_t)cx];
     if (*h == UINT32_MAX || g->chunks[*h].count == CH) {
         if (g->n_chunks == g->cap_chunks) {
@@ -87,6 +93,10 @@ static void grid_rebuild(grid *g)
     g->head = realloc(g->head, (size_t)g->nx * (size_t)g->ny * sizeof *g->head);
     for (size_t i = 0; i < (size_t)g->nx * (size_t)g->ny; i++)
         g->head[i] = UINT32_MAX;
+    g->nbx = (g->nx + g->B - 1) / g->B;
+    g->nby = (g->ny + g->B - 1) / g->B;
+    free(g->bcount);
+    g->bcount = calloc((size_t)g->nbx * (size_t)g->nby, sizeof *g->bcount);
     g->n_chunks = 0;
     for (size_t i = 0; i < g->n; i++)
         grid_put(g, g->px[i], g->py[i], g->pid[i]);
@@ -160,60 +170,90 @@ static inline void scan_cell(const grid *g, uint32_t c, const double *q, double 
     }
 }
 
-/* cells looked at (ring cells, whether scanned or pruned), for the table */
+/* blocks looked at (ring blocks, whether scanned or pruned), for the table */
 static uint64_t cells_visited;
+
+/* Squared distance from q to block (bx, by); border blocks reach outwards without end. */
+static inline double block_gap2(const grid *g, int bx, int by, const double *q)
+{
+    const double size = g->B * g->cell;
+    const double x0 = bx == 0 ? -HUGE_VAL : g->lo[0] + bx * size;
+    const double x1 = bx == g->nbx - 1 ? HUGE_VAL : g->lo[0] + (bx + 1) * size;
+    const double y0 = by == 0 ? -HUGE_VAL : g->lo[1] + by * size;
+    const double y1 = by == g->nby - 1 ? HUGE_VAL : g->lo[1] + (by + 1) * size;
+    const double ex = fmax(fmax(x0 - q[0], q[0] - x1), 0.0);
+    const double ey = fmax(fmax(y0 - q[1], q[1] - y1), 0.0);
+    return ex * ex + ey * ey;
+}
+
+static inline void scan_block(const grid *g, int bx, int by, const double *q, double *best_d2,
+                              uint32_t *best_id)
+{
+    if (g->bcount[(size_t)by * (size_t)g->nbx + (size_t)bx] == 0 || block_gap2(g, bx, by, q) > *best_d2)
+        return;
+    const int x0 = bx * g->B, y0 = by * g->B;
+    const int x1 = x0 + g->B < g->nx ? x0 + g->B : g->nx, y1 = y0 + g->B < g->ny ? y0 + g->B : g->ny;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            const uint32_t h = g->head[(size_t)y * (size_t)g->nx + (size_t)x];
+            if (h != UINT32_MAX && cell_gap2(g, x, y, q) <= *best_d2)
+                scan_cell(g, h, q, best_d2, best_id);
+        }
+}
 
 static uint32_t grid_nearest(const grid *g, const double *q, double *out_d2)
 {
     int cx = (int)((q[0] - g->lo[0]) * g->inv_cell), cy = (int)((q[1] - g->lo[1]) * g->inv_cell);
     cx = cx < 0 ? 0 : cx >= g->nx ? g->nx - 1 : cx;
     cy = cy < 0 ? 0 : cy >= g->ny ? g->ny - 1 : cy;
+    const int bx = cx / g->B, by = cy / g->B;
+    const double size = g->B * g->cell;
     double best_d2 = DBL_MAX;
     uint32_t best_id = UINT32_MAX;
-    scan_cell(g, g->head[(size_t)cy * (size_t)g->nx + (size_t)cx], q, &best_d2, &best_id);
-    const int max_r = g->nx > g->ny ? g->nx : g->ny;
+    scan_block(g, bx, by, q, &best_d2, &best_id);
+    const int max_r = g->nbx > g->nby ? g->nbx : g->nby;
+    const double gx = fmax(fmax(g->blo[0] - q[0], q[0] - g->bhi[0]), 0.0);
+    const double gy = fmax(fmax(g->blo[1] - q[1], q[1] - g->bhi[1]), 0.0);
     for (int r = 1; r <= max_r; r++) {
-        /* Every point not yet scanned lies in a cell beyond one side of the block of rings
+        /* Every point not yet scanned lies in a block beyond one side of the square of rings
          * < r, and inside the points' box: the least distance from q to those slabs bounds
-         * them all. A side at the grid's border has no cells beyond it. */
-        const double gx = fmax(fmax(g->blo[0] - q[0], q[0] - g->bhi[0]), 0.0);
-        const double gy = fmax(fmax(g->blo[1] - q[1], q[1] - g->bhi[1]), 0.0);
+         * them all. A side at the grid's border has no blocks beyond it. */
         double lb2 = HUGE_VAL;
-        if (cx - r + 1 > 0) {
-            const double e = fmax(q[0] - (g->lo[0] + (cx - r + 1) * g->cell), 0.0);
+        if (bx - r + 1 > 0) {
+            const double e = fmax(q[0] - (g->lo[0] + (bx - r + 1) * size), 0.0);
             lb2 = fmin(lb2, e * e + gy * gy);
         }
-        if (cx + r - 1 < g->nx - 1) {
-            const double e = fmax(g->lo[0] + (cx + r) * g->cell - q[0], 0.0);
+        if (bx + r - 1 < g->nbx - 1) {
+            const double e = fmax(g->lo[0] + (bx + r) * size - q[0], 0.0);
             lb2 = fmin(lb2, e * e + gy * gy);
         }
-        if (cy - r + 1 > 0) {
-            const double e = fmax(q[1] - (g->lo[1] + (cy - r + 1) * g->cell), 0.0);
+        if (by - r + 1 > 0) {
+            const double e = fmax(q[1] - (g->lo[1] + (by - r + 1) * size), 0.0);
             lb2 = fmin(lb2, e * e + gx * gx);
         }
-        if (cy + r - 1 < g->ny - 1) {
-            const double e = fmax(g->lo[1] + (cy + r) * g->cell - q[1], 0.0);
+        if (by + r - 1 < g->nby - 1) {
+            const double e = fmax(g->lo[1] + (by + r) * size - q[1], 0.0);
             lb2 = fmin(lb2, e * e + gx * gx);
         }
         if (lb2 > best_d2)
             break;
         cells_visited += 8 * (uint64_t)r;
-        const int x0 = cx - r, x1 = cx + r, y0 = cy - r, y1 = cy + r;
+        const int x0 = bx - r, x1 = bx + r, y0 = by - r, y1 = by + r;
         for (int x = x0; x <= x1; x++) {
-            if (x < 0 || x >= g->nx)
+            if (x < 0 || x >= g->nbx)
                 continue;
-            if (y0 >= 0 && cell_gap2(g, x, y0, q) <= best_d2)
-                scan_cell(g, g->head[(size_t)y0 * (size_t)g->nx + (size_t)x], q, &best_d2, &best_id);
-            if (y1 < g->ny && cell_gap2(g, x, y1, q) <= best_d2)
-                scan_cell(g, g->head[(size_t)y1 * (size_t)g->nx + (size_t)x], q, &best_d2, &best_id);
+            if (y0 >= 0)
+                scan_block(g, x, y0, q, &best_d2, &best_id);
+            if (y1 < g->nby)
+                scan_block(g, x, y1, q, &best_d2, &best_id);
         }
         for (int y = y0 + 1; y < y1; y++) {
-            if (y < 0 || y >= g->ny)
+            if (y < 0 || y >= g->nby)
                 continue;
-            if (x0 >= 0 && cell_gap2(g, x0, y, q) <= best_d2)
-                scan_cell(g, g->head[(size_t)y * (size_t)g->nx + (size_t)x0], q, &best_d2, &best_id);
-            if (x1 < g->nx && cell_gap2(g, x1, y, q) <= best_d2)
-                scan_cell(g, g->head[(size_t)y * (size_t)g->nx + (size_t)x1], q, &best_d2, &best_id);
+            if (x0 >= 0)
+                scan_block(g, x0, y, q, &best_d2, &best_id);
+            if (x1 < g->nbx)
+                scan_block(g, x1, y, q, &best_d2, &best_id);
         }
     }
     *out_d2 = best_d2;
@@ -249,6 +289,7 @@ int main(int argc, char **argv)
     s.upper[0] = s.upper[1] = 1000.0;
     pb_engine *engine = NULL;
     const char *map = argc > 4 ? argv[4] : NULL;
+    const int block = argc > 5 ? atoi(argv[5]) : 1;
     pb_diag diag = {0};
     if (map ? pb_engine_load(&engine, NULL, map, NULL, 0, &diag) != PB_OK
             : pb_engine_create(&engine, &box_space, NULL, &s, NULL) != PB_OK)
@@ -267,7 +308,7 @@ int main(int argc, char **argv)
     double *grow_q = NULL;
     uint32_t *grow_n = NULL;
     size_t cap_grow = 0;
-    printf("| points | kd-tree ns/query | grid ns/query | ratio grid/kd | grid cells/query | id differs | "
+    printf("| points | kd-tree ns/query | grid ns/query | ratio grid/kd | ring blocks/query | id differs | "
            "dist differs "
            "| growth queries | growth kd-tree ms | growth grid ms | ratio grid/kd |\n");
     printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -275,7 +316,7 @@ int main(int argc, char **argv)
         pb_nn *kd = NULL;
         pb_nn_create(&kd, engine);
         pb_nn_set_mode(kd, PB_NN_KDTREE);
-        grid g = {.per_cell = per_cell, .rebuild_at = 1};
+        grid g = {.per_cell = per_cell, .rebuild_at = 1, .B = block};
         double root[2] = {map ? start[0] : 500.0 * region, map ? start[1] : 500.0};
         pb_nn_add(kd, 0, root);
         grid_add(&g, 0, root);
@@ -346,7 +387,7 @@ int main(int argc, char **argv)
             r_kd = fmin(r_kd, cpu_seconds() - t0);
             pb_nn_destroy(kr);
             t0 = cpu_seconds();
-            grid gr = {.per_cell = per_cell, .rebuild_at = 1};
+            grid gr = {.per_cell = per_cell, .rebuild_at = 1, .B = block};
             added = 0;
             for (size_t i = 0; i < n_grow; i++) {
                 for (; added < grow_n[i]; added++)
@@ -360,6 +401,7 @@ int main(int argc, char **argv)
             free(gr.px);
             free(gr.py);
             free(gr.pid);
+            free(gr.bcount);
         }
         printf("| %zu | %.0f | %.0f | %.2f | %.0f | %zu | %zu | %zu | %.2f | %.2f | %.2f |\n", sizes[si],
                t_kd * 1e9, t_g * 1e9, t_g / t_kd, cells_per_query, id_diff, d_diff, n_grow, r_kd * 1e3,
@@ -370,6 +412,7 @@ int main(int argc, char **argv)
         free(g.px);
         free(g.py);
         free(g.pid);
+        free(g.bcount);
     }
     fprintf(stderr, "checksum %llu\n", (unsigned long long)checksum);
     free(queries);
